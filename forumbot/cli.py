@@ -1,0 +1,264 @@
+"""The command line: `forumbot demo | replay | parse | tally | check-config`. Each returns an exit code:
+0 fine, 1 a check failed, 2 bad input (the message names the file, line and fix)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from forumbot.config import Scenario, load_scenario, locate
+from forumbot.errors import ConfigError, ForumbotError
+from forumbot.grammar import load_grammar
+from forumbot.model import PlayerRef
+from forumbot.parse import PostParser
+from forumbot.paths import data_dir
+from forumbot.render import Renderer
+from forumbot.replay import ReplayResult, replay
+from forumbot.text.clean import DIALECTS
+from forumbot.text.names import Roster
+
+DEMO_SCENARIO = "mafia-day-ru.toml"
+
+
+def _guard(action: Callable[[], int]) -> int:
+    """Run a command; a ForumbotError becomes a clear message and exit code 2, never a traceback."""
+    try:
+        return action()
+    except ForumbotError as err:
+        click.echo(f"error: {err}", err=True)
+        return 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="forumbot")
+def cli() -> None:
+    """forumbot: a game-master bot for play-by-post games (Mafia first)."""
+
+
+def _print_post(post: dict[str, Any]) -> None:
+    where = "PM to the bot" if post.get("pm") else f"#{post['thread']}"
+    click.echo(click.style(f"[{post['at']}] {post['author']} in {where}:", fg="cyan"))
+    click.echo("    " + post["text"].replace("\n", "\n    "))
+
+
+def _print_message(message: dict[str, Any]) -> None:
+    where = f"PM to {message['pm']}" if "pm" in message else f"#{message['thread']}"
+    click.echo(click.style(f"[{message['at']}] forumbot in {where} ({message['kind']}):", fg="green",
+                           bold=True))
+    click.echo("    " + message["text"].rstrip().replace("\n", "\n    "))
+    click.echo()
+
+
+def _load(path: str) -> Scenario:
+    try:
+        return load_scenario(path)
+    except ConfigError as err:
+        raise locate(err, path) from None
+
+
+def _check_expect(result: ReplayResult) -> list[str]:
+    """Differences between a replay and its scenario's [expect] table."""
+    expect = result.scenario.expect
+    problems = []
+    for key, want in expect.items():
+        have = result.state.get(key) if key != "flags" else len(result.flags)
+        if key == "days":
+            for index, day in enumerate(want):
+                got = have[index] if have and index < len(have) else {}
+                for field, value in day.items():
+                    if got.get(field) != value:
+                        problems.append(f"days[{index}].{field}: expected {value!r}, got {got.get(field)!r}")
+        elif have != want:
+            problems.append(f"{key}: expected {want!r}, got {have!r}")
+    return problems
+
+
+@cli.command()
+@click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
+              help=f"A scenario to play instead of samples/{DEMO_SCENARIO}.")
+@click.option("--pace", type=float, default=0.0, show_default=True,
+              help="Seconds to wait between posts, to watch the game unfold.")
+@click.option("--dir", "folder", type=click.Path(file_okay=False), default=".forumbot-demo",
+              show_default=True, help="Where the demo keeps its store and local forum (recreated each run).")
+def demo(scenario_path: str | None, pace: float, folder: str) -> None:
+    """Play a sample Mafia day on the local forum and print every post as it happens."""
+
+    def run() -> int:
+        path = scenario_path or str(data_dir("samples") / DEMO_SCENARIO)
+        scenario = _load(path)
+        shutil.rmtree(folder, ignore_errors=True)
+        Path(folder).mkdir(parents=True)
+        click.echo(f"forumbot demo: {path} on the local forum in {folder}/ "
+                   f"({len(scenario.config.players)} players, {len(scenario.posts)} posts)\n")
+
+        def show(item: dict[str, Any], printer: Callable[[dict[str, Any]], None]) -> None:
+            printer(item)
+            if pace:
+                time.sleep(pace)
+
+        result = replay(scenario, on_message=lambda m: show(m, _print_message),
+                        on_post=lambda p: show(p, _print_post),
+                        store_path=Path(folder) / "forumbot.db", forum_path=Path(folder) / "forum.db")
+        state = result.state
+        click.echo(f"Phase now: {state['phase']}; alive: {len(state['alive'])}; "
+                   f"flags for the host: {len(result.flags)}")
+        for flag in result.flags:
+            click.echo(f"  flag: {flag['author']}: {flag['reason']}")
+        click.echo(f"\nThe store is {folder}/forumbot.db: try  forumbot tally --db {folder}/forumbot.db")
+        return 0
+
+    sys.exit(_guard(run))
+
+
+@cli.command(name="replay")
+@click.argument("scenario_path", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: messages, flags, state.")
+@click.option("--poll", type=int, default=None, help="Poll interval in seconds (default: the scenario's).")
+@click.option("--check", is_flag=True, help="Compare the result with the scenario's [expect]; exit 1 if off.")
+def replay_command(scenario_path: str, as_json: bool, poll: int | None, check: bool) -> None:
+    """Run a scenario file through the bot on a virtual clock and print what the bot posted."""
+
+    def run() -> int:
+        scenario = _load(scenario_path)
+        result = replay(scenario, poll_seconds=poll)
+        if as_json:
+            click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        else:
+            for message in result.messages:
+                _print_message(message)
+            for flag in result.flags:
+                click.echo(f"flag: [{flag['at']}] {flag['author']}: {flag['reason']}")
+        if check:
+            problems = _check_expect(result)
+            for problem in problems:
+                click.echo(f"expect: {problem}", err=True)
+            return 1 if problems else 0
+        return 0
+
+    sys.exit(_guard(run))
+
+
+def read_roster(path: str) -> list[PlayerRef]:
+    """A roster file: one player a line, `Name` or `Name | alias | alias`; # starts a comment."""
+    players = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise ConfigError(f"cannot read the roster: {err}", path=path) from None
+    for number, line in enumerate(lines, start=1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        names = [part.strip() for part in text.split("|")]
+        if not names[0] or not all(names):
+            raise ConfigError("an empty name", path=path, line=number, fix="write `Name` or `Name | alias`")
+        players.append(PlayerRef(names[0], tuple(names[1:])))
+    if not players:
+        raise ConfigError("the roster has no players", path=path, fix="write one player a line")
+    return players
+
+
+@cli.command()
+@click.option("--game", default="mafia", show_default=True, help="The game whose grammar to use.")
+@click.option("--lang", default="en", show_default=True, help="The grammar's language (en, ru).")
+@click.option("--roster", "roster_path", required=True, type=click.Path(dir_okay=False),
+              help="One player a line: `Name` or `Name | alias | alias`.")
+@click.option("--dialect", type=click.Choice(DIALECTS), default="plain", show_default=True,
+              help="How the post is marked up.")
+@click.option("--pm", is_flag=True, help="Read the text as a private message (night actions).")
+@click.option("--explain", is_flag=True, help="Also say how each name was resolved.")
+def parse(game: str, lang: str, roster_path: str, dialect: str, pm: bool, explain: bool) -> None:
+    """Show how the bot reads one post (the post's text on standard input)."""
+
+    def run() -> int:
+        roster = Roster(read_roster(roster_path), lang=lang)
+        parser = PostParser(load_grammar(game, lang), roster)
+        text = sys.stdin.read()
+        parsed = parser.parse_text(text, dialect, where="pm" if pm else "thread")
+        out = parsed.to_json()
+        if explain:
+            out["names"] = [roster.explain(raw) for intent in parsed.intents
+                            for raw in [*intent.data.get("unresolved", {}).values()]]
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+
+    sys.exit(_guard(run))
+
+
+@cli.command()
+@click.option("--db", "db_path", default="forumbot.db", show_default=True, type=click.Path(dir_okay=False),
+              help="The bot's store.")
+@click.option("--game", "game_name", default=None, help="Which game (default: the only one in the store).")
+@click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the game's state as JSON instead.")
+def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> None:
+    """Print the current vote count of a running game, from the store."""
+    from forumbot.games import get_game
+    from forumbot.store import Store
+
+    def run() -> int:
+        if not Path(db_path).exists():
+            raise ConfigError("no store here", path=db_path,
+                              fix="pass --db with the store the bot writes (forumbot demo makes one)")
+        store = Store(db_path)
+        rows = store.games()
+        if game_name:
+            rows = [r for r in rows if r.name == game_name]
+        if len(rows) != 1:
+            names = ", ".join(r.name for r in store.games()) or "none"
+            raise ConfigError(f"{'no game ' + game_name if game_name else 'several games'} in the store",
+                              path=db_path, fix=f"pass --game with one of: {names}")
+        row = rows[0]
+        game = get_game(row.game)
+        state = game.from_json(row.state)
+        if as_json:
+            click.echo(json.dumps(game.summary(state), ensure_ascii=False, indent=2))
+            return 0
+        event = game.tally(state, datetime.now(timezone.utc))
+        if event is None:
+            click.echo(f"{row.name}: no vote count in phase {game.summary(state)['phase']}")
+            return 0
+        lang = row.setup.get("lang", "en") if isinstance(row.setup, dict) else "en"
+        click.echo(Renderer(dialect, lang).text(event))
+        return 0
+
+    sys.exit(_guard(run))
+
+
+@cli.command(name="check-config")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def check_config(paths: tuple[str, ...]) -> None:
+    """Check scenario or game config files: syntax, keys, ruleset, grammar, templates, roster."""
+    from forumbot.runner import GameRun, setup_of
+
+    def check(path: str) -> None:
+        try:
+            scenario = load_scenario(path)
+            run = GameRun.build(scenario.config, dialect=scenario.config.dialect)
+            run.game.new(setup_of(scenario.config))
+        except ConfigError as err:
+            raise locate(err, path) from None
+
+    def run() -> int:
+        failed = 0
+        for path in paths:
+            try:
+                check(path)
+                click.echo(f"ok: {path}")
+            except ForumbotError as err:
+                failed += 1
+                click.echo(f"error: {err}", err=True)
+        return 2 if failed else 0
+
+    sys.exit(_guard(run))
+
+
+def main() -> None:
+    cli()

@@ -1,0 +1,20 @@
+"""The games forumbot runs. A new game is a package here with a Game object, added to GAMES."""
+
+from __future__ import annotations
+
+from forumbot.errors import ConfigError
+from forumbot.games.base import Game, GameSetup
+from forumbot.games.mafia import MAFIA
+
+GAMES: dict[str, Game] = {MAFIA.name: MAFIA}
+
+
+def get_game(name: str) -> Game:
+    """The game registered under `name`. Raises ConfigError naming the known games."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ConfigError(f"unknown game '{name}'", fix="games: " + ", ".join(sorted(GAMES))) from None
+
+
+__all__ = ["GAMES", "Game", "GameSetup", "get_game"]

@@ -1,0 +1,69 @@
+"""What every game is: a pure state machine. No I/O, no clock (time arrives as an argument), no randomness
+except from a seeded generator kept in the state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from forumbot.model import Event, Intent, PlayerRef
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Everything a game needs to start: from a scenario or a game config."""
+
+    game: str
+    players: tuple[PlayerRef, ...]
+    start: datetime
+    options: dict[str, Any] = field(default_factory=dict)   # the ruleset merged with the host's overrides
+    phase: str | None = None
+    lang: str = "en"
+    host: str | None = None
+    dead: tuple[str, ...] = ()          # players who start dead (a game resumed mid-way)
+    state: dict[str, Any] = field(default_factory=dict)    # more starting state, game-specific
+
+
+class Game(Protocol):
+    """A game's rules. `State` is the game's own immutable value; the runner stores it as JSON."""
+
+    name: str
+
+    def new(self, setup: GameSetup) -> Any:
+        """The state at the start. Raises ConfigError when the setup breaks the rules."""
+
+    def apply(self, state: Any, intent: Intent) -> tuple[Any, list[Event]]:
+        """The state after one player's intent, and what happened. A refused intent is an event, never
+        an exception."""
+
+    def on_deadline(self, state: Any, at: datetime) -> tuple[Any, list[Event]]:
+        """The state after the current phase's deadline passed at `at`."""
+
+    def next_deadline(self, state: Any) -> datetime | None:
+        """When the current phase ends, or None when nothing is pending."""
+
+    def report(self, state: Any, at: datetime) -> tuple[Any, list[Event]]:
+        """A progress report (a vote count) when the last batch of intents changed something worth
+        reporting; no events when nothing changed."""
+
+    def tally(self, state: Any, at: datetime) -> Event | None:
+        """The current count for `forumbot tally` (not posted, not counted), or None."""
+
+    def start_events(self, state: Any) -> list[Event]:
+        """What the bot announces when the game starts."""
+
+    def threads(self, state: Any) -> dict[str, str]:
+        """The game's threads by purpose ("game", "votes", ...) → the thread's name in the game."""
+
+    def command_threads(self, state: Any) -> tuple[str, ...]:
+        """The threads whose posts carry commands; posts elsewhere are stored but not parsed."""
+
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """The whole state as JSON-able data (for the store)."""
+
+    def from_json(self, data: dict[str, Any]) -> Any:
+        """The state back from `to_json`'s data."""
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        """The public view of the state, as `forumbot replay --json` prints it."""

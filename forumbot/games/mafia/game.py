@@ -1,0 +1,317 @@
+"""Mafia as a pure state machine: day voting (section 6), phases, deadlines, vote counts.
+
+Night actions and roles arrive with the night rules (issue 3); until then a night only passes, and the
+hook for "cannot be hanged" is `MafiaState.immune`, which the day's end honours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from forumbot.errors import ConfigError
+from forumbot.games.base import GameSetup
+from forumbot.games.mafia import voting
+from forumbot.games.mafia.options import MafiaOptions
+from forumbot.games.mafia.state import (NO_LYNCH, DayResult, Death, MafiaState, VoteEntry, VoteError,
+                                        state_from_json, state_to_json)
+from forumbot.model import Event, Intent, format_time
+
+VOTE_KINDS = ("vote", "unvote", "no_lynch")
+
+
+class MafiaGame:
+    name = "mafia"
+
+    # ---- setup -------------------------------------------------------------------------------
+    def new(self, setup: GameSetup) -> MafiaState:
+        """The first state. Raises ConfigError for an empty roster, a bad phase or unknown dead players."""
+        options = MafiaOptions.from_dict(dict(setup.options))
+        names = tuple(p.name for p in setup.players)
+        if not names:
+            raise ConfigError("the game has no players", fix="add [[players]] entries with a name")
+        unknown = [n for n in setup.dead if n not in names]
+        if unknown:
+            raise ConfigError(f"dead players not in the roster: {', '.join(unknown)}")
+        phase = setup.phase or "day1"
+        if not (phase.startswith(("day", "night")) and phase.lstrip("daynight").isdigit()):
+            raise ConfigError(f"phase '{phase}' is not like day1 or night2", fix='write phase = "day1"')
+        hours = options.day_hours if phase.startswith("day") else options.night_hours
+        extra = dict(setup.state)
+        no_lynch_used = extra.pop("no_lynch_used", 0)
+        if not isinstance(no_lynch_used, int) or no_lynch_used < 0:
+            raise ConfigError("no_lynch_used must be a whole number ≥ 0")
+        if extra:
+            raise ConfigError(f"unknown starting state: {', '.join(extra)}", fix="known: no_lynch_used")
+        return MafiaState(
+            players=names,
+            alive=tuple(n for n in names if n not in setup.dead),
+            phase=phase,
+            phase_started=setup.start,
+            phase_ends=setup.start + timedelta(hours=hours),
+            options=options,
+            roles={p.name: p.role for p in setup.players if p.role},
+            dead=tuple(Death(n, "start", "setup", None) for n in setup.dead),
+            no_lynch_used=no_lynch_used,
+        )
+
+    def start_events(self, state: MafiaState) -> list[Event]:
+        """The post that opens the first phase."""
+        return [_phase_start(state)]
+
+    # ---- intents -----------------------------------------------------------------------------
+    def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+        if intent.kind not in VOTE_KINDS:
+            return _refuse(state, intent, f"'{intent.kind}' is not a day command in this game")
+        refusal = _vote_refusal(state, intent)
+        if refusal:
+            return _refuse(state, intent, refusal)
+        if intent.kind == "unvote":
+            state, changed = _withdraw(state, intent.author)
+            return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
+        target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
+        events: list[Event] = []
+        if target is None:   # an unknown or ambiguous name: counts as no vote
+            state = _note_error(state, intent, intent.data.get("error") or "the name was not understood")
+            if state.options.unresolved_vote == "withdraw":
+                state, changed = _withdraw(state, intent.author)
+                if changed:
+                    events.append(Event("vote", {"voter": intent.author, "target": None}))
+            return state, events
+        final = bool(intent.data.get("final")) and _final_locks(state)
+        state, changed = _cast(state, intent, target, final)
+        if changed:
+            events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
+        return _maybe_end_early(state, intent.at or state.phase_started, events)
+
+    # ---- time --------------------------------------------------------------------------------
+    def next_deadline(self, state: MafiaState) -> datetime | None:
+        return None if state.phase == "over" else state.phase_ends
+
+    def on_deadline(self, state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
+        """The phase ends at its own deadline (not at `at`, which is later when the bot was down)."""
+        if state.phase == "over":
+            return state, []
+        if state.is_day:
+            return _end_day(state, state.phase_ends, "deadline")
+        return _end_night(state, state.phase_ends)
+
+    def report(self, state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
+        every = state.options.vote_count_every
+        if not state.is_day or not every or state.changes < every:
+            return state, []
+        state = state.with_(count_number=state.count_number + 1, changes=0)
+        return state, [Event("vote_count", view(state, at))]
+
+    def tally(self, state: MafiaState, at: datetime) -> Event | None:
+        """The current vote count (without counting it as posted), or None at night."""
+        return Event("vote_count", view(state, at)) if state.is_day else None
+
+    # ---- threads -------------------------------------------------------------------------------
+    def threads(self, state: MafiaState) -> dict[str, str]:
+        """The game's threads by what they are for: "game" (phase posts) and "votes" (vote counts)."""
+        return {"game": state.options.game_thread, "votes": state.options.vote_threads[0],
+                **{name: name for name in state.options.vote_threads}}
+
+    def command_threads(self, state: MafiaState) -> tuple[str, ...]:
+        """Threads whose posts are read for commands (votes count only in the voting thread)."""
+        return state.options.vote_threads
+
+    # ---- storage and views -------------------------------------------------------------------
+    def to_json(self, state: MafiaState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def from_json(self, data: dict[str, Any]) -> MafiaState:
+        return state_from_json(data)
+
+    def summary(self, state: MafiaState) -> dict[str, Any]:
+        votes: dict[str, list[str]] = {}
+        for wagon in voting.wagons(state):
+            if wagon.voters:
+                votes[wagon.target] = [e.voter for e in wagon.voters]
+        return {
+            "phase": state.phase,
+            "phase_ends": format_time(state.phase_ends),
+            "alive": list(state.alive),
+            "dead": [{"name": d.name, "phase": d.phase, "cause": d.cause} for d in state.dead],
+            "days": [_day_json(d) for d in state.days],
+            "no_lynch_used": state.no_lynch_used,
+            "rule": voting.rule(state),
+            "needed": voting.needed(state) if voting.rule(state) == "absolute" else None,
+            "votes": votes,
+            "locked": sorted(state.locked),
+            "not_voting": voting.not_voting(state) if state.is_day else [],
+        }
+
+
+# ---- rules of a vote ------------------------------------------------------------------------
+def _vote_refusal(state: MafiaState, intent: Intent) -> str | None:
+    """Why a vote command cannot count now, or None."""
+    if not state.is_day:
+        return "votes count only during the day; it is " + state.phase
+    if intent.at is not None and intent.at > state.phase_ends:
+        return "the vote came after the day's deadline"
+    if intent.author not in state.players:
+        return f"{intent.author} is not a player in this game"
+    if intent.author not in state.alive:
+        return f"{intent.author} is dead and cannot vote"
+    if intent.author in state.locked:
+        return f"{intent.author}'s final vote is locked and cannot change"
+    target = intent.data.get("target")
+    if intent.kind == "vote" and target is not None:
+        if target not in state.alive:
+            return f"{target} is dead and cannot be voted for"
+        if target == intent.author and not state.options.self_votes:
+            return "self-votes are not allowed in this game"
+    if intent.kind == "no_lynch" and voting.rule(state) == "simple" \
+            and state.options.no_lynch_after_limit == "reject":
+        return (f"the no-lynch limit ({state.options.no_lynch_limit}) is used up; "
+                "the player(s) with the most votes hang at the deadline")
+    return None
+
+
+def _final_locks(state: MafiaState) -> bool:
+    mode = state.options.final_votes
+    return mode == "always" or (mode == "simple_only" and voting.rule(state) == "simple")
+
+
+def _refuse(state: MafiaState, intent: Intent, reason: str) -> tuple[MafiaState, list[Event]]:
+    if state.is_day:
+        state = _note_error(state, intent, reason)
+    return state, [Event("rejected", {"author": intent.author, "reason": reason, "post": intent.post_id,
+                                      "url": intent.url, "line": intent.line})]
+
+
+def _note_error(state: MafiaState, intent: Intent, reason: str) -> MafiaState:
+    keep = max(state.options.vote_errors_shown, 0)
+    errors = (*state.errors, VoteError(intent.author, reason, intent.post_id, intent.url))
+    return state.with_(errors=errors[-keep:] if keep else (), error_total=state.error_total + 1)
+
+
+def _withdraw(state: MafiaState, voter: str) -> tuple[MafiaState, bool]:
+    target = state.current.get(voter)
+    if target is None:
+        return state, False
+    entries = tuple(replace(e, withdrawn=True) if e.voter == voter and e.target == target else e
+                    for e in state.entries)
+    current = {k: v for k, v in state.current.items() if k != voter}
+    return state.with_(entries=entries, current=current, changes=state.changes + 1), True
+
+
+def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[MafiaState, bool]:
+    voter = intent.author
+    if state.current.get(voter) == target:
+        if final and voter not in state.locked:   # the same vote, now final
+            return state.with_(locked=state.locked | {voter}, changes=state.changes + 1), True
+        return state, False
+    state, had_vote = _withdraw(state, voter)
+    seq = state.seq + 1
+    entry = VoteEntry(voter, target, seq, intent.at or state.phase_started, intent.post_id, intent.url, final)
+    entries = tuple(e for e in state.entries if not (e.voter == voter and e.target == target)) + (entry,)
+    return state.with_(
+        entries=entries, current={**state.current, voter: target}, seq=seq,
+        locked=state.locked | {voter} if final else state.locked,
+        changes=state.changes + (0 if had_vote else 1),   # a moved vote was counted by the withdrawal
+    ), True
+
+
+def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:
+    if voting.rule(state) == "absolute":
+        if state.options.early_end and voting.majority_reached(state) is not None:
+            state, more = _end_day(state, at, "early")
+            return state, events + more
+    elif voting.decided_by_final_votes(state) is not None:
+        state, more = _end_day(state, at, "early")
+        return state, events + more
+    return state, events
+
+
+# ---- phase ends -----------------------------------------------------------------------------
+def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, list[Event]]:
+    day_rule = voting.rule(state)
+    need = voting.needed(state) if day_rule == "absolute" else None
+    final_view = view(state, at)
+    if day_rule == "absolute":
+        reached = voting.majority_reached(state) if state.alive else None
+        if reached is None:   # with early endings off, a majority can still stand at the deadline
+            tally = voting.counts(state)
+            reached = next((t for t, c in tally.items() if need and c >= need and t != NO_LYNCH), None)
+        hanged = () if reached in (None, NO_LYNCH) else (reached,)
+    else:
+        hanged = voting.decided_by_final_votes(state) if ended == "early" else None
+        hanged = hanged or voting.most_voted(state)
+    saved = tuple(n for n in hanged if n in state.immune)
+    hanged = tuple(n for n in hanged if n not in state.immune)
+    result = "lynch" if hanged or saved else "no_lynch"
+    day = DayResult(state.number, result, hanged, day_rule, need, ended, at,
+                    {t: c for t, c in voting.counts(state).items()}, saved)
+    deaths = tuple(Death(n, state.phase, "lynch", state.roles.get(n)) for n in hanged)
+    night = state.with_(
+        alive=tuple(n for n in state.alive if n not in hanged),
+        dead=state.dead + deaths,
+        days=state.days + (day,),
+        no_lynch_used=state.no_lynch_used + (1 if result == "no_lynch" else 0),
+        phase=f"night{state.number}", phase_started=at,
+        phase_ends=at + timedelta(hours=state.options.night_hours),
+        entries=(), current={}, locked=frozenset(), count_number=0, changes=0, errors=(), error_total=0,
+        immune=frozenset(),
+    )
+    roles = {n: state.roles.get(n) for n in hanged} if state.options.reveal_roles else {}
+    end = Event("day_end", {**_day_json(day), "view": final_view, "roles": roles,
+                            "alive": list(night.alive), "no_lynch_used": night.no_lynch_used,
+                            "no_lynch_limit": state.options.no_lynch_limit,
+                            "next_rule": voting.rule(night)})
+    return night, [end, _phase_start(night)]
+
+
+def _end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
+    """The night's end. Night actions are not resolved yet (issue 3): nobody dies at night."""
+    day = state.with_(phase=f"day{state.number + 1}", phase_started=at,
+                      phase_ends=at + timedelta(hours=state.options.day_hours))
+    return day, [Event("night_end", {"night": state.number, "deaths": [], "at": format_time(at)}),
+                 _phase_start(day)]
+
+
+def _phase_start(state: MafiaState) -> Event:
+    rule = voting.rule(state)
+    return Event("phase_start", {
+        "phase": state.phase, "kind": "day" if state.is_day else "night", "number": state.number,
+        "started": format_time(state.phase_started), "ends": format_time(state.phase_ends),
+        "alive": list(state.alive), "rule": rule,
+        "needed": voting.needed(state) if rule == "absolute" else None,
+        "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
+        "vote_threads": list(state.options.vote_threads),
+    })
+
+
+def _day_json(day: DayResult) -> dict[str, Any]:
+    return {"day": day.day, "result": day.result, "lynched": list(day.lynched), "rule": day.rule,
+            "needed": day.needed, "ended": day.ended, "at": format_time(day.at), "tally": dict(day.tally),
+            "saved": list(day.saved)}
+
+
+def view(state: MafiaState, at: datetime) -> dict[str, Any]:
+    """Everything a vote count shows, as plain data for the templates."""
+    day_rule = voting.rule(state)
+    need = voting.needed(state) if day_rule == "absolute" else None
+
+    def voter(entry: VoteEntry) -> dict[str, Any]:
+        return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
+                "withdrawn": entry.withdrawn, "at": format_time(entry.at)}
+
+    wagons = []
+    for wagon in voting.wagons(state):
+        wagons.append({
+            "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
+            "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
+            "voters": [voter(e) for e in sorted(wagon.voters + wagon.withdrawn, key=lambda e: e.seq)],
+        })
+    return {
+        "day": state.number, "count": state.count_number, "at": format_time(at),
+        "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
+        "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
+        "wagons": wagons, "not_voting": voting.not_voting(state), "locked": sorted(state.locked),
+        "errors": [{"author": e.author, "reason": e.reason, "url": e.url} for e in state.errors],
+        "error_total": state.error_total,
+    }

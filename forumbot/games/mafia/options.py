@@ -1,0 +1,94 @@
+"""The rules a Mafia host can set, with the defaults of the Body Snatchers rules (seed 002, section 6).
+
+Each choice the rule text leaves open is an option here, set in config/rulesets/*.toml and overridable in
+a game's [game.options]. The README's rules section says why each default was chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from forumbot.errors import ConfigError
+from forumbot.tomlfile import unknown_key_fix
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "final_votes": ("simple_only", "always", "never"),
+    "no_lynch_after_limit": ("reject", "allow"),
+    "unresolved_vote": ("withdraw", "keep"),
+}
+
+
+@dataclass(frozen=True)
+class MafiaOptions:
+    day_hours: float = 48.0
+    night_hours: float = 24.0
+    # How many no-lynch results a game may have (6.1: "лишь дважды за игру"). After that the simple rule.
+    no_lynch_limit: int = 2
+    # A lynch under the absolute rule ends the day the moment someone reaches 50% + 1 (6.2).
+    early_end: bool = True
+    # An absolute majority voting no-lynch also ends the day early, as a no-lynch.
+    early_no_lynch: bool = True
+    # When "Окончательно против X" locks a vote: only under the simple rule (6.2), always, or never.
+    final_votes: str = "simple_only"
+    # A no-lynch vote once the limit is used up: refused with a flag, or allowed (shown, counts for nothing).
+    no_lynch_after_limit: str = "reject"
+    # A vote whose name is unknown or ambiguous counts as no vote: withdraw the old vote, or keep it.
+    unresolved_vote: str = "withdraw"
+    self_votes: bool = True
+    # Where votes count (6: "в отдельной теме для голосования") and where phase posts go.
+    vote_threads: tuple[str, ...] = ("votes",)
+    game_thread: str = "game"
+    # A vote count after every N changes of the votes (0: only at the end of the day).
+    vote_count_every: int = 1
+    # How many vote errors a vote count lists (the newest); the total is always given.
+    vote_errors_shown: int = 10
+    reveal_roles: bool = False
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "options") -> "MafiaOptions":
+        """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise ConfigError(f"unknown Mafia option '{key}'", path=source,
+                                  fix=unknown_key_fix(key, tuple(known)))
+            default = getattr(cls, key)
+            values[key] = _check(key, value, default, source)
+        options = cls(**values)
+        for key, allowed in CHOICES.items():
+            if getattr(options, key) not in allowed:
+                raise ConfigError(f"option {key} = '{getattr(options, key)}' is not allowed", path=source,
+                                  fix="use one of: " + ", ".join(allowed))
+        if options.day_hours <= 0 or options.night_hours <= 0:
+            raise ConfigError("day_hours and night_hours must be positive", path=source)
+        if options.no_lynch_limit < 0 or options.vote_count_every < 0:
+            raise ConfigError("no_lynch_limit and vote_count_every cannot be negative", path=source)
+        return options
+
+
+def _check(key: str, value: Any, default: Any, source: str) -> Any:
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        want = "true or false"
+    elif isinstance(default, float):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        want = "a number"
+    elif isinstance(default, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        want = "a whole number"
+    elif isinstance(default, tuple):
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        want = 'a list of names, like ["votes"]'
+    else:
+        if isinstance(value, str):
+            return value
+        want = "a string"
+    raise ConfigError(f"option {key} = {value!r} has the wrong type", path=source, fix=f"write {want}")

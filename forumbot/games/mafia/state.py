@@ -1,0 +1,138 @@
+"""The Mafia state: an immutable value, small enough to store whole after every step.
+
+The day's votes are kept as one entry per (wagon, voter): a voter who leaves a wagon leaves a struck
+entry behind, and coming back revives it. That is what a vote count shows, and it bounds the state to
+players × (players + 1) entries however many posts a day has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from forumbot.games.mafia.options import MafiaOptions
+from forumbot.model import format_time, parse_time
+
+NO_LYNCH = "no_lynch"
+
+
+@dataclass(frozen=True)
+class VoteEntry:
+    voter: str
+    target: str               # a player's name or NO_LYNCH
+    seq: int                  # order of the vote in the day
+    at: datetime
+    post: str = ""
+    url: str = ""
+    final: bool = False
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class Death:
+    name: str
+    phase: str
+    cause: str                # "lynch", "night", "modkill", ...
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class DayResult:
+    day: int
+    result: str               # "lynch" or "no_lynch"
+    lynched: tuple[str, ...]
+    rule: str                 # "absolute" or "simple"
+    needed: int | None        # votes needed under the absolute rule; None under the simple rule
+    ended: str                # "deadline" or "early"
+    at: datetime
+    tally: dict[str, int] = field(default_factory=dict)
+    saved: tuple[str, ...] = ()   # would have hanged but were immune (the roles' hook)
+
+
+@dataclass(frozen=True)
+class VoteError:
+    author: str
+    reason: str
+    post: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class MafiaState:
+    players: tuple[str, ...]
+    alive: tuple[str, ...]
+    phase: str                        # "day1", "night1", ..., "over"
+    phase_started: datetime
+    phase_ends: datetime
+    options: MafiaOptions = MafiaOptions()
+    roles: dict[str, str] = field(default_factory=dict)
+    dead: tuple[Death, ...] = ()
+    no_lynch_used: int = 0
+    days: tuple[DayResult, ...] = ()
+    entries: tuple[VoteEntry, ...] = ()
+    current: dict[str, str] = field(default_factory=dict)   # voter -> target
+    locked: frozenset[str] = frozenset()
+    seq: int = 0
+    count_number: int = 0
+    changes: int = 0                  # vote changes since the last vote count
+    errors: tuple[VoteError, ...] = ()
+    error_total: int = 0
+    immune: frozenset[str] = frozenset()   # cannot be hanged today (filled by roles)
+
+    @property
+    def is_day(self) -> bool:
+        return self.phase.startswith("day")
+
+    @property
+    def number(self) -> int:
+        digits = "".join(ch for ch in self.phase if ch.isdigit())
+        return int(digits) if digits else 0
+
+    def with_(self, **changes: Any) -> "MafiaState":
+        return replace(self, **changes)
+
+
+def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    return {k: (parse_time(v) if k in names and isinstance(v, str) else v) for k, v in data.items()}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return format_time(value)
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = sorted(value) if isinstance(value, (frozenset, set)) else value
+        return [_jsonable(v) for v in items]
+    return value
+
+
+def state_to_json(state: MafiaState) -> dict[str, Any]:
+    data: dict[str, Any] = _jsonable(asdict(state))
+    return data
+
+
+def state_from_json(data: dict[str, Any]) -> MafiaState:
+    return MafiaState(
+        players=tuple(data["players"]),
+        alive=tuple(data["alive"]),
+        phase=data["phase"],
+        phase_started=parse_time(data["phase_started"]),
+        phase_ends=parse_time(data["phase_ends"]),
+        options=MafiaOptions.from_dict(data.get("options", {}), "stored state"),
+        roles=dict(data.get("roles", {})),
+        dead=tuple(Death(**d) for d in data.get("dead", [])),
+        no_lynch_used=data.get("no_lynch_used", 0),
+        days=tuple(DayResult(**{**_time_fields(d, ("at",)), "lynched": tuple(d["lynched"]),
+                                "saved": tuple(d.get("saved", ()))}) for d in data.get("days", [])),
+        entries=tuple(VoteEntry(**_time_fields(e, ("at",))) for e in data.get("entries", [])),
+        current=dict(data.get("current", {})),
+        locked=frozenset(data.get("locked", [])),
+        seq=data.get("seq", 0),
+        count_number=data.get("count_number", 0),
+        changes=data.get("changes", 0),
+        errors=tuple(VoteError(**e) for e in data.get("errors", [])),
+        error_total=data.get("error_total", 0),
+        immune=frozenset(data.get("immune", [])),
+    )

@@ -1,0 +1,216 @@
+"""Command grammars as data: parsers/<game>.<lang>.toml compiled into one regular expression.
+
+A template such as "голосую против {player}" matches a line (or a sentence in it) from its start, case-insensitively and with
+ё/е folded. A space in a template matches any run of whitespace; next to punctuation it may be missing.
+A slot `{name}` or `{name:type}` captures text; the slot at the end of a template takes the rest of the
+line (words after a player's name are left for the name resolver to ignore). Where several templates
+match a line, the one with the most literal text wins, so "vote: {player}" beats "vote {player}".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from forumbot.errors import ConfigError
+from forumbot.paths import data_dir
+from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
+
+SLOT_TYPES = ("player", "text", "square", "number")
+WHERE = ("thread", "pm", "any")
+_SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
+_COMMAND_KEYS = ("kind", "templates", "data", "where")
+# Where a sentence ends inside a line: a command may start the next one.
+_SENTENCE_END = re.compile(r"[.!?…]+\s+")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: what it is (`kind`), fixed fields it carries (`data`), where it is read, its templates."""
+
+    kind: str
+    templates: tuple[str, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+    where: str = "thread"
+
+
+@dataclass(frozen=True)
+class Match:
+    """A line that matched a template: the command and the raw text of each slot."""
+
+    command: Command
+    template: str
+    slots: dict[str, str]
+    slot_types: dict[str, str]
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    command: Command
+    template: str
+    group: str
+    slots: tuple[tuple[str, str, str], ...]   # (slot name, type, regex group)
+    literal_length: int
+
+
+def _literal_regex(literal: str) -> str:
+    """The regex for a literal part of a template: whitespace flexible, е/ё folded."""
+    out: list[str] = []
+    chars = list(literal)
+    for index, char in enumerate(chars):
+        if char.isspace():
+            if out and out[-1] in (r"\s+", r"\s*"):
+                continue
+            before = chars[index - 1] if index else ""
+            after = chars[index + 1] if index + 1 < len(chars) else ""
+            word_both = (before == "" or before.isalnum()) and (after == "" or after.isalnum())
+            out.append(r"\s+" if word_both else r"\s*")
+        elif char in "её":
+            out.append("[её]")
+        elif char in "ЕЁ":
+            out.append("[ЕЁ]")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
+
+
+def _compile_template(command: Command, template: str, number: int) -> tuple[str, _Compiled]:
+    """A template as a regex alternative with uniquely named groups."""
+    group = f"t{number}"
+    parts: list[str] = []
+    slots: list[tuple[str, str, str]] = []
+    literal_length = 0
+    position = 0
+    text = unicodedata.normalize("NFKC", template.strip())
+    found = list(_SLOT.finditer(text))
+    for index, slot in enumerate(found):
+        literal = text[position:slot.start()]
+        literal_length += len(literal.strip())
+        parts.append(_literal_regex(literal))
+        name, kind = slot.group(1), slot.group(2) or slot.group(1)
+        if kind not in SLOT_TYPES:
+            raise ValueError(f"slot {{{slot.group(0)[1:-1]}}} has an unknown type '{kind}'; "
+                             f"types: {', '.join(SLOT_TYPES)}")
+        slot_group = f"{group}_{len(slots)}"
+        last = index == len(found) - 1 and not text[slot.end():].strip()
+        parts.append(f"(?P<{slot_group}>.+)" if last else f"(?P<{slot_group}>.+?)")
+        slots.append((name, kind, slot_group))
+        position = slot.end()
+    tail = text[position:]
+    literal_length += len(tail.strip())
+    parts.append(_literal_regex(tail))
+    if tail.strip() and tail.strip()[-1].isalnum():
+        parts.append(r"(?!\w)")   # "unvote" must not match "unvoted"
+    if not literal_length:
+        raise ValueError("a template needs some literal text besides its slots")
+    pattern = f"(?P<{group}>{''.join(parts)})"
+    return pattern, _Compiled(command, template, group, tuple(slots), literal_length)
+
+
+class Grammar:
+    """The commands of one game in one language, compiled for matching lines."""
+
+    def __init__(self, game: str, lang: str, commands: Iterable[Command],
+                 no_lynch_words: Iterable[str] = (), source: str = "<grammar>") -> None:
+        self.game = game
+        self.lang = lang
+        self.source = source
+        self.commands: tuple[Command, ...] = tuple(commands)
+        self.no_lynch_words: tuple[str, ...] = tuple(no_lynch_words)
+        compiled: list[tuple[str, _Compiled]] = []
+        for command in self.commands:
+            for template in command.templates:
+                try:
+                    compiled.append(_compile_template(command, template, len(compiled)))
+                except ValueError as err:
+                    raise ConfigError(f"template '{template}': {err}", path=source,
+                                      fix="write slots as {player} or {name:type}") from None
+        # Longest literal first: Python's alternation takes the first alternative that matches.
+        compiled.sort(key=lambda item: -item[1].literal_length)
+        self._by_group = {item.group: item for _, item in compiled}
+        alternatives = "|".join(pattern for pattern, _ in compiled) or "(?!)"
+        self._regex = re.compile(rf"\s*(?:{alternatives})", re.IGNORECASE)
+
+    def match(self, line: str, where: str = "thread") -> Match | None:
+        """The command a line starts with, or None. `where` is "thread" or "pm"."""
+        return self._match_at(unicodedata.normalize("NFKC", line), 0, where)
+
+    def match_all(self, line: str, where: str = "thread") -> list[Match]:
+        """Every command that starts the line or one of its sentences ("Передумал. Голосую против X")."""
+        text = unicodedata.normalize("NFKC", line)
+        found = []
+        for start in (0, *(m.end() for m in _SENTENCE_END.finditer(text))):
+            match = self._match_at(text, start, where)
+            if match is not None:
+                found.append(match)
+        return found
+
+    def _match_at(self, text: str, start: int, where: str) -> Match | None:
+        found = self._regex.match(text, start)
+        if found is None:
+            return None
+        compiled = self._by_group[found.lastgroup or ""]
+        if compiled.command.where not in (where, "any"):
+            return None
+        slots = {name: (found.group(group) or "").strip() for name, _, group in compiled.slots}
+        types = {name: kind for name, kind, _ in compiled.slots}
+        return Match(compiled.command, compiled.template, slots, types)
+
+    def with_commands(self, extra: Iterable[Command], source: str) -> "Grammar":
+        """This grammar with a host's extra commands (synonyms) added."""
+        return Grammar(self.game, self.lang, (*self.commands, *extra), self.no_lynch_words,
+                       source=f"{self.source} + {source}")
+
+
+def commands_from_toml(entries: Any, doc: TomlFile, where_key: str = "commands") -> list[Command]:
+    """[[commands]] tables as Command values. Raises ConfigError naming the line of a bad entry."""
+    if not isinstance(entries, list):
+        raise doc.error(f"'{where_key}' must be a list of tables", where_key,
+                        fix=f"write each command as [[{where_key}]] with kind and templates")
+    commands = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise doc.error(f"each of '{where_key}' must be a table", where_key)
+        for key in entry:
+            if key not in _COMMAND_KEYS:
+                raise doc.error(f"unknown key '{key}' in a command", key, fix=unknown_key_fix(key, _COMMAND_KEYS))
+        kind = entry.get("kind")
+        templates = entry.get("templates")
+        if not isinstance(kind, str) or not kind:
+            raise doc.error("a command needs kind = \"...\"", "templates",
+                            fix='add kind = "vote" (or unvote, no_lynch, action, ...)')
+        if not isinstance(templates, list) or not templates or not all(isinstance(t, str) for t in templates):
+            raise doc.error(f"command '{kind}' needs templates = [\"...\"]", kind,
+                            fix='add templates = ["vote {player}"]')
+        where = entry.get("where", "thread")
+        if where not in WHERE:
+            raise doc.error(f"where = '{where}' is not one of {', '.join(WHERE)}", str(where))
+        data = entry.get("data", {})
+        if not isinstance(data, dict):
+            raise doc.error("data must be a table, like data = { final = true }", "data")
+        commands.append(Command(kind, tuple(templates), dict(data), where))
+    return commands
+
+
+def grammar_path(game: str, lang: str, folder: Path | None = None) -> Path:
+    return (folder or data_dir("parsers")) / f"{game}.{lang}.toml"
+
+
+def load_grammar(game: str, lang: str, folder: Path | None = None) -> Grammar:
+    """The grammar parsers/<game>.<lang>.toml. Raises ConfigError when missing or malformed."""
+    path = grammar_path(game, lang, folder)
+    if not path.exists():
+        have = sorted(p.name for p in path.parent.glob(f"{game}.*.toml"))
+        raise ConfigError(f"no grammar for game '{game}' in language '{lang}'", path=str(path),
+                          fix=("languages available: " + ", ".join(have)) if have
+                          else f"create {path.name} (see parsers/mafia.en.toml for the form)")
+    doc = load_toml(path)
+    commands = commands_from_toml(doc.data.get("commands", []), doc)
+    slots = doc.data.get("slots", {})
+    no_lynch = slots.get("player", {}).get("no_lynch", []) if isinstance(slots, dict) else []
+    if not isinstance(no_lynch, list) or not all(isinstance(word, str) for word in no_lynch):
+        raise doc.error("[slots.player] no_lynch must be a list of strings", "no_lynch")
+    return Grammar(game, lang, commands, no_lynch, source=str(path))

@@ -1,0 +1,19 @@
+"""Where the data folders (parsers/, config/, samples/) are, in a checkout or an installed copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_SOURCE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def data_dir(name: str) -> Path:
+    """The folder `name` ("parsers", "config" or "samples").
+
+    A checkout (or an editable install) reads the top-level folder, so a host's edits apply at once;
+    a wheel install reads the copy installed inside the package as forumbot.data.<name>.
+    """
+    source = _SOURCE_ROOT / name
+    if source.is_dir():
+        return source
+    return Path(__file__).resolve().parent / "data" / name

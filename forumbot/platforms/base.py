@@ -1,0 +1,33 @@
+"""The platform Protocol: what the runner needs from a forum, Reddit or the local forum."""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+from forumbot.model import Post
+
+
+class Platform(Protocol):
+    """A place where games are played. Every method raises PlatformError (retryable or not) on failure."""
+
+    name: str          # "local", "reddit", ... (the store keeps cursors and posts per platform)
+    dialect: str       # how its posts are marked up: markdown, bbcode, html, plain
+    account: str       # the bot's own account name (its posts are stored but never parsed)
+
+    def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
+        """Posts in `threads` newer than `cursor` (None: from the start), and the new cursor."""
+
+    def fetch_pms(self) -> list[Post]:
+        """Unread private messages to the bot. They stay unread until `mark_read`."""
+
+    def mark_read(self, platform_ids: Sequence[str]) -> None:
+        """Mark private messages read, once the intents they carry are committed."""
+
+    def post(self, thread: str, text: str) -> str:
+        """Post `text` in a thread; returns the new post's platform id."""
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        """Send a private message; returns its platform id."""
+
+    def edit(self, platform_id: str, text: str) -> None:
+        """Replace the text of one of the bot's own posts."""

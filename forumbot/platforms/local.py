@@ -1,0 +1,139 @@
+"""The embedded default platform: a small forum that lives in SQLite. No accounts, no network.
+
+Threads have a key ("demo/votes"); posts and private messages get increasing ids. Scenario files and
+the demo feed it with `add_post`/`add_pm`; the bot reads and writes it through the Platform Protocol
+exactly as it does Reddit. The clock is injectable so a replay runs on virtual time.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Sequence
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from forumbot.errors import PlatformError
+from forumbot.model import Post, format_time, parse_time
+
+forum_migrations = Migrations("localforum")
+
+
+@forum_migrations()
+def m001_forum(db: Database) -> None:
+    db["forum_threads"].create({"key": str, "title": str, "created": str}, pk="key")
+    db["forum_posts"].create({"id": int, "thread": str, "author": str, "body": str, "created": str,
+                              "edited": str}, pk="id", foreign_keys=[("thread", "forum_threads", "key")])
+    db["forum_posts"].create_index(["thread", "id"])
+    db["forum_pms"].create({"id": int, "sender": str, "recipient": str, "subject": str, "body": str,
+                            "created": str, "read": int}, pk="id")
+    db["forum_pms"].create_index(["recipient", "read"])
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class LocalForum:
+    """A forum in SQLite implementing the Platform Protocol."""
+
+    name = "local"
+
+    def __init__(self, path: str | Path = ":memory:", *, account: str = "forumbot",
+                 dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow) -> None:
+        try:
+            if str(path) == ":memory:":
+                self.db = Database(memory=True)
+            else:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                self.db = Database(path)
+                self.db.enable_wal()
+            forum_migrations.apply(self.db)
+        except (sqlite3.Error, OSError) as err:
+            raise PlatformError(f"cannot open the local forum {path}: {err}") from err
+        self.account = account
+        self.dialect = dialect
+        self.clock = clock
+
+    # ---- what players (and scenario files) do ---------------------------------------------------
+    def ensure_thread(self, key: str, title: str = "") -> None:
+        self.db["forum_threads"].insert({"key": key, "title": title or key,
+                                         "created": format_time(self.clock())}, ignore=True)
+
+    def add_post(self, thread: str, author: str, body: str, at: datetime | None = None) -> str:
+        self.ensure_thread(thread)
+        with self.db.atomic():
+            row_id = self.db["forum_posts"].insert({"thread": thread, "author": author, "body": body,
+                                                    "created": format_time(at or self.clock()),
+                                                    "edited": None}).last_pk
+        return f"local:{row_id}"
+
+    def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
+        number = self._number(platform_id)
+        with self.db.atomic():
+            cursor = self.db.execute("UPDATE forum_posts SET body = ?, edited = ? WHERE id = ?",
+                                     [body, format_time(at or self.clock()), number])
+        if cursor.rowcount == 0:
+            raise PlatformError(f"no post {platform_id} on the local forum")
+
+    def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
+               at: datetime | None = None) -> str:
+        with self.db.atomic():
+            row_id = self.db["forum_pms"].insert({"sender": sender, "recipient": recipient,
+                                                  "subject": subject, "body": body,
+                                                  "created": format_time(at or self.clock()),
+                                                  "read": 0}).last_pk
+        return f"local-pm:{row_id}"
+
+    def thread_posts(self, thread: str) -> list[dict[str, str]]:
+        """Every post of a thread, oldest first (for people and tests reading the forum)."""
+        return list(self.db["forum_posts"].rows_where("thread = ?", [thread], order_by="id"))
+
+    def pms_to(self, recipient: str) -> list[dict[str, str]]:
+        return list(self.db["forum_pms"].rows_where("recipient = ?", [recipient], order_by="id"))
+
+    # ---- the Platform Protocol ------------------------------------------------------------------
+    def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
+        after = int(cursor) if cursor and cursor.isdigit() else 0
+        if not threads:
+            return [], cursor
+        # Read the newest id first: a post added while we read is left for the next call, not skipped.
+        newest = self.db.execute("SELECT max(id) FROM forum_posts").fetchone()[0] or 0
+        marks = ",".join("?" * len(threads))
+        rows = self.db.execute(
+            f"SELECT id, thread, author, body, created, edited FROM forum_posts "
+            f"WHERE id > ? AND id <= ? AND thread IN ({marks}) ORDER BY id", [after, newest, *threads]).fetchall()
+        posts = [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
+                      body=r[3], dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None,
+                      url=f"local://{r[1]}#p{r[0]}") for r in rows]
+        return posts, str(max(after, newest))
+
+    def fetch_pms(self) -> list[Post]:
+        rows = self.db.execute("SELECT id, sender, body, created, subject FROM forum_pms "
+                               "WHERE recipient = ? AND read = 0 ORDER BY id", [self.account]).fetchall()
+        return [Post(platform_id=f"local-pm:{r[0]}", thread="", author=r[1], created=parse_time(r[3]),
+                     body=r[2], dialect=self.dialect, pm=True) for r in rows]
+
+    def mark_read(self, platform_ids: Sequence[str]) -> None:
+        numbers = [self._number(pid) for pid in platform_ids]
+        with self.db.atomic():
+            self.db.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
+                            numbers)
+
+    def post(self, thread: str, text: str) -> str:
+        return self.add_post(thread, self.account, text)
+
+    def send_pm(self, to: str, subject: str, text: str) -> str:
+        return self.add_pm(self.account, to, text, subject)
+
+    def edit(self, platform_id: str, text: str) -> None:
+        self.edit_post(platform_id, text)
+
+    @staticmethod
+    def _number(platform_id: str) -> int:
+        try:
+            return int(platform_id.rsplit(":", 1)[1])
+        except (IndexError, ValueError):
+            raise PlatformError(f"'{platform_id}' is not a local forum id") from None

@@ -1,0 +1,121 @@
+"""The renderer: events in, Outgoing messages out. Pure apart from reading template files."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import jinja2
+
+from forumbot.errors import ConfigError
+from forumbot.model import Event, Outgoing, parse_time
+
+_HERE = Path(__file__).resolve().parent
+DIALECTS = ("markdown", "bbcode")
+# Which thread each event is posted in: "votes" is the game's first voting thread.
+EVENT_THREADS = {"vote_count": "votes", "day_end": "votes", "phase_start": "game", "night_end": "game"}
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~^<])")
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape every character Reddit markdown could read as markup."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def escape_bbcode(text: str) -> str:
+    """Break every bracket so no tag can form: a zero-width space after [ keeps the look and kills the tag."""
+    return str(text).replace("[", "[\u200b").replace("]", "\u200b]")
+
+
+def _link_markdown(text: str, url: str) -> str:
+    return f"[{text}]({url.replace(')', '%29').replace(' ', '%20')})" if url else text
+
+
+def _link_bbcode(text: str, url: str) -> str:
+    return f"[url={url.replace(']', '%5D')}]{text}[/url]" if url else text
+
+
+_DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
+    "markdown": {"esc": escape_markdown, "link": _link_markdown, "strike": lambda s: f"~~{s}~~",
+                 "bold": lambda s: f"**{s}**"},
+    "bbcode": {"esc": escape_bbcode, "link": _link_bbcode, "strike": lambda s: f"[s]{s}[/s]",
+               "bold": lambda s: f"[b]{s}[/b]"},
+}
+
+
+def _when(value: str) -> str:
+    return parse_time(value).strftime("%Y-%m-%d %H:%M UTC")
+
+
+@lru_cache(maxsize=8)
+def phrases(lang: str) -> dict[str, str]:
+    """The phrase table of a language (English where a language has none)."""
+    path = _HERE / "phrases" / f"{lang}.toml"
+    if not path.exists():
+        path = _HERE / "phrases" / "en.toml"
+    with path.open("rb") as handle:
+        return dict(tomllib.load(handle))
+
+
+class Renderer:
+    """Renders events for one game: its dialect, language, threads and the host's overrides."""
+
+    def __init__(self, dialect: str = "markdown", lang: str = "en", *, template_dir: str | Path | None = None,
+                 overrides: Mapping[str, str] | None = None) -> None:
+        if dialect not in DIALECTS:
+            raise ConfigError(f"no post templates for dialect '{dialect}'", fix="use markdown or bbcode")
+        loaders: list[jinja2.BaseLoader] = []
+        if template_dir is not None:
+            folder = Path(template_dir) / dialect
+            if not folder.is_dir():
+                raise ConfigError(f"template folder {folder} does not exist",
+                                  fix=f"create {folder} with the templates to override")
+            loaders.append(jinja2.FileSystemLoader(str(folder)))
+        loaders.append(jinja2.FileSystemLoader(str(_HERE / "templates" / dialect)))
+        self.env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), trim_blocks=True,
+                                      lstrip_blocks=True, keep_trailing_newline=False,
+                                      undefined=jinja2.StrictUndefined, autoescape=False)
+        filters = _DIALECT_FILTERS[dialect]
+        self.env.filters.update(filters)
+        self.env.filters["when"] = _when
+        self.env.globals["voter"] = self._voter
+        self.dialect = dialect
+        self.lang = lang
+        self._filters = filters
+        self.phrases = {**phrases(lang), **(overrides or {})}
+
+    def _voter(self, entry: Mapping[str, Any]) -> str:
+        f = self._filters
+        text = f["link"](f["esc"](entry["name"]), entry.get("url", ""))
+        if entry.get("final"):
+            text += f" ({self.phrases['final']})"
+        return f["strike"](text) if entry.get("withdrawn") else text
+
+    def text(self, event: Event) -> str:
+        """The text of one event's post. Raises ConfigError when a template is broken."""
+        try:
+            template = self.env.get_template(f"{event.kind}.j2")
+            body = template.render(e=event.data, v=event.data, t=self.phrases)
+        except jinja2.TemplateNotFound:
+            raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
+        except jinja2.TemplateError as err:
+            raise ConfigError(f"template {event.kind}.j2 failed: {err}",
+                              path=getattr(err, "filename", None), line=getattr(err, "lineno", None),
+                              fix="check the template against the shipped one") from None
+        return re.sub(r"\n{3,}", "\n\n", body).strip() + "\n"
+
+    def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime) -> list[Outgoing]:
+        """The messages an event owes (none for events nobody is told about, such as a single vote)."""
+        role = EVENT_THREADS.get(event.kind)
+        if role is None:
+            return []
+        thread = threads.get(role)
+        if thread is None:
+            raise ConfigError(f"the game has no '{role}' thread for {event.kind} posts",
+                              fix=f"add {role} to the game's threads")
+        return [Outgoing(key=key, text=self.text(event), thread=thread, at=at, kind=event.kind)]

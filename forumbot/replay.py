@@ -1,0 +1,117 @@
+"""Replaying a scenario: the real runner, store and local forum, on a virtual clock.
+
+Posts are put on the local forum at their own times; the runner steps at every post time (or on a
+poll grid with poll_seconds) and at every deadline, exactly as the live bot would. Without [run] until,
+the replay ends when the phase of the last post is over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Callable
+
+from forumbot.config import Scenario, load_scenario
+from forumbot.model import format_time
+from forumbot.platforms.local import LocalForum
+from forumbot.runner import GameRun, Runner
+from forumbot.store import Store
+
+
+class VirtualClock:
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class ReplayResult:
+    scenario: Scenario
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    flags: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+    store: Store | None = None
+    forum: LocalForum | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.scenario.config.name, "messages": self.messages, "flags": self.flags,
+                "state": self.state}
+
+
+def _grid(start: datetime, at: datetime, poll: int) -> datetime:
+    if poll <= 0 or at <= start:
+        return at
+    steps = -(-(at - start).total_seconds() // poll)   # ceiling
+    return start + timedelta(seconds=steps * poll)
+
+
+def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
+           on_message: Callable[[dict[str, Any]], None] | None = None,
+           on_post: Callable[[dict[str, Any]], None] | None = None,
+           store_path: str | Path = ":memory:", forum_path: str | Path = ":memory:") -> ReplayResult:
+    """Play a scenario to its end. `on_message` sees each bot message as it is delivered, `on_post`
+    each player's post as it goes on the forum.
+
+    Raises ConfigError for a bad scenario, grammar, ruleset or template.
+    """
+    scenario = source if isinstance(source, Scenario) else load_scenario(source)
+    config = scenario.config
+    poll = scenario.poll_seconds if poll_seconds is None else poll_seconds
+    clock = VirtualClock(config.start)
+    forum = LocalForum(forum_path, clock=clock, dialect=config.dialect)
+    store = Store(store_path)
+    run = GameRun.build(config, dialect=config.dialect)
+    runner = Runner(store, forum, [run])
+    result = ReplayResult(scenario, store=store, forum=forum)
+
+    def step(now: datetime) -> None:
+        clock.now = now
+        for row in runner.step(now).delivered:
+            message = _message(run, row, now)
+            result.messages.append(message)
+            if on_message:
+                on_message(message)
+
+    runner.start(config.start)
+    step(config.start)
+    pending = list(scenario.posts)
+    phase_before_last = runner.state(run).phase
+    while pending:
+        deadline = runner.next_deadline()
+        next_post = _grid(config.start, pending[0].at, poll)
+        now = min(deadline, next_post) if deadline else next_post
+        if scenario.until is not None and now > scenario.until:
+            break
+        while pending and pending[0].at <= now:
+            post = pending.pop(0)
+            if on_post:
+                on_post({"at": format_time(post.at), "author": post.author, "text": post.text,
+                         **({"pm": True} if post.pm else {"thread": post.thread})})
+            if post.pm:
+                forum.add_pm(post.author, forum.account, post.text, at=post.at)
+            else:
+                forum.add_post(run.thread_id(post.thread or ""), post.author, post.text, at=post.at)
+        phase_before_last = runner.state(run).phase
+        step(now)
+    if scenario.until is not None:
+        while (deadline := runner.next_deadline()) is not None and deadline <= scenario.until:
+            step(deadline)
+    elif runner.state(run).phase == phase_before_last and (deadline := runner.next_deadline()):
+        step(deadline)   # end the phase the last post was in
+    result.flags = [{"post": f["post"], "author": f["author"], "reason": f["reason"], "at": f["at"]}
+                    for f in store.flags(run.name)]
+    result.state = run.game.summary(runner.state(run))
+    return result
+
+
+def _message(run: GameRun, row: dict[str, Any], now: datetime) -> dict[str, Any]:
+    message: dict[str, Any] = {"at": format_time(now), "kind": row["kind"], "key": row["key"]}
+    if row["pm_to"]:
+        message["pm"] = row["pm_to"]
+    else:
+        message["thread"] = run.thread_name(row["thread"])
+    message["text"] = row["text"]
+    return message

@@ -1,0 +1,201 @@
+"""The loop every platform shares: fetch posts, store them, let each game read them in time order with
+its deadlines, write the step atomically, deliver the outbox. Platform-agnostic and clock-free: the
+caller says what time it is (the scheduler's clock live, a virtual clock in a replay)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from forumbot.config import GameConfig
+from forumbot.errors import ConfigError, PlatformError
+from forumbot.games import Game, GameSetup, get_game
+from forumbot.grammar import load_grammar
+from forumbot.model import Event, Flag, Intent, Outgoing, Post
+from forumbot.parse import PostParser
+from forumbot.platforms.base import Platform
+from forumbot.render import Renderer
+from forumbot.store import Store
+from forumbot.text.names import Roster
+
+log = logging.getLogger("forumbot.runner")
+
+
+def setup_of(config: GameConfig) -> GameSetup:
+    return GameSetup(game=config.game, players=config.players, start=config.start, options=config.options,
+                     phase=config.phase, lang=config.lang, host=config.host, dead=config.dead,
+                     state=config.state)
+
+
+@dataclass
+class GameRun:
+    """One game the runner drives: its rules, its parser and renderer, its threads on the platform."""
+
+    config: GameConfig
+    game: Game
+    parser: PostParser
+    renderer: Renderer
+    thread_prefix: str = ""          # platform thread id = prefix + the game's thread name
+
+    @classmethod
+    def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None) -> "GameRun":
+        """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
+        game = get_game(config.game)
+        grammar = load_grammar(config.game, config.lang)
+        if config.grammar:
+            grammar = grammar.with_commands(config.grammar, config.source)
+        roster = Roster(config.players, lang=config.lang)
+        renderer = Renderer(dialect if dialect in ("markdown", "bbcode") else "markdown", config.lang,
+                            template_dir=config.templates, overrides=config.phrases)
+        prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
+        return cls(config, game, PostParser(grammar, roster), renderer, prefix)
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    def thread_id(self, thread: str) -> str:
+        return f"{self.thread_prefix}{thread}"
+
+    def thread_name(self, thread_id: str) -> str:
+        return thread_id[len(self.thread_prefix):] if thread_id.startswith(self.thread_prefix) else thread_id
+
+
+@dataclass
+class StepResult:
+    posts_fetched: int = 0
+    intents: int = 0
+    flags: list[Flag] = field(default_factory=list)
+    delivered: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Runner:
+    """Drives games on one platform over one store."""
+
+    def __init__(self, store: Store, platform: Platform, runs: list[GameRun]) -> None:
+        self.store = store
+        self.platform = platform
+        self.runs = runs
+
+    # ---- state ---------------------------------------------------------------------------------
+    def state(self, run: GameRun) -> Any:
+        row = self.store.game(run.name)
+        if row is None:
+            raise ConfigError(f"game {run.name} has not been started")
+        return run.game.from_json(row.state)
+
+    def start(self, at: datetime) -> None:
+        """Create every game not in the store yet, with its opening posts in the outbox."""
+        for run in self.runs:
+            if self.store.game(run.name) is not None:
+                continue
+            state = run.game.new(setup_of(run.config))
+            events = run.game.start_events(state)
+            outbox = self._render(run, state, events, 0, at)
+            self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
+                                   events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0)
+
+    def next_deadline(self) -> datetime | None:
+        deadlines = [d for d in (run.game.next_deadline(self.state(run)) for run in self.runs) if d]
+        return min(deadlines) if deadlines else None
+
+    # ---- one step ------------------------------------------------------------------------------
+    def step(self, now: datetime) -> StepResult:
+        """Fetch, read, decide and deliver once. Platform failures are logged and retried next step."""
+        result = StepResult()
+        threads = sorted({run.thread_id(t) for run in self.runs
+                          for t in set(run.game.threads(self.state(run)).values())})
+        try:
+            posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
+            result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
+        except PlatformError as err:
+            log.warning("fetching from %s failed (%s); reading what is stored", self.platform.name, err)
+        for run in self.runs:
+            self._advance(run, now, result)
+        result.delivered = self.deliver(now)
+        return result
+
+    def _advance(self, run: GameRun, now: datetime, result: StepResult) -> None:
+        row = self.store.game(run.name)
+        if row is None:
+            return
+        game = run.game
+        state = game.from_json(row.state)
+        commands = {run.thread_id(t) for t in game.command_threads(state)}
+        all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
+        pending = self.store.unprocessed_posts(run.name, all_threads)
+        events: list[tuple[Event, str]] = []
+        intents: list[Intent] = []
+        flags: list[Flag] = []
+        processed: list[str] = []
+        index = 0
+        while True:
+            deadline = game.next_deadline(state)
+            post = pending[index] if index < len(pending) else None
+            # A post at the deadline's very second still counts; the deadline fires before later posts.
+            if deadline is not None and deadline <= now and (post is None or deadline < post.created):
+                state, fired = game.on_deadline(state, now)
+                events += [(e, "") for e in fired]
+                if not fired:
+                    break
+                continue
+            if post is None:
+                break
+            index += 1
+            processed.append(post.platform_id)
+            if post.author == self.platform.account or post.thread not in commands:
+                continue
+            state = self._read(run, state, post, events, intents, flags)
+        state, reported = game.report(state, now)
+        events += [(e, "") for e in reported]
+        if not processed and not events:
+            return
+        outbox = self._render(run, state, [e for e, _ in events], row.event_seq, now)
+        self.store.commit_step(run.name, game.name, row.setup, game.to_json(state), processed=processed,
+                               intents=intents, flags=flags, events=events, outbox=outbox, at=now,
+                               expected_seq=row.event_seq)
+        result.intents += len(intents)
+        result.flags += flags
+
+    def _read(self, run: GameRun, state: Any, post: Post, events: list[tuple[Event, str]],
+              intents: list[Intent], flags: list[Flag]) -> Any:
+        parsed = run.parser.parse(post)
+        flags += parsed.flags
+        for intent in parsed.intents:
+            intents.append(intent)
+            state, happened = run.game.apply(state, intent)
+            for event in happened:
+                events.append((event, post.platform_id))
+                if event.kind == "rejected":
+                    flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
+                                      author=post.author, at=post.created, line=intent.line))
+        return state
+
+    def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime) -> list[Outgoing]:
+        roles = {role: run.thread_id(name) for role, name in run.game.threads(state).items()}
+        out: list[Outgoing] = []
+        for offset, event in enumerate(events, start=1):
+            out += run.renderer.render(event, key=f"{run.name}:{seq + offset}", threads=roles, at=at)
+        return out
+
+    # ---- delivery ------------------------------------------------------------------------------
+    def deliver(self, now: datetime) -> list[dict[str, Any]]:
+        """Send what the outbox owes, oldest first. A failure stays in the outbox for the next step."""
+        sent = []
+        for row in self.store.pending():
+            try:
+                if row["pm_to"]:
+                    platform_id = self.platform.send_pm(row["pm_to"], row["subject"] or "", row["text"])
+                else:
+                    platform_id = self.platform.post(row["thread"], row["text"])
+            except PlatformError as err:
+                self.store.delivery_failed(row["key"], str(err))
+                log.warning("delivering %s failed: %s", row["key"], err)
+                if not err.retryable:
+                    continue
+                break   # keep the order of a thread: retry from here next step
+            self.store.delivered(row["key"], platform_id, now)
+            sent.append({**row, "platform_id": platform_id, "delivered": now})
+        return sent

@@ -1,0 +1,219 @@
+"""The bot's memory: SQLite through sqlite-utils. The only module that writes SQL.
+
+Posts are stored once, by platform id, before anything reads them. A game's step (posts processed, the
+intents and flags read from them, the events, the new state and the outbox) is written in ONE
+transaction, so a crash leaves either all of it or none: the posts are then simply processed again.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from forumbot.errors import StoreError
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
+
+migrations = Migrations("forumbot")
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    db["posts"].create({"id": str, "platform": str, "thread": str, "author": str, "created": str,
+                        "edited": str, "body": str, "edited_body": str, "dialect": str, "url": str,
+                        "pm": int, "fetched": str}, pk="id", not_null={"thread", "author", "created", "body"})
+    db["posts"].create_index(["thread", "created"])
+    db["games"].create({"name": str, "game": str, "setup": str, "state": str, "event_seq": int,
+                        "updated": str}, pk="name")
+    db["processed"].create({"game": str, "post": str, "at": str}, pk=("game", "post"))
+    db["intents"].create({"id": int, "game": str, "post": str, "kind": str, "data": str, "at": str},
+                         pk="id", foreign_keys=[("post", "posts", "id")])
+    db["intents"].create_index(["game", "post"])
+    db["flags"].create({"id": int, "game": str, "post": str, "author": str, "reason": str,
+                        "candidates": str, "line": str, "at": str}, pk="id")
+    db["events"].create({"game": str, "seq": int, "kind": str, "data": str, "post": str, "at": str},
+                        pk=("game", "seq"))
+    db["outbox"].create({"key": str, "game": str, "kind": str, "thread": str, "pm_to": str, "subject": str,
+                         "text": str, "created": str, "delivered": str, "platform_id": str,
+                         "attempts": int, "last_error": str}, pk="key")
+    db["outbox"].create_index(["delivered"])
+    db["cursors"].create({"platform": str, "name": str, "value": str}, pk=("platform", "name"))
+
+
+@dataclass(frozen=True)
+class GameRow:
+    name: str
+    game: str
+    setup: dict[str, Any]
+    state: dict[str, Any]
+    event_seq: int
+
+
+def _now() -> str:
+    return format_time(datetime.now(timezone.utc))
+
+
+def _post_from_row(row: dict[str, Any]) -> Post:
+    return Post(platform_id=row["id"], thread=row["thread"], author=row["author"],
+                created=parse_time(row["created"]), body=row["body"], dialect=row["dialect"] or "plain",
+                edited=parse_time(row["edited"]) if row["edited"] else None, url=row["url"] or "",
+                pm=bool(row["pm"]))
+
+
+class Store:
+    """The SQLite store. `path` is a file (WAL mode) or ":memory:"."""
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        try:
+            if str(path) == ":memory:":
+                self.db = Database(memory=True)
+            else:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                self.db = Database(path)
+                self.db.enable_wal()
+            self.db.execute("PRAGMA foreign_keys=on")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            migrations.apply(self.db)
+        except (sqlite3.Error, OSError) as err:
+            raise StoreError(f"cannot open the store {path}: {err}") from err
+        self.path = str(path)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- posts ---------------------------------------------------------------------------------
+    def save_posts(self, platform: str, posts: Iterable[Post], cursor: str | None = None) -> int:
+        """Store new posts (a known id is kept as first seen; an edit is recorded beside it) and the
+        platform's cursor, in one transaction. Returns how many posts were new."""
+        new = 0
+        fetched = _now()
+        with self.db.atomic():
+            for post in posts:
+                row = self.db.execute("SELECT body, edited FROM posts WHERE id = ?",
+                                      [post.platform_id]).fetchone()
+                if row is None:
+                    self.db["posts"].insert({
+                        "id": post.platform_id, "platform": platform, "thread": post.thread,
+                        "author": post.author, "created": format_time(post.created),
+                        "edited": format_time(post.edited) if post.edited else None, "body": post.body,
+                        "edited_body": None, "dialect": post.dialect, "url": post.url, "pm": int(post.pm),
+                        "fetched": fetched})
+                    new += 1
+                elif post.body != row[0]:
+                    self.db.execute("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?",
+                                    [post.body, format_time(post.edited or post.created), post.platform_id])
+            if cursor is not None:
+                self.db["cursors"].upsert({"platform": platform, "name": "posts", "value": cursor},
+                                          pk=("platform", "name"))
+        return new
+
+    def cursor(self, platform: str, name: str = "posts") -> str | None:
+        row = self.db.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
+                              [platform, name]).fetchone()
+        return row[0] if row else None
+
+    def unprocessed_posts(self, game: str, threads: Iterable[str]) -> list[Post]:
+        """Posts in the game's threads that the game has not read yet, oldest first."""
+        thread_list = list(threads)
+        if not thread_list:
+            return []
+        marks = ",".join("?" * len(thread_list))
+        sql = (f"SELECT * FROM posts WHERE thread IN ({marks}) AND id NOT IN "
+               f"(SELECT post FROM processed WHERE game = ?) ORDER BY created, rowid")
+        cursor = self.db.execute(sql, [*thread_list, game])
+        columns = [c[0] for c in cursor.description]
+        return [_post_from_row(dict(zip(columns, row))) for row in cursor.fetchall()]
+
+    def posts(self, threads: Iterable[str] | None = None) -> list[Post]:
+        """Stored posts, oldest first (all, or those of some threads)."""
+        wanted = list(threads) if threads is not None else None
+        rows = self.db["posts"].rows_where(
+            "thread IN ({})".format(",".join("?" * len(wanted))) if wanted is not None else None,
+            wanted or [], order_by="created, rowid")
+        return [_post_from_row(row) for row in rows]
+
+    # ---- games ---------------------------------------------------------------------------------
+    def game(self, name: str) -> GameRow | None:
+        row = self.db.execute("SELECT name, game, setup, state, event_seq FROM games WHERE name = ?",
+                              [name]).fetchone()
+        if row is None:
+            return None
+        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4])
+
+    def games(self) -> list[GameRow]:
+        names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
+        return [g for g in (self.game(n) for n in names) if g is not None]
+
+    def commit_step(self, name: str, game: str, setup: dict[str, Any], state: dict[str, Any],
+                    *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
+                    flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
+                    outbox: Iterable[Outgoing] = (), at: datetime | None = None,
+                    expected_seq: int | None = None) -> int:
+        """Write one step of a game atomically. `events` pairs each event with the post that caused it.
+        Returns the game's new event count. Raises StoreError when another writer moved the game on."""
+        stamp = format_time(at) if at else _now()
+        with self.db.atomic():
+            row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
+            seq = row[0] if row else 0
+            if expected_seq is not None and seq != expected_seq:
+                raise StoreError(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+            self.db["processed"].insert_all(({"game": name, "post": p, "at": stamp} for p in processed),
+                                            ignore=True)
+            self.db["intents"].insert_all(({"game": name, "post": i.post_id, "kind": i.kind,
+                                            "data": json.dumps(i.data, ensure_ascii=False),
+                                            "at": format_time(i.at) if i.at else stamp} for i in intents))
+            self.db["flags"].insert_all(({"game": name, "post": f.post_id, "author": f.author,
+                                          "reason": f.reason, "candidates": json.dumps(list(f.candidates),
+                                                                                       ensure_ascii=False),
+                                          "line": f.line, "at": format_time(f.at) if f.at else stamp}
+                                         for f in flags))
+            event_rows = []
+            for event, post in events:
+                seq += 1
+                event_rows.append({"game": name, "seq": seq, "kind": event.kind,
+                                   "data": json.dumps(event.data, ensure_ascii=False), "post": post,
+                                   "at": stamp})
+            self.db["events"].insert_all(event_rows)
+            self.db["outbox"].insert_all(({"key": o.key, "game": name, "kind": o.kind, "thread": o.thread,
+                                           "pm_to": o.pm_to, "subject": o.subject, "text": o.text,
+                                           "created": format_time(o.at) if o.at else stamp,
+                                           "delivered": None, "platform_id": None, "attempts": 0,
+                                           "last_error": None} for o in outbox), ignore=True)
+            self.db["games"].upsert({"name": name, "game": game,
+                                     "setup": json.dumps(setup, ensure_ascii=False),
+                                     "state": json.dumps(state, ensure_ascii=False), "event_seq": seq,
+                                     "updated": stamp}, pk="name")
+        return seq
+
+    # ---- outbox --------------------------------------------------------------------------------
+    def pending(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Undelivered messages, in the order they were decided."""
+        where = "delivered IS NULL" + (" AND game = ?" if game else "")
+        return list(self.db["outbox"].rows_where(where, [game] if game else [], order_by="rowid"))
+
+    def delivered(self, key: str, platform_id: str, at: datetime | None = None) -> None:
+        with self.db.atomic():
+            self.db.execute("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
+                            "WHERE key = ?", [format_time(at) if at else _now(), platform_id, key])
+
+    def delivery_failed(self, key: str, error: str) -> None:
+        with self.db.atomic():
+            self.db.execute("UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE key = ?",
+                            [error, key])
+
+    def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
+        return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
+                                                 order_by="rowid"))
+
+    def flags(self, game: str | None = None) -> Iterator[dict[str, Any]]:
+        yield from self.db["flags"].rows_where("game = ?" if game else None, [game] if game else [],
+                                               order_by="id")
+
+    def events(self, game: str) -> list[dict[str, Any]]:
+        return list(self.db["events"].rows_where("game = ?", [game], order_by="seq"))

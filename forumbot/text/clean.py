@@ -1,0 +1,535 @@
+"""The text of a post that may carry commands, per markup dialect.
+
+`clean(raw, dialect)` removes what must never produce a command (quoted text, spoilers, code, struck-through
+text), unwraps formatting markup so that `**vote Alice**` reads `vote Alice`, unescapes entities, and hands
+back lines, each stripped, with runs of blank lines collapsed to one. The command grammar reads the result
+line by line, anchored at line start, so a removed block-level region (a quote, a code block) always ends
+the line before it: the text after a quote starts a line of its own, as it does on the rendered page.
+
+What every dialect keeps verbatim: unknown bracket tags such as `[vote]Alice[/vote]` (the grammar uses them)
+and `#` / `##` at line start (`##vote X` is a command, not a heading).
+
+Choices where the markup is broken or ambiguous. The rule behind each: a command must never come from
+text that someone else wrote, even if that costs a vote now and then (the player can post it again).
+
+* markdown: a `>` quote runs to the next blank line; every line up to it belongs to the quote, whether
+  it starts with `>` or not (a lazy continuation, as Reddit renders it). A player who writes their vote on
+  the line right after a quote, without a blank line, has written it inside the quote.
+* markdown: a line that starts with `>!` is a spoiler, not a quote, only when its `!<` closes on the same
+  line (Reddit's rule); otherwise it is a quote line.
+* markdown: inline constructs (code spans, spoilers, strike-through, emphasis, links) pair up within one
+  paragraph, never across a blank line or a removed block. An unclosed opener stays literal text (as
+  markdown renders it), except an unclosed code fence, which runs to the end of the post (CommonMark).
+* bbcode: an unclosed `[quote]` (or any other removing tag: spoiler, hide, code, s, strike, del, img)
+  hides everything after it. phpBB would show that text unquoted, but it is almost always quoted text whose
+  closing tag was lost while trimming.
+* bbcode: a stray closing `[/quote]` (no opener) hides the text before it, back to the end of the previous
+  hidden region or the start of the post: its opener was lost while trimming a quote, so that text is most
+  likely quoted. The same holds for the other removing tags.
+* bbcode: quotes, spoilers and hides nest (`[quote][quote]..[/quote]..[/quote]` is one region); `[code]`
+  and `[img]` do not (the first closing tag ends them, as in phpBB).
+* html: anything that is not text (comments, CDATA, script, style) gives nothing; whitespace inside text
+  collapses as a browser collapses it; only `<br>` and block elements break lines.
+
+Speed: markdown and bbcode never build a tree; each pass is a precompiled regex or a linear scan with
+`str.find`, so no input (10,000 unclosed `[quote]`, `**` or `>!`) makes them slower than linear.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from forumbot.errors import ConfigError
+
+if TYPE_CHECKING:
+    from bs4 import PageElement, Tag
+
+DIALECTS = ("plain", "markdown", "bbcode", "html")
+
+# ---------------------------------------------------------------------------------------------- lines
+
+# Every character str.isspace() accepts, plus the zero-width ones editors leave at line edges (Reddit's
+# new editor writes `&#x200B;` for an empty paragraph). Listed once so that strip() needs no scan.
+_EDGE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+    "\u200b\u2060\ufeff"
+)
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
+
+def _newlines(text: str) -> str:
+    """\\r\\n and lone \\r (old Mac, some forum exports) become \\n."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _tidy_lines(text: str) -> str:
+    """Each line stripped; blank lines at the ends dropped and runs of them collapsed to one."""
+    text = "\n".join([line.strip(_EDGE) for line in text.split("\n")])
+    return _BLANK_RUNS.sub("\n\n", text).strip("\n")
+
+
+def _clean_plain(raw: str) -> str:
+    return _tidy_lines(_newlines(raw))
+
+
+# ---------------------------------------------------------------------------------------------- markdown
+
+# A quote (`>`) or a fence opener, after at most 3 spaces of indent (4 would be indented code).
+_MD_OPENER = re.compile(r" {0,3}(?:(>)|(`{3,}|~{3,}))")
+_MD_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*$")
+_MD_INDENTED = re.compile(r" {4}| {0,3}\t")
+# Characters that can start any inline construct; a paragraph without them skips the inline passes.
+_MD_INLINE = re.compile(r"[\\`>~\[^*_&]")
+_MD_BACKTICKS = re.compile(r"`+")
+_MD_TILDES = re.compile(r"~{2,}")
+_MD_EMPHASIS = re.compile(r"\*+|_+")
+# [text](url) with at most one level of parentheses in the url (Wikipedia links). The alternatives start
+# with different characters, so a failed match backtracks linearly.
+_MD_LINK = re.compile(r"!?\[([^\[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")
+_MD_SUP_GROUP = re.compile(r"\^+\(([^()\n]*)\)")
+_MD_SUP = re.compile(r"\^+(?=[^\s^])")
+
+# Backslash escapes are hidden behind Unicode noncharacters (U+FDD0..U+FDEF: exactly 32, one per ASCII
+# punctuation character, reserved by Unicode for a program's internal use) so that no later pass reads
+# `\*` as emphasis; they turn back into the plain character at the very end.
+_ASCII_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+_TO_SENTINEL = {ch: chr(0xFDD0 + i) for i, ch in enumerate(_ASCII_PUNCT)}
+_FROM_SENTINEL = str.maketrans({chr(0xFDD0 + i): ch for i, ch in enumerate(_ASCII_PUNCT)})
+_NONCHARS = re.compile("[\ufdd0-\ufdef]")
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _clean_markdown(raw: str) -> str:
+    # Reddit's API hands back the body with & < > escaped; undo that before `>` can be seen as a quote.
+    text = _newlines(html.unescape(raw) if "&" in raw else raw)
+    if _NONCHARS.search(text):
+        text = _NONCHARS.sub("", text)  # they would be mistaken for our escape sentinels
+    paragraphs = [_markdown_inline("\n".join(lines)) for lines in _markdown_blocks(text)]
+    return _tidy_lines("\n\n".join(paragraphs))
+
+
+def _markdown_blocks(text: str) -> list[list[str]]:
+    """The paragraphs (lists of lines) left after dropping quotes, fenced and indented code blocks."""
+    paragraphs: list[list[str]] = []
+    current: list[str] = []
+    in_quote = in_code = False
+    fence = ""  # the opening fence while inside a fenced block
+
+    def end_paragraph() -> None:
+        nonlocal current
+        if current:
+            paragraphs.append(current)
+            current = []
+
+    for line in text.split("\n"):
+        # Markdown's blank line holds spaces and tabs only: a line of U+3000 does not end a quote.
+        blank = not line.strip(" \t")
+        if fence:
+            if _closes_fence(line, fence):
+                fence = ""
+            continue
+        if in_quote:
+            in_quote = not blank  # the quote, lazy lines included, runs to the next blank line
+            continue
+        if in_code:
+            if blank or _MD_INDENTED.match(line):
+                continue
+            in_code = False
+        if blank:
+            end_paragraph()
+            continue
+        if line[0] in " \t>`~":
+            opener = _MD_OPENER.match(line)
+            if opener and opener.group(1) and not _is_spoiler_line(line, opener.end()):
+                end_paragraph()
+                in_quote = True
+                continue
+            if opener and opener.group(2) and _opens_fence(line, opener.group(2), opener.end()):
+                end_paragraph()
+                fence = opener.group(2)
+                continue
+            # Indented code cannot interrupt a paragraph: only at the start or after a blank line/block.
+            if not current and _MD_INDENTED.match(line):
+                in_code = True
+                continue
+        current.append(line)
+    end_paragraph()
+    return paragraphs
+
+
+def _is_spoiler_line(line: str, after_gt: int) -> bool:
+    """`>!secret!< text` at line start is a spoiler on Reddit, not a quote, if `!<` closes on that line."""
+    return line.startswith("!", after_gt) and line.find("!<", after_gt + 1) >= 0
+
+
+def _opens_fence(line: str, run: str, after: int) -> bool:
+    # A backtick fence's info string may not contain a backtick: "```x```" is an inline code span.
+    return run[0] == "~" or "`" not in line[after:]
+
+
+def _closes_fence(line: str, fence: str) -> bool:
+    close = _MD_FENCE_CLOSE.match(line)
+    if close is None:
+        return False
+    run = close.group(1)
+    return run[0] == fence[0] and len(run) >= len(fence)
+
+
+def _markdown_inline(para: str) -> str:
+    """One paragraph with code spans, spoilers and strike-through removed and the rest unwrapped."""
+    if not _MD_INLINE.search(para):
+        return para
+    if "`" in para:
+        para = _drop_code_spans(para)  # first: nothing inside a code span is markup, escapes included
+    escaped = "\\" in para
+    if escaped:
+        para = _MD_ESCAPE.sub(lambda m: _TO_SENTINEL[m.group(1)], para)
+    if ">!" in para:
+        para = _drop_between(para, ">!", "!<")
+    if "~~" in para:
+        para = _drop_strike(para)
+    if "](" in para:
+        para = _MD_LINK.sub(r"\1", para)
+    if "^" in para:
+        para = _MD_SUP.sub("", _MD_SUP_GROUP.sub(r"\1", para))
+    if "*" in para or "_" in para:
+        para = _unwrap_emphasis(para)
+    if "&" in para:
+        para = html.unescape(para)  # entities the poster typed, which markdown renders (`&nbsp;`)
+    if escaped:
+        para = para.translate(_FROM_SENTINEL)
+    return para
+
+
+def _drop_code_spans(para: str) -> str:
+    """Remove `code` spans: a run of n backticks up to the next run of exactly n (CommonMark)."""
+    runs = list(_MD_BACKTICKS.finditer(para))
+    if len(runs) < 2:
+        return para
+    # For each run, the index of the next run of the same length: one backward pass keeps this linear.
+    following = [-1] * len(runs)
+    last_of_length: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        length = runs[i].end() - runs[i].start()
+        following[i] = last_of_length.get(length, -1)
+        last_of_length[length] = i
+    pieces: list[str] = []
+    pos = 0
+    i = 0
+    while i < len(runs):
+        close = following[i]
+        if close < 0 or _backslashed(para, runs[i].start()):
+            i += 1
+            continue
+        pieces.append(para[pos:runs[i].start()])
+        pos = runs[close].end()
+        i = close + 1
+    pieces.append(para[pos:])
+    return "".join(pieces)
+
+
+def _backslashed(text: str, index: int) -> bool:
+    """Whether text[index] is escaped: preceded by an odd number of backslashes."""
+    count = 0
+    while index - count > 0 and text[index - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _drop_between(text: str, opener: str, closer: str) -> str:
+    """Remove every `opener ... closer` (shortest match); an opener without a closer stays.
+
+    A scan with str.find rather than a regex: a lazy regex retried at each of 10,000 unclosed openers
+    would rescan the rest of the text each time (quadratic). Here `close` is searched again only once
+    the scan has passed it.
+    """
+    pieces: list[str] = []
+    pos = 0
+    close = -1
+    while True:
+        start = text.find(opener, pos)
+        if start < 0:
+            break
+        if close < start + len(opener):
+            close = text.find(closer, start + len(opener))
+            if close < 0:
+                break  # no closer after this opener, so none after any later one either
+        pieces.append(text[pos:start])
+        pos = close + len(closer)
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def _drop_strike(para: str) -> str:
+    """Remove ~~struck~~ text: runs of two or more tildes pair up in order."""
+    runs = list(_MD_TILDES.finditer(para))
+    pieces: list[str] = []
+    pos = 0
+    for open_run, close_run in zip(runs[::2], runs[1::2]):
+        pieces.append(para[pos:open_run.start()])
+        pos = close_run.end()
+    pieces.append(para[pos:])
+    return "".join(pieces)
+
+
+_SPACE, _PUNCT, _WORD = 0, 1, 2
+# The class of every ASCII character, looked up rather than computed: emphasis is the hottest pass.
+_ASCII_CLASS = {chr(i): _SPACE if chr(i).isspace() else _PUNCT if chr(i) in _ASCII_PUNCT else _WORD
+                for i in range(128)}
+
+
+def _char_class(ch: str) -> int:
+    """_SPACE, _PUNCT or _WORD, as CommonMark's flanking rules see the character."""
+    known = _ASCII_CLASS.get(ch)
+    if known is not None:
+        return known
+    if ch.isspace():
+        return _SPACE
+    # An escape sentinel stands for an ASCII punctuation character.
+    if "\ufdd0" <= ch <= "\ufdef" or unicodedata.category(ch)[0] in "PS":
+        return _PUNCT
+    return _WORD
+
+
+def _unwrap_emphasis(para: str) -> str:
+    """Remove the `*` / `_` delimiters that open and close emphasis; keep every other `*` and `_`.
+
+    CommonMark's flanking rules decide what can open or close, which is what keeps `user_name_1`,
+    `2 * 3` and a `* bullet` intact. Pairing uses one stack per character, so it is linear.
+    """
+    runs = list(_MD_EMPHASIS.finditer(para))
+    removed = [0] * len(runs)  # how many delimiter characters of each run are dropped
+    openers: dict[str, list[list[int]]] = {"*": [], "_": []}  # [run index, characters still unmatched]
+    size = len(para)
+    for index, run in enumerate(runs):
+        start, end = run.span()
+        before = _char_class(para[start - 1]) if start else _SPACE
+        after = _char_class(para[end]) if end < size else _SPACE
+        # Left-flanking: not followed by space, and not followed by punctuation unless preceded by space
+        # or punctuation. Right-flanking is the mirror image.
+        left = after != _SPACE and (after != _PUNCT or before != _WORD)
+        right = before != _SPACE and (before != _PUNCT or after != _WORD)
+        char = para[start]
+        if char == "_":  # no intraword emphasis with underscores: user_name_1 stays
+            can_open = left and (not right or before == _PUNCT)
+            can_close = right and (not left or after == _PUNCT)
+        else:
+            can_open, can_close = left, right
+        unmatched = end - start
+        if can_close:
+            unmatched = _match_closer(openers, char, index, unmatched, removed)
+        if can_open and unmatched:
+            openers[char].append([index, unmatched])
+    if not any(removed):
+        return para
+    pieces: list[str] = []
+    pos = 0
+    for run, drop in zip(runs, removed):
+        if drop:
+            pieces.append(para[pos:run.end() - drop])
+            pos = run.end()
+    pieces.append(para[pos:])
+    return "".join(pieces)
+
+
+def _match_closer(openers: dict[str, list[list[int]]], char: str, index: int, left: int,
+                  removed: list[int]) -> int:
+    """Pair the closing run `index` with the nearest openers of its character; return what is left."""
+    stack = openers[char]
+    other = openers["_" if char == "*" else "*"]
+    while left and stack:
+        opener = stack[-1]
+        used = min(opener[1], left)
+        removed[opener[0]] += used
+        removed[index] += used
+        opener[1] -= used
+        left -= used
+        if not opener[1]:
+            stack.pop()
+        # Openers of the other character between this pair can no longer close anything (`*a _b* c_`).
+        while other and other[-1][0] > opener[0]:
+            other.pop()
+    return left
+
+
+# ---------------------------------------------------------------------------------------------- bbcode
+
+# A tag: `[name`, `[/name`, optional phpBB uid (`:3f2a1b`) or attributes (`="Alice" post_id=12`, `=red:uid`),
+# then `]`. The first attribute form lets a quoted value hold `]` (`[quote="[Mod] Bob"]`); its loop is
+# possessive so that it never backtracks. If it fails (a stray `"`), the plain form up to `]` is tried.
+# Neither form crosses a `[` or a newline, so each attempt costs at most the distance to the next one.
+_BB_TAG = re.compile(
+    r"""\[(/?)([a-z][a-z0-9]*|\*)
+        (?:[=\s:](?:"[^"\n]*"|[^\[\]\n"])*+ | [=\s:][^\[\]\n]*)?
+        \]""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# Removed with everything inside. Value: whether the tag nests (the count of opens must return to zero).
+_BB_DROP = {
+    "quote": True, "spoiler": True, "hide": True, "s": True, "strike": True, "del": True,
+    "code": False, "img": False,
+}
+_BB_UNWRAP = frozenset({
+    "b", "i", "u", "color", "colour", "size", "font", "url", "email", "highlight", "sup", "sub",
+    "center", "left", "right", "justify", "align", "indent", "list", "*", "hr",
+})
+# Rendered as blocks: removing or unwrapping them must end the line, so that the text after a quote starts
+# a line of its own (the grammar is anchored at line start).
+_BB_BLOCK = frozenset({
+    "quote", "spoiler", "hide", "code", "center", "left", "right", "justify", "align", "indent", "list", "*",
+    "hr",
+})
+
+
+def _clean_bbcode(raw: str) -> str:
+    text = _newlines(raw)
+    if "[" in text:
+        text = _strip_bbcode(text)
+    # After the tags: phpBB stores a literal "[" typed by the poster as `&#91;`, and it must stay text.
+    if "&" in text:
+        text = html.unescape(text)
+    return _tidy_lines(text)
+
+
+def _strip_bbcode(text: str) -> str:
+    pieces: list[str] = []
+    pos = 0
+    hiding = ""  # the removing tag we are inside, if any
+    depth = 0
+    visible_from = 0  # len(pieces) when the last hidden region ended: where a stray closer hides back to
+    for tag in _BB_TAG.finditer(text):
+        closing = tag.group(1) == "/"
+        name = tag.group(2).lower()
+        if hiding:
+            if name == hiding:
+                depth += -1 if closing else int(_BB_DROP[name])
+                if depth <= 0:
+                    hiding = ""
+                    pos = tag.end()
+                    pieces.append(_bb_break(name))
+                    visible_from = len(pieces)
+            continue
+        pieces.append(text[pos:tag.start()])
+        pos = tag.end()
+        if name in _BB_DROP:
+            if closing:
+                del pieces[visible_from:]  # a stray closer: its opener was lost, the text before is quoted
+                pieces.append(_bb_break(name))
+                visible_from = len(pieces)
+            else:
+                hiding, depth = name, 1
+                pieces.append(_bb_break(name))
+        elif name in _BB_UNWRAP:
+            # A list item starts a line; its closing tag (phpBB's `[/*:m]`) does not.
+            pieces.append("" if closing and name == "*" else _bb_break(name))
+        else:
+            pieces.append(tag.group(0))  # unknown tags such as [vote]Alice[/vote] are for the grammar
+    if not hiding:  # an unclosed removing tag hides the rest of the post
+        pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def _bb_break(name: str) -> str:
+    return "\n" if name in _BB_BLOCK else ""
+
+
+# ---------------------------------------------------------------------------------------------- html
+
+_HTML_DROP = frozenset({
+    "blockquote", "q", "code", "pre", "del", "s", "strike", "script", "style", "template", "noscript",
+    "details",  # a collapsed <details> is how Discourse and others render a spoiler
+    "head", "title",
+})
+_HTML_BLOCK = frozenset({
+    "p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "ul", "ol", "dl", "dt", "dd", "table",
+    "thead", "tbody", "tfoot", "caption", "blockquote", "pre", "section", "article", "header", "footer",
+    "aside", "nav", "main", "figure", "figcaption", "address", "fieldset", "form", "center", "hr",
+    "details", "summary",
+})
+_HTML_CELL = frozenset({"td", "th"})
+# HTML collapses its own whitespace (not U+00A0: `&nbsp;` is meant to stay), source newlines included.
+_HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _clean_html(raw: str) -> str:
+    if _SURROGATES.search(raw):
+        raw = _SURROGATES.sub("\ufffd", raw)  # lxml cannot encode a lone surrogate and would raise
+    if "<" not in raw:
+        # No tag at all: the parser would only unescape entities (and bs4 warns when text looks like a URL).
+        return _tidy_lines(_HTML_SPACE.sub(" ", html.unescape(raw)))
+    # Imported here so that the markdown and bbcode paths, and the CLI's start-up, never pay for bs4.
+    from bs4 import BeautifulSoup
+
+    return _tidy_lines("".join(_html_pieces(BeautifulSoup(raw, "lxml"))))
+
+
+def _html_pieces(root: Tag) -> list[str]:
+    """The visible text under `root`, with "\\n" for <br> and around blocks. Iterative: deep nesting is
+    an input like any other and must not hit the recursion limit."""
+    from bs4 import NavigableString, Tag
+    from bs4.element import PreformattedString
+
+    pieces: list[str] = []
+    stack: list[PageElement | str] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, NavigableString):
+            # Comments, CDATA, doctypes and processing instructions are not shown on the page.
+            if not isinstance(node, PreformattedString):
+                pieces.append(_HTML_SPACE.sub(" ", node))
+        elif isinstance(node, Tag):
+            name = node.name.lower()
+            if name == "br":
+                pieces.append("\n")
+            elif _html_hidden(node, name):
+                pieces.append("\n" if name in _HTML_BLOCK else "")
+            else:
+                sep = "\n" if name in _HTML_BLOCK else " " if name in _HTML_CELL else ""
+                pieces.append(sep)
+                stack.append(sep)
+                stack.extend(reversed(node.contents))
+        elif isinstance(node, str):
+            pieces.append(node)  # a separator pushed to follow a block's children
+    return pieces
+
+
+def _html_hidden(tag: Tag, name: str) -> bool:
+    """Dropped with its content: quoting, code and struck-out elements, and any element whose class
+    mentions quote or spoiler (phpBB's `div.quotecontent`, XenForo's `bbCodeBlock--quote`, ...)."""
+    if name in _HTML_DROP:
+        return True
+    classes = tag.get("class")
+    if not classes:
+        return False
+    text = (classes if isinstance(classes, str) else " ".join(classes)).lower()
+    return "quote" in text or "spoiler" in text
+
+
+# ---------------------------------------------------------------------------------------------- API
+
+_CLEANERS: dict[str, Callable[[str], str]] = {
+    "plain": _clean_plain,
+    "markdown": _clean_markdown,
+    "bbcode": _clean_bbcode,
+    "html": _clean_html,
+}
+
+
+def clean(raw: str, dialect: str) -> str:
+    """The text of a post that may carry commands: quotes, spoilers, code and struck-through text removed,
+    formatting markup unwrapped, entities unescaped. Lines are kept (newline-separated), each stripped,
+    runs of blank lines collapsed. Raises forumbot.errors.ConfigError for an unknown dialect; never raises
+    for any post text."""
+    cleaner = _CLEANERS.get(dialect)
+    if cleaner is None:
+        raise ConfigError(f"unknown text dialect {dialect!r}",
+                          fix=f"use one of: {', '.join(DIALECTS)}")
+    return cleaner(raw)
