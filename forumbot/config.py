@@ -86,7 +86,8 @@ def _time(doc: TomlFile, value: Any, key: str) -> datetime:
             return parse_time(value)
         except ValueError:
             pass
-    raise doc.error(f"{key} = {value!r} is not a time", key, fix='write it like "2026-03-01T20:00:00Z"')
+    needle = f'"{value}"' if isinstance(value, str) else f"{key} ="
+    raise doc.error(f"{key} = {value!r} is not a time", needle, fix='write it like "2026-03-01T20:00:00Z"')
 
 
 def load_ruleset(name: str, game: str) -> dict[str, Any]:

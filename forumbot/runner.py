@@ -71,6 +71,53 @@ class StepResult:
     delivered: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass
+class Step:
+    """What a game made of a run of posts: its new state and everything to store with it."""
+
+    state: Any
+    events: list[tuple[Event, str]] = field(default_factory=list)
+    intents: list[Intent] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
+    processed: list[str] = field(default_factory=list)
+
+
+def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str) -> Step:
+    """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
+    end, every deadline up to `now`. The runner and recounts share it."""
+    game = run.game
+    step = Step(state)
+    commands = {run.thread_id(t) for t in game.command_threads(state)}
+    index = 0
+    while True:
+        deadline = game.next_deadline(step.state)
+        post = posts[index] if index < len(posts) else None
+        # A post at the deadline's very second still counts; the deadline fires before later posts.
+        if deadline is not None and deadline <= now and (post is None or deadline < post.created):
+            step.state, fired = game.on_deadline(step.state, now)
+            step.events += [(e, "") for e in fired]
+            if not fired:
+                return step
+            commands = {run.thread_id(t) for t in game.command_threads(step.state)}
+            continue
+        if post is None:
+            return step
+        index += 1
+        step.processed.append(post.platform_id)
+        if post.author == bot or post.thread not in commands:
+            continue
+        parsed = run.parser.parse(post)
+        step.flags += parsed.flags
+        for intent in parsed.intents:
+            step.intents.append(intent)
+            step.state, happened = game.apply(step.state, intent)
+            for event in happened:
+                step.events.append((event, post.platform_id))
+                if event.kind == "rejected":
+                    step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
+                                           author=post.author, at=post.created, line=intent.line))
+
+
 class Runner:
     """Drives games on one platform over one store."""
 
@@ -123,55 +170,25 @@ class Runner:
             return
         game = run.game
         state = game.from_json(row.state)
-        commands = {run.thread_id(t) for t in game.command_threads(state)}
         all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
         pending = self.store.unprocessed_posts(run.name, all_threads)
-        events: list[tuple[Event, str]] = []
-        intents: list[Intent] = []
-        flags: list[Flag] = []
-        processed: list[str] = []
-        index = 0
-        while True:
-            deadline = game.next_deadline(state)
-            post = pending[index] if index < len(pending) else None
-            # A post at the deadline's very second still counts; the deadline fires before later posts.
-            if deadline is not None and deadline <= now and (post is None or deadline < post.created):
-                state, fired = game.on_deadline(state, now)
-                events += [(e, "") for e in fired]
-                if not fired:
-                    break
-                continue
-            if post is None:
-                break
-            index += 1
-            processed.append(post.platform_id)
-            if post.author == self.platform.account or post.thread not in commands:
-                continue
-            state = self._read(run, state, post, events, intents, flags)
-        state, reported = game.report(state, now)
-        events += [(e, "") for e in reported]
-        if not processed and not events:
+        step = play(run, state, pending, now, self.platform.account)
+        state, reported = game.report(step.state, now)
+        step.events += [(e, "") for e in reported]
+        if not step.processed and not step.events:
             return
-        outbox = self._render(run, state, [e for e, _ in events], row.event_seq, now)
-        self.store.commit_step(run.name, game.name, row.setup, game.to_json(state), processed=processed,
-                               intents=intents, flags=flags, events=events, outbox=outbox, at=now,
-                               expected_seq=row.event_seq)
-        result.intents += len(intents)
-        result.flags += flags
+        outbox = self._render(run, state, [e for e, _ in step.events], row.event_seq, now)
+        self.store.commit_step(run.name, game.name, row.setup, game.to_json(state), processed=step.processed,
+                               intents=step.intents, flags=step.flags, events=step.events, outbox=outbox,
+                               at=now, expected_seq=row.event_seq)
+        result.intents += len(step.intents)
+        result.flags += step.flags
 
-    def _read(self, run: GameRun, state: Any, post: Post, events: list[tuple[Event, str]],
-              intents: list[Intent], flags: list[Flag]) -> Any:
-        parsed = run.parser.parse(post)
-        flags += parsed.flags
-        for intent in parsed.intents:
-            intents.append(intent)
-            state, happened = run.game.apply(state, intent)
-            for event in happened:
-                events.append((event, post.platform_id))
-                if event.kind == "rejected":
-                    flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
-                                      author=post.author, at=post.created, line=intent.line))
-        return state
+    def recount(self, run: GameRun, now: datetime) -> Any:
+        """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
+        state = run.game.new(setup_of(run.config))
+        all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
+        return play(run, state, self.store.posts(all_threads), now, self.platform.account).state
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime) -> list[Outgoing]:
         roles = {role: run.thread_id(name) for role, name in run.game.threads(state).items()}

@@ -19,7 +19,8 @@ DIALECTS = ("markdown", "bbcode")
 # Which thread each event is posted in: "votes" is the game's first voting thread.
 EVENT_THREADS = {"vote_count": "votes", "day_end": "votes", "phase_start": "game", "night_end": "game"}
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~^<])")
+# Characters Reddit markdown reads as markup anywhere in a line ("(" only matters after "]", escaped).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]#|>~^<])")
 
 
 def escape_markdown(text: str) -> str:

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -88,13 +87,20 @@ _MD_INDENTED = re.compile(r" {4}| {0,3}\t")
 # Characters that can start any inline construct; a paragraph without them skips the inline passes.
 _MD_INLINE = re.compile(r"[\\`>~\[^*_&]")
 _MD_BACKTICKS = re.compile(r"`+")
-_MD_TILDES = re.compile(r"~{2,}")
-_MD_EMPHASIS = re.compile(r"\*+|_+")
+# ~~struck~~. A failed attempt means no `~~` follows at all, so the lazy scan never repeats: linear.
+_MD_STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
 # [text](url) with at most one level of parentheses in the url (Wikipedia links). The alternatives start
 # with different characters, so a failed match backtracks linearly.
 _MD_LINK = re.compile(r"!?\[([^\[\]]*)\]\((?:[^()\n]|\([^()\n]*\))*\)")
-_MD_SUP_GROUP = re.compile(r"\^+\(([^()\n]*)\)")
-_MD_SUP = re.compile(r"\^+(?=[^\s^])")
+# Reddit's superscript: ^(several words) or ^word, possibly stacked (^^^tiny).
+_MD_SUPERSCRIPT = re.compile(r"\^+(?:\(([^()\n]*)\)|(?=[^\s^]))")
+# Emphasis, CommonMark's flanking rules simplified: the opener is not followed by a space, the closer not
+# preceded by one, and they are equal runs of 1-3. `*` may sit inside a word (2*3*4); `_` may not, which
+# keeps user_name_1 intact. The content holds no delimiter of its own kind, so an attempt never scans past
+# the next one (linear); nested emphasis (**bold *it* bold**) is unwrapped inside out, one pass per level.
+_MD_STAR = re.compile(r"(?<!\*)(\*{1,3})(?=[^\s*])([^*]*?[^\s*])\1(?!\*)")
+_MD_UNDERSCORE = re.compile(r"(?<![\w_])(_{1,3})(?=[^\s_])([^_]*?[^\s_])\1(?![\w_])")
+_MD_EMPHASIS_LEVELS = 3  # deeper nesting than ***a **b *c* b** a*** is left literal
 
 # Backslash escapes are hidden behind Unicode noncharacters (U+FDD0..U+FDEF: exactly 32, one per ASCII
 # punctuation character, reserved by Unicode for a program's internal use) so that no later pass reads
@@ -109,8 +115,6 @@ _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 def _clean_markdown(raw: str) -> str:
     # Reddit's API hands back the body with & < > escaped; undo that before `>` can be seen as a quote.
     text = _newlines(html.unescape(raw) if "&" in raw else raw)
-    if _NONCHARS.search(text):
-        text = _NONCHARS.sub("", text)  # they would be mistaken for our escape sentinels
     paragraphs = [_markdown_inline("\n".join(lines)) for lines in _markdown_blocks(text)]
     return _tidy_lines("\n\n".join(paragraphs))
 
@@ -190,17 +194,21 @@ def _markdown_inline(para: str) -> str:
         para = _drop_code_spans(para)  # first: nothing inside a code span is markup, escapes included
     escaped = "\\" in para
     if escaped:
-        para = _MD_ESCAPE.sub(lambda m: _TO_SENTINEL[m.group(1)], para)
+        if _NONCHARS.search(para):
+            para = _NONCHARS.sub("", para)  # they would come out as punctuation with the sentinels
+        para = _MD_ESCAPE.sub(_hide_escape, para)
     if ">!" in para:
         para = _drop_between(para, ">!", "!<")
     if "~~" in para:
-        para = _drop_strike(para)
+        para = _MD_STRIKE.sub("", para)
     if "](" in para:
         para = _MD_LINK.sub(r"\1", para)
     if "^" in para:
-        para = _MD_SUP.sub("", _MD_SUP_GROUP.sub(r"\1", para))
-    if "*" in para or "_" in para:
-        para = _unwrap_emphasis(para)
+        para = _MD_SUPERSCRIPT.sub(r"\1", para)
+    if "*" in para:
+        para = _unwrap(_MD_STAR, para)
+    if "_" in para:
+        para = _unwrap(_MD_UNDERSCORE, para)
     if "&" in para:
         para = html.unescape(para)  # entities the poster typed, which markdown renders (`&nbsp;`)
     if escaped:
@@ -208,16 +216,29 @@ def _markdown_inline(para: str) -> str:
     return para
 
 
+def _hide_escape(match: re.Match[str]) -> str:
+    return _TO_SENTINEL[match.group(1)]
+
+
+def _unwrap(emphasis: re.Pattern[str], para: str) -> str:
+    """Unwrap emphasis, innermost first, at most _MD_EMPHASIS_LEVELS levels deep."""
+    for _ in range(_MD_EMPHASIS_LEVELS):
+        para, count = emphasis.subn(r"\2", para)
+        if not count:
+            break
+    return para
+
+
 def _drop_code_spans(para: str) -> str:
     """Remove `code` spans: a run of n backticks up to the next run of exactly n (CommonMark)."""
-    runs = list(_MD_BACKTICKS.finditer(para))
+    runs = [(run.start(), run.end()) for run in _MD_BACKTICKS.finditer(para)]
     if len(runs) < 2:
         return para
     # For each run, the index of the next run of the same length: one backward pass keeps this linear.
     following = [-1] * len(runs)
     last_of_length: dict[int, int] = {}
     for i in range(len(runs) - 1, -1, -1):
-        length = runs[i].end() - runs[i].start()
+        length = runs[i][1] - runs[i][0]
         following[i] = last_of_length.get(length, -1)
         last_of_length[length] = i
     pieces: list[str] = []
@@ -225,11 +246,11 @@ def _drop_code_spans(para: str) -> str:
     i = 0
     while i < len(runs):
         close = following[i]
-        if close < 0 or _backslashed(para, runs[i].start()):
+        if close < 0 or _backslashed(para, runs[i][0]):  # \` is a literal backtick, not an opener
             i += 1
             continue
-        pieces.append(para[pos:runs[i].start()])
-        pos = runs[close].end()
+        pieces.append(para[pos:runs[i][0]])
+        pos = runs[close][1]
         i = close + 1
     pieces.append(para[pos:])
     return "".join(pieces)
@@ -265,98 +286,6 @@ def _drop_between(text: str, opener: str, closer: str) -> str:
         pos = close + len(closer)
     pieces.append(text[pos:])
     return "".join(pieces)
-
-
-def _drop_strike(para: str) -> str:
-    """Remove ~~struck~~ text: runs of two or more tildes pair up in order."""
-    runs = list(_MD_TILDES.finditer(para))
-    pieces: list[str] = []
-    pos = 0
-    for open_run, close_run in zip(runs[::2], runs[1::2]):
-        pieces.append(para[pos:open_run.start()])
-        pos = close_run.end()
-    pieces.append(para[pos:])
-    return "".join(pieces)
-
-
-_SPACE, _PUNCT, _WORD = 0, 1, 2
-# The class of every ASCII character, looked up rather than computed: emphasis is the hottest pass.
-_ASCII_CLASS = {chr(i): _SPACE if chr(i).isspace() else _PUNCT if chr(i) in _ASCII_PUNCT else _WORD
-                for i in range(128)}
-
-
-def _char_class(ch: str) -> int:
-    """_SPACE, _PUNCT or _WORD, as CommonMark's flanking rules see the character."""
-    known = _ASCII_CLASS.get(ch)
-    if known is not None:
-        return known
-    if ch.isspace():
-        return _SPACE
-    # An escape sentinel stands for an ASCII punctuation character.
-    if "\ufdd0" <= ch <= "\ufdef" or unicodedata.category(ch)[0] in "PS":
-        return _PUNCT
-    return _WORD
-
-
-def _unwrap_emphasis(para: str) -> str:
-    """Remove the `*` / `_` delimiters that open and close emphasis; keep every other `*` and `_`.
-
-    CommonMark's flanking rules decide what can open or close, which is what keeps `user_name_1`,
-    `2 * 3` and a `* bullet` intact. Pairing uses one stack per character, so it is linear.
-    """
-    runs = list(_MD_EMPHASIS.finditer(para))
-    removed = [0] * len(runs)  # how many delimiter characters of each run are dropped
-    openers: dict[str, list[list[int]]] = {"*": [], "_": []}  # [run index, characters still unmatched]
-    size = len(para)
-    for index, run in enumerate(runs):
-        start, end = run.span()
-        before = _char_class(para[start - 1]) if start else _SPACE
-        after = _char_class(para[end]) if end < size else _SPACE
-        # Left-flanking: not followed by space, and not followed by punctuation unless preceded by space
-        # or punctuation. Right-flanking is the mirror image.
-        left = after != _SPACE and (after != _PUNCT or before != _WORD)
-        right = before != _SPACE and (before != _PUNCT or after != _WORD)
-        char = para[start]
-        if char == "_":  # no intraword emphasis with underscores: user_name_1 stays
-            can_open = left and (not right or before == _PUNCT)
-            can_close = right and (not left or after == _PUNCT)
-        else:
-            can_open, can_close = left, right
-        unmatched = end - start
-        if can_close:
-            unmatched = _match_closer(openers, char, index, unmatched, removed)
-        if can_open and unmatched:
-            openers[char].append([index, unmatched])
-    if not any(removed):
-        return para
-    pieces: list[str] = []
-    pos = 0
-    for run, drop in zip(runs, removed):
-        if drop:
-            pieces.append(para[pos:run.end() - drop])
-            pos = run.end()
-    pieces.append(para[pos:])
-    return "".join(pieces)
-
-
-def _match_closer(openers: dict[str, list[list[int]]], char: str, index: int, left: int,
-                  removed: list[int]) -> int:
-    """Pair the closing run `index` with the nearest openers of its character; return what is left."""
-    stack = openers[char]
-    other = openers["_" if char == "*" else "*"]
-    while left and stack:
-        opener = stack[-1]
-        used = min(opener[1], left)
-        removed[opener[0]] += used
-        removed[index] += used
-        opener[1] -= used
-        left -= used
-        if not opener[1]:
-            stack.pop()
-        # Openers of the other character between this pair can no longer close anything (`*a _b* c_`).
-        while other and other[-1][0] > opener[0]:
-            other.pop()
-    return left
 
 
 # ---------------------------------------------------------------------------------------------- bbcode

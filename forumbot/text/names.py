@@ -1,15 +1,19 @@
 """Which player a player meant: the name typed at the start of a vote, resolved to a roster name.
 
-    >>> roster = Roster([PlayerRef("Том Хэнкс"), PlayerRef("Анна Петрова")], lang="ru")
-    >>> roster.resolve("Тома Хэнкса, он мафия")
-    Resolution(query='Тома Хэнкса, он мафия', name='Том Хэнкс', method='inflection', matched='Тома Хэнкса', rest='он мафия', ...)
+    roster = Roster([PlayerRef("Том Хэнкс"), PlayerRef("Анна Петрова")], lang="ru")
+    res = roster.resolve("Тома Хэнкса, он мафия")
+    # res.name == "Том Хэнкс", res.method == "inflection"
+    # res.matched == "Тома Хэнкса", res.rest == "он мафия"
+    if not res.ok:
+        raise res.error()          # AmbiguousName: "'Петрова' matches Пётр Петров and Анна Петрова"
 
 The resolution chain, tried in this order; the first stage that finds anything decides:
 
 1. exact       the folded full name (case and ё/е folded):        "том хэнкс", "ALICE"
 2. alias       a host-declared alias, folded:                      "Хэнк" → Том Хэнкс
 3. inflection  a Russian case form of the full name or an alias:   "Тома Хэнкса", "Анджелину Джоли"
-4. partial     some words of a multi-word name, forms included:    "Хэнкса" → Том Хэнкс, "Alice" → Alice Cooper
+4. partial     some words of a multi-word name, forms included:    "Хэнкса" → Том Хэнкс,
+                                                                   "Alice" → Alice Cooper
 5. prefix      the start (≥ 2 characters) of a name or alias word: "Анджел" → Анджелина Джоли
 6. fuzzy       a typo (rapidfuzz ratio), accepted only when the best player scores ≥ `fuzzy_cutoff` and
                leads every other player by ≥ `fuzzy_margin`:       "Aliec" → Alice, "Хэнкз" → Том Хэнкс
@@ -20,7 +24,13 @@ whole player and are tried together, longest run first: "Том Хэнкса" (a
 player called just "Том" (a run of 1, exact), and an alias "Bob Jr" beats a player called "Bob".
 
 When a stage finds several different players the answer is "ambiguous" with those players and the chain
-stops: a name is never guessed. Nothing found is "unknown", with up to three closest roster names.
+stops: a name is never guessed (so "Bob Dilan", with Bob Dylan and Bob Marley playing, is ambiguous on
+"Bob" rather than a fuzzy match on two words). Nothing found is "unknown", with up to three closest
+roster names (rapidfuzz score ≥ SUGGEST_FLOOR), best first.
+
+A name is a run of words (normalize.tokens) at the start of the text; punctuation inside a name is
+ignored ("Mr. Green" = "mr green"), but a comma, semicolon, colon, !, ?, bracket or dash between two
+words ends the run ("Alice, Bob" never names a player "Alice Bob").
 
 Choices made here (see also the tests):
 
@@ -71,11 +81,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import pymorphy3
 
 __all__ = [
-    "Resolution", "Roster", "UnknownName", "morph_analyzer", "word_forms",
+    "Resolution", "Roster", "UnknownName", "morph_analyzer", "word_forms", "word_gender",
     "MAX_FORMS_PER_NAME", "MIN_PREFIX", "SUGGEST_FLOOR", "LEADING_PREPOSITIONS",
 ]
 
-MAX_FORMS_PER_NAME = 256        # cap on the full-name forms of one multi-word name (the product of word forms)
+MAX_FORMS_PER_NAME = 256        # cap on the full-name forms of one name (the product of its word forms)
 MIN_PREFIX = 2                  # shortest accepted prefix/abbreviation
 SUGGEST_FLOOR = 60.0            # an unknown name suggests roster names scoring at least this
 MAX_SUGGESTIONS = 3
@@ -91,6 +101,7 @@ LEADING_PREPOSITIONS = frozenset({
 _WORD = re.compile(r"[\w]+(?:['’.\-][\w]+)*")
 _CYRILLIC = re.compile(r"[а-яё]")
 _LOOSE = str.maketrans({"э": "е", "'": None, "’": None, ".": None, "-": None})
+_BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a name
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
 STAGES = ("exact", "alias", "inflection", "partial", "prefix", "fuzzy")
@@ -119,7 +130,7 @@ class Resolution:
     method: str                         # one of STAGES, "ambiguous" or "unknown"
     matched: str = ""                   # the leading part taken as the name, in the player's spelling
     rest: str = ""                      # what follows it
-    candidates: tuple[str, ...] = ()    # ambiguous: the tied roster names; unknown: up to 3 closest, best first
+    candidates: tuple[str, ...] = ()    # ambiguous: the tied roster names; unknown: ≤ 3 closest, best first
     score: float | None = None          # the fuzzy score, where one was computed
 
     @property
@@ -169,7 +180,8 @@ def _ending_forms(word: str, female: bool) -> list[tuple[str, str]]:
     if last == "а":
         gent = stem + ("и" if stem[-1:] in _VELAR_HUSHING else "ы")
         ablt = stem + ("ей" if stem[-1:] in _HUSHING else "ой")
-        return [("gent", gent), ("datv", stem + "е"), ("accs", stem + "у"), ("ablt", ablt), ("loct", stem + "е")]
+        return [("gent", gent), ("datv", stem + "е"), ("accs", stem + "у"), ("ablt", ablt),
+                ("loct", stem + "е")]
     if last == "я":
         loct = stem + ("и" if stem.endswith("и") else "е")
         return [("gent", stem + "и"), ("datv", loct), ("accs", stem + "ю"), ("ablt", stem + "ей"),
@@ -270,7 +282,8 @@ def _combine(per_word: Sequence[Sequence[tuple[str, str]]], cap: int = MAX_FORMS
     for forms in per_word:
         total *= len(forms)
     if total <= cap:
-        return {" ".join(combo) for combo in itertools.product(*[[f for _, f in forms] for forms in per_word])}
+        words = [[form for _, form in forms] for forms in per_word]
+        return {" ".join(combo) for combo in itertools.product(*words)}
     return _aligned(per_word)
 
 
@@ -315,6 +328,7 @@ class Roster:
         self._prefix: dict[str, frozenset[int]] = {}
         self._fuzzy: dict[int, tuple[list[str], list[tuple[int, ...]]]] = {}   # words → (choices, players)
         self._name_words: set[str] = set()          # every single word any table knows (preposition check)
+        self._whole_tables = (("exact", self._exact), ("alias", self._alias), ("inflection", self._inflected))
 
         spellings = self._check(self.players)
         fuzzy: dict[int, dict[str, set[int]]] = {}
@@ -417,7 +431,9 @@ class Roster:
     # -- resolving ------------------------------------------------------------------------------------------
 
     def resolve(self, text: str) -> Resolution:
-        """The player named at the START of `text`; words after the name are returned in `rest`. Never raises."""
+        """The player named at the START of `text`; words after the name are returned in `rest`.
+
+        Never raises: whatever the text, the answer is a Resolution."""
         text = unicodedata.normalize("NFC", text) if not text.isascii() else text
         words = self._leading_words(text)
         if not words:
@@ -430,7 +446,11 @@ class Roster:
     def _leading_words(self, text: str) -> list[_Word]:
         """The first words of `text`, folded, at most as many as the longest name; one leading
         preposition that is not a name word is skipped."""
-        spans = [match.span() for match in itertools.islice(_WORD.finditer(text), self.max_words + 1)]
+        spans: list[tuple[int, int]] = []
+        for match in itertools.islice(_WORD.finditer(text), self.max_words + 1):
+            if spans and not _BREAKS.isdisjoint(text[spans[-1][1]:match.start()]):
+                break                                           # "Alice, Bob": a comma ends a name
+            spans.append(match.span())
         if not spans:
             return []
         keys = _fold_words(text[spans[0][0]:spans[-1][1]])     # one fold for the whole leading run
@@ -458,8 +478,7 @@ class Roster:
         keys = [w[0] for w in words]
         for n in range(len(words), 0, -1):
             key = " ".join(keys[:n])
-            for method, table in (("exact", self._exact), ("alias", self._alias),
-                                  ("inflection", self._inflected)):
+            for method, table in self._whole_tables:
                 players = table.get(key)
                 if players is not None:
                     return self._found(text, words, n, method, players)
@@ -509,11 +528,13 @@ class Roster:
             if top < self.fuzzy_cutoff:
                 continue
             # Accepted only with a lead of fuzzy_margin over every other player; else ambiguous.
-            close = [i for i, s in scores.items() if s > top - self.fuzzy_margin]
+            # A tie is never accepted, whatever the margin.
+            close = [i for i, s in scores.items() if s >= top or s > top - self.fuzzy_margin]
             return self._found(text, words, n, "fuzzy", close, score=round(top, 1))
         return self._unknown(text, words, scored)
 
-    def _unknown(self, text: str, words: list[_Word], scored: list[tuple[int, dict[int, float]]]) -> Resolution:
+    def _unknown(self, text: str, words: list[_Word],
+                 scored: list[tuple[int, dict[int, float]]]) -> Resolution:
         best: dict[int, tuple[float, int]] = {}          # player → (score, word count it was reached at)
         for n, scores in scored:
             for index, score in scores.items():
@@ -538,6 +559,15 @@ class Roster:
             return line + (f"; rest {res.rest!r}" if res.rest else "")
         error = res.error()
         return f"{res.method}: {error}" + (f" (best score {res.score:g})" if res.score is not None else "")
+
+    def forms(self, name: str) -> frozenset[str]:
+        """Every folded spelling that names player `name` as a whole (name, aliases and their forms),
+        including spellings shared with another player. Raises KeyError for a name not in the roster."""
+        index = self.names.index(name) if name in self.names else None
+        if index is None:
+            raise KeyError(name)
+        return frozenset(key for table in (self._exact, self._alias, self._inflected)
+                         for key, players in table.items() if index in players)
 
     def __len__(self) -> int:
         return len(self.players)
