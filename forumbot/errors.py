@@ -61,3 +61,13 @@ class AmbiguousName(IntentError):
         else:
             text = f"'{query}' matches {', '.join(candidates[:-1])} and {candidates[-1]}"
         super().__init__(text)
+
+
+class UnknownName(AmbiguousName):
+    """No player matches; `candidates` are the closest roster names, best first."""
+
+    def __init__(self, query: str, candidates: tuple[str, ...]) -> None:
+        super().__init__(query, candidates)
+        if len(candidates) > 1:
+            listed = ", ".join(candidates[:-1]) + f" or {candidates[-1]}"
+            self.args = (f"'{query}' is not a player; did you mean {listed}?",)

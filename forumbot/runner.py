@@ -125,13 +125,23 @@ class Runner:
         self.store = store
         self.platform = platform
         self.runs = runs
+        # The last state this runner read or wrote per game, with the store's version of it: reading the
+        # JSON back after every step would cost more than the step itself.
+        self._states: dict[str, tuple[int, Any]] = {}
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun) -> Any:
+        """The game's current state. Raises ConfigError for a game not started."""
+        version = self.store.game_version(run.name)
+        cached = self._states.get(run.name)
+        if cached is not None and cached[0] == version:
+            return cached[1]
         row = self.store.game(run.name)
         if row is None:
             raise ConfigError(f"game {run.name} has not been started")
-        return run.game.from_json(row.state)
+        state = run.game.from_json(row.state)
+        self._states[run.name] = (row.version, state)
+        return state
 
     def start(self, at: datetime) -> None:
         """Create every game not in the store yet, with its opening posts in the outbox."""
@@ -165,11 +175,12 @@ class Runner:
         return result
 
     def _advance(self, run: GameRun, now: datetime, result: StepResult) -> None:
-        row = self.store.game(run.name)
-        if row is None:
+        if self.store.game_version(run.name) is None:
             return
         game = run.game
-        state = game.from_json(row.state)
+        state = self.state(run)
+        version, _ = self._states[run.name]
+        seq = self.store.event_seq(run.name)
         all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
         pending = self.store.unprocessed_posts(run.name, all_threads)
         step = play(run, state, pending, now, self.platform.account)
@@ -177,10 +188,11 @@ class Runner:
         step.events += [(e, "") for e in reported]
         if not step.processed and not step.events:
             return
-        outbox = self._render(run, state, [e for e, _ in step.events], row.event_seq, now)
-        self.store.commit_step(run.name, game.name, row.setup, game.to_json(state), processed=step.processed,
+        outbox = self._render(run, state, [e for e, _ in step.events], seq, now)
+        self.store.commit_step(run.name, game.name, None, game.to_json(state), processed=step.processed,
                                intents=step.intents, flags=step.flags, events=step.events, outbox=outbox,
-                               at=now, expected_seq=row.event_seq)
+                               at=now, expected_seq=seq)
+        self._states[run.name] = (version + 1, state)
         result.intents += len(step.intents)
         result.flags += step.flags
 

@@ -46,6 +46,14 @@ def m001_initial(db: Database) -> None:
     db["cursors"].create({"platform": str, "name": str, "value": str}, pk=("platform", "name"))
 
 
+@migrations()
+def m002_game_version(db: Database) -> None:
+    """A counter bumped by every step, so a runner can trust the state it holds, and the rowid of the last
+    post a game has read, so finding new posts does not scan every post of the game."""
+    db["games"].add_column("version", int, not_null_default=0)
+    db["games"].add_column("post_mark", int, not_null_default=0)
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -53,6 +61,7 @@ class GameRow:
     setup: dict[str, Any]
     state: dict[str, Any]
     event_seq: int
+    version: int = 0
 
 
 def _now() -> str:
@@ -83,6 +92,7 @@ class Store:
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)
+        self._marks: dict[str, int] = {}   # the newest post rowid handed out per game, for its next mark
 
     def close(self) -> None:
         self.db.close()
@@ -119,16 +129,19 @@ class Store:
         return row[0] if row else None
 
     def unprocessed_posts(self, game: str, threads: Iterable[str]) -> list[Post]:
-        """Posts in the game's threads that the game has not read yet, oldest first."""
+        """Posts in the game's threads that the game has not read yet, oldest first. Every step reads all
+        the posts stored before it, so the posts stored after the game's mark are exactly the new ones."""
         thread_list = list(threads)
         if not thread_list:
             return []
         marks = ",".join("?" * len(thread_list))
-        sql = (f"SELECT * FROM posts WHERE thread IN ({marks}) AND id NOT IN "
-               f"(SELECT post FROM processed WHERE game = ?) ORDER BY created, rowid")
-        cursor = self.db.execute(sql, [*thread_list, game])
+        mark_row = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
+        sql = f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND thread IN ({marks}) ORDER BY created, rowid"
+        cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *thread_list])
         columns = [c[0] for c in cursor.description]
-        return [_post_from_row(dict(zip(columns, row))) for row in cursor.fetchall()]
+        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+        self._marks[game] = max((r["_rowid"] for r in rows), default=mark_row[0] if mark_row else 0)
+        return [_post_from_row(row) for row in rows]
 
     def posts(self, threads: Iterable[str] | None = None) -> list[Post]:
         """Stored posts, oldest first (all, or those of some threads)."""
@@ -140,55 +153,75 @@ class Store:
 
     # ---- games ---------------------------------------------------------------------------------
     def game(self, name: str) -> GameRow | None:
-        row = self.db.execute("SELECT name, game, setup, state, event_seq FROM games WHERE name = ?",
+        row = self.db.execute("SELECT name, game, setup, state, event_seq, version FROM games WHERE name = ?",
                               [name]).fetchone()
         if row is None:
             return None
-        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4])
+        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5])
+
+    def event_seq(self, name: str) -> int:
+        row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
+        return row[0] if row else 0
+
+    def game_version(self, name: str) -> int | None:
+        """The game's step counter (cheap: no JSON), or None for an unknown game."""
+        row = self.db.execute("SELECT version FROM games WHERE name = ?", [name]).fetchone()
+        return row[0] if row else None
 
     def games(self) -> list[GameRow]:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
         return [g for g in (self.game(n) for n in names) if g is not None]
 
-    def commit_step(self, name: str, game: str, setup: dict[str, Any], state: dict[str, Any],
+    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any],
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
                     expected_seq: int | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        Returns the game's new event count. Raises StoreError when another writer moved the game on."""
+        `setup` None keeps the stored one. Returns the game's new event count. Raises StoreError when
+        another writer moved the game on."""
         stamp = format_time(at) if at else _now()
         with self.db.atomic():
             row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
             seq = row[0] if row else 0
             if expected_seq is not None and seq != expected_seq:
                 raise StoreError(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-            self.db["processed"].insert_all(({"game": name, "post": p, "at": stamp} for p in processed),
-                                            ignore=True)
-            self.db["intents"].insert_all(({"game": name, "post": i.post_id, "kind": i.kind,
-                                            "data": json.dumps(i.data, ensure_ascii=False),
-                                            "at": format_time(i.at) if i.at else stamp} for i in intents))
-            self.db["flags"].insert_all(({"game": name, "post": f.post_id, "author": f.author,
-                                          "reason": f.reason, "candidates": json.dumps(list(f.candidates),
-                                                                                       ensure_ascii=False),
-                                          "line": f.line, "at": format_time(f.at) if f.at else stamp}
-                                         for f in flags))
+            # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
+            # more than the rows themselves on this path (one step per poll, per game).
+            execute = self.db.conn.executemany
+            execute("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
+                    [(name, p, stamp) for p in processed])
+            execute("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                    [(name, i.post_id, i.kind, json.dumps(i.data, ensure_ascii=False),
+                      format_time(i.at) if i.at else stamp) for i in intents])
+            execute("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(name, f.post_id, f.author, f.reason, json.dumps(list(f.candidates), ensure_ascii=False),
+                      f.line, format_time(f.at) if f.at else stamp) for f in flags])
             event_rows = []
             for event, post in events:
                 seq += 1
-                event_rows.append({"game": name, "seq": seq, "kind": event.kind,
-                                   "data": json.dumps(event.data, ensure_ascii=False), "post": post,
-                                   "at": stamp})
-            self.db["events"].insert_all(event_rows)
-            self.db["outbox"].insert_all(({"key": o.key, "game": name, "kind": o.kind, "thread": o.thread,
-                                           "pm_to": o.pm_to, "subject": o.subject, "text": o.text,
-                                           "created": format_time(o.at) if o.at else stamp,
-                                           "delivered": None, "platform_id": None, "attempts": 0,
-                                           "last_error": None} for o in outbox), ignore=True)
-            self.db["games"].upsert({"name": name, "game": game,
-                                     "setup": json.dumps(setup, ensure_ascii=False),
-                                     "state": json.dumps(state, ensure_ascii=False), "event_seq": seq,
-                                     "updated": stamp}, pk="name")
+                event_rows.append((name, seq, event.kind, json.dumps(event.data, ensure_ascii=False), post,
+                                   stamp))
+            execute("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    event_rows)
+            execute("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, "
+                    "attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                    [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
+                      format_time(o.at) if o.at else stamp) for o in outbox])
+            version_row = self.db.execute("SELECT version, post_mark FROM games WHERE name = ?",
+                                          [name]).fetchone()
+            version, mark = version_row if version_row else (0, 0)
+            if processed:
+                mark = max(mark, self._marks.get(name, mark))
+            record = {"name": name, "game": game, "state": json.dumps(state, ensure_ascii=False),
+                      "event_seq": seq, "updated": stamp, "version": version + 1, "post_mark": mark}
+            if setup is not None or version_row is None:
+                record["setup"] = json.dumps(setup or {}, ensure_ascii=False)
+            columns = ", ".join(record)
+            updates = ", ".join(f"{key} = excluded.{key}" for key in record if key != "name")
+            self.db.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(record))}) "
+                            f"ON CONFLICT(name) DO UPDATE SET {updates}", list(record.values()))
         return seq
 
     # ---- outbox --------------------------------------------------------------------------------

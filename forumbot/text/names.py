@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
 
-from forumbot.errors import AmbiguousName, ConfigError
+from forumbot.errors import AmbiguousName, ConfigError, UnknownName
 from forumbot.model import PlayerRef
 from forumbot.text.normalize import fold, tokens
 
@@ -109,16 +109,6 @@ STAGES = ("exact", "alias", "inflection", "partial", "prefix", "fuzzy")
 
 # ---------------------------------------------------------------------------------------------------------
 # The result
-
-
-class UnknownName(AmbiguousName):
-    """No player matches; `candidates` are the closest roster names, best first."""
-
-    def __init__(self, query: str, candidates: tuple[str, ...]) -> None:
-        super().__init__(query, candidates)
-        if len(candidates) > 1:
-            listed = ", ".join(candidates[:-1]) + f" or {candidates[-1]}"
-            self.args = (f"'{query}' is not a player; did you mean {listed}?",)
 
 
 @dataclass(frozen=True, slots=True)

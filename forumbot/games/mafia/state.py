@@ -7,7 +7,7 @@ players × (players + 1) entries however many posts a day has.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, is_dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -98,6 +98,9 @@ def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]
 
 
 def _jsonable(value: Any) -> Any:
+    """Plain JSON data from the state's values: shallow, without dataclasses.asdict's deep copies."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {k: _jsonable(v) for k, v in vars(value).items()}
     if isinstance(value, datetime):
         return format_time(value)
     if isinstance(value, dict):
@@ -108,8 +111,15 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+_ENTRY_FIELDS = ("voter", "target", "seq", "at", "post", "url", "final", "withdrawn")
+
+
 def state_to_json(state: MafiaState) -> dict[str, Any]:
-    data: dict[str, Any] = _jsonable(asdict(state))
+    # Vote entries are the bulk of a day's state and are written after every step: plain lists.
+    entries = [[e.voter, e.target, e.seq, format_time(e.at), e.post, e.url, e.final, e.withdrawn]
+               for e in state.entries]
+    data: dict[str, Any] = _jsonable(replace(state, entries=()))
+    data["entries"] = entries
     return data
 
 
@@ -126,7 +136,8 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         no_lynch_used=data.get("no_lynch_used", 0),
         days=tuple(DayResult(**{**_time_fields(d, ("at",)), "lynched": tuple(d["lynched"]),
                                 "saved": tuple(d.get("saved", ()))}) for d in data.get("days", [])),
-        entries=tuple(VoteEntry(**_time_fields(e, ("at",))) for e in data.get("entries", [])),
+        entries=tuple(VoteEntry(**_time_fields(dict(zip(_ENTRY_FIELDS, e)), ("at",)))
+                      for e in data.get("entries", [])),
         current=dict(data.get("current", {})),
         locked=frozenset(data.get("locked", [])),
         seq=data.get("seq", 0),

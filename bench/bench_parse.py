@@ -1,0 +1,93 @@
+"""Parse throughput: posts per second through cleaning, the grammar and name resolution.
+
+Run:  .venv/bin/python bench/bench_parse.py
+Target (issue 2): at least 5,000 posts/s, Russian with inflected names.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from forumbot.grammar import load_grammar
+from forumbot.model import PlayerRef
+from forumbot.parse import PostParser
+from forumbot.text.names import Roster, morph_analyzer
+
+RU_PLAYERS = ["Том Хэнкс", "Мэрил Стрип", "Анджелина Джоли", "Джонни Депп", "Киану Ривз", "Брэд Питт",
+              "Мерилин Монро", "Николь Кидман", "Хью Джекман", "Одри Хепбёрн", "Леонардо Ди Каприо",
+              "Скарлетт Йоханссон"]
+RU_FORMS = ["Тома Хэнкса", "Хэнкса", "Мэрил Стрип", "Анджелину Джоли", "Джоли", "Джонни Деппа", "Деппа",
+            "Киану Ривза", "Брэда Питта", "Питта", "Мерилин Монро", "Николь Кидман", "Хью Джекмана",
+            "Одри Хепбёрн", "Леонардо Ди Каприо", "Ди Каприо", "Скарлетт Йоханссон", "Хенкса", "Джокера"]
+RU_TEMPLATES = ["Голосую против {}", "Против {}", "Голос против {}, он мафия", "Окончательно против {}",
+                "> Голосую против {}\n\nСогласен, но против {}", "Передумал. Голосую против {}"]
+CHAT = ["Я думаю, что он не мирный, потому что вчера молчал.", "ННВ", "Снимаю голос",
+        "**Важно**: давайте обсудим газету. Записка про Вора странная.", ">!спойлер!< а вообще против никого"]
+
+EN_PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Mallory",
+              "Oscar"]
+
+
+def posts_ru(count: int, seed: int = 1) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        if rng.random() < 0.75:
+            template = rng.choice(RU_TEMPLATES)
+            out.append(template.format(*(rng.choice(RU_FORMS) for _ in range(template.count("{}")))))
+        else:
+            out.append(rng.choice(CHAT))
+    return out
+
+
+def posts_en(count: int, seed: int = 2) -> list[str]:
+    rng = random.Random(seed)
+    forms = ["##vote {}", "**vote {}**", "Vote: {}", "[vote]{}[/vote]", "unvote", "no lynch",
+             "I think {} is scum, {} is town.\n\n##vote {}"]
+    out = []
+    for _ in range(count):
+        form = rng.choice(forms)
+        out.append(form.format(*(rng.choice(EN_PLAYERS) for _ in range(form.count("{}")))))
+    return out
+
+
+def measure(parser: PostParser, posts: list[str], dialect: str, rounds: int = 5) -> tuple[float, int]:
+    rates = []
+    intents = 0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        intents = sum(len(parser.parse_text(text, dialect).intents) for text in posts)
+        rates.append(len(posts) / (time.perf_counter() - start))
+    return statistics.median(rates), intents
+
+
+def main() -> None:
+    started = time.perf_counter()
+    morph_analyzer()
+    loaded = time.perf_counter() - started
+    started = time.perf_counter()
+    ru_roster = Roster([PlayerRef(n) for n in RU_PLAYERS], lang="ru")
+    built = time.perf_counter() - started
+    ru = PostParser(load_grammar("mafia", "ru"), ru_roster)
+    en = PostParser(load_grammar("mafia", "en"), Roster([PlayerRef(n) for n in EN_PLAYERS], lang="en"))
+    print(f"pymorphy3 load: {loaded * 1000:.0f} ms; 12-player Russian roster build: {built * 1000:.1f} ms")
+    for name, parser, posts, dialect in [("ru markdown", ru, posts_ru(20_000), "markdown"),
+                                         ("ru bbcode", ru, posts_ru(20_000), "bbcode"),
+                                         ("en markdown", en, posts_en(20_000), "markdown")]:
+        rate, intents = measure(parser, posts, dialect)
+        verdict = "OK" if rate >= 5000 else "BELOW TARGET"
+        print(f"{name:12s}: {rate:8.0f} posts/s (median of 5 x {len(posts)} posts, {intents} intents) "
+              f"target 5,000: {verdict}")
+    for text in ["Тома Хэнкса, он мафия", "Хэнксу", "Хенкс"]:
+        number = 20_000
+        start = time.perf_counter()
+        for _ in range(number):
+            ru_roster.resolve(text)
+        per = (time.perf_counter() - start) / number
+        print(f"resolve {text!r}: {per * 1e6:.1f} µs ({ru_roster.resolve(text).method})")
+
+
+if __name__ == "__main__":
+    main()
