@@ -20,7 +20,9 @@ def parse_time(text: str) -> datetime:
 
 def format_time(value: datetime) -> str:
     """The canonical text of a time: UTC, seconds, trailing Z."""
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if value.tzinfo is not timezone.utc:
+        value = value.astimezone(timezone.utc)
+    return value.isoformat(timespec="seconds")[:19] + "Z"   # isoformat is several times faster than strftime
 
 
 @dataclass(frozen=True)

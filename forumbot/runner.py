@@ -71,6 +71,17 @@ class StepResult:
     delivered: list[dict[str, Any]] = field(default_factory=list)
 
 
+# Events whose full data is already in the outbox as rendered text: the event log keeps their headline.
+_LOGGED_SHORT = {"vote_count": ("day", "count", "at", "alive", "needed", "rule")}
+
+
+def _for_log(event: Event) -> Event:
+    keep = _LOGGED_SHORT.get(event.kind)
+    if keep is None:
+        return event
+    return Event(event.kind, {k: event.data[k] for k in keep if k in event.data})
+
+
 @dataclass
 class Step:
     """What a game made of a run of posts: its new state and everything to store with it."""
@@ -130,10 +141,13 @@ class Runner:
         self._states: dict[str, tuple[int, Any]] = {}
 
     # ---- state ---------------------------------------------------------------------------------
-    def state(self, run: GameRun) -> Any:
-        """The game's current state. Raises ConfigError for a game not started."""
-        version = self.store.game_version(run.name)
+    def state(self, run: GameRun, *, check: bool = True) -> Any:
+        """The game's current state. `check=False` trusts what this runner last read or wrote (within one
+        step, where nobody else writes). Raises ConfigError for a game not started."""
         cached = self._states.get(run.name)
+        if cached is not None and not check:
+            return cached[1]
+        version = self.store.game_version(run.name)
         if cached is not None and cached[0] == version:
             return cached[1]
         row = self.store.game(run.name)
@@ -163,7 +177,7 @@ class Runner:
         """Fetch, read, decide and deliver once. Platform failures are logged and retried next step."""
         result = StepResult()
         threads = sorted({run.thread_id(t) for run in self.runs
-                          for t in set(run.game.threads(self.state(run)).values())})
+                          for t in set(run.game.threads(self.state(run, check=True)).values())})
         try:
             posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
             result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
@@ -175,22 +189,26 @@ class Runner:
         return result
 
     def _advance(self, run: GameRun, now: datetime, result: StepResult) -> None:
-        if self.store.game_version(run.name) is None:
+        if run.name not in self._states:
             return
         game = run.game
-        state = self.state(run)
+        state = self.state(run, check=False)
         version, _ = self._states[run.name]
         seq = self.store.event_seq(run.name)
         all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
         pending = self.store.unprocessed_posts(run.name, all_threads)
+        before = state
         step = play(run, state, pending, now, self.platform.account)
         state, reported = game.report(step.state, now)
         step.events += [(e, "") for e in reported]
         if not step.processed and not step.events:
             return
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now)
-        self.store.commit_step(run.name, game.name, None, game.to_json(state), processed=step.processed,
-                               intents=step.intents, flags=step.flags, events=step.events, outbox=outbox,
+        unchanged = state is before and not step.events      # talk in the game thread: only marks to write
+        self.store.commit_step(run.name, game.name, None, None if unchanged else game.to_json(state),
+                               processed=step.processed,
+                               intents=step.intents, flags=step.flags,
+                               events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
                                at=now, expected_seq=seq)
         self._states[run.name] = (version + 1, state)
         result.intents += len(step.intents)

@@ -108,19 +108,20 @@ class Store:
                 row = self.db.execute("SELECT body, edited FROM posts WHERE id = ?",
                                       [post.platform_id]).fetchone()
                 if row is None:
-                    self.db["posts"].insert({
-                        "id": post.platform_id, "platform": platform, "thread": post.thread,
-                        "author": post.author, "created": format_time(post.created),
-                        "edited": format_time(post.edited) if post.edited else None, "body": post.body,
-                        "edited_body": None, "dialect": post.dialect, "url": post.url, "pm": int(post.pm),
-                        "fetched": fetched})
+                    self.db.execute(
+                        "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, "
+                        "pm, fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        [post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                         format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
+                         int(post.pm), fetched])
                     new += 1
                 elif post.body != row[0]:
                     self.db.execute("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?",
                                     [post.body, format_time(post.edited or post.created), post.platform_id])
             if cursor is not None:
-                self.db["cursors"].upsert({"platform": platform, "name": "posts", "value": cursor},
-                                          pk=("platform", "name"))
+                self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, 'posts', ?) "
+                                "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value",
+                                [platform, cursor])
         return new
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
@@ -136,7 +137,8 @@ class Store:
             return []
         marks = ",".join("?" * len(thread_list))
         mark_row = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
-        sql = f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND thread IN ({marks}) ORDER BY created, rowid"
+        # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
+        sql = f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND +thread IN ({marks}) ORDER BY created, rowid"
         cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *thread_list])
         columns = [c[0] for c in cursor.description]
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
@@ -172,18 +174,19 @@ class Store:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
         return [g for g in (self.game(n) for n in names) if g is not None]
 
-    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any],
+    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any] | None,
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
                     expected_seq: int | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        `setup` None keeps the stored one. Returns the game's new event count. Raises StoreError when
+        `setup` or `state` None keeps the stored one. Returns the game's new event count. Raises StoreError when
         another writer moved the game on."""
         stamp = format_time(at) if at else _now()
         with self.db.atomic():
-            row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
-            seq = row[0] if row else 0
+            row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
+                                  [name]).fetchone()
+            seq, version, mark = row if row else (0, 0, 0)
             if expected_seq is not None and seq != expected_seq:
                 raise StoreError(f"game {name} changed under us (events {seq}, expected {expected_seq})")
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
@@ -209,14 +212,13 @@ class Store:
                     "attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
                     [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
                       format_time(o.at) if o.at else stamp) for o in outbox])
-            version_row = self.db.execute("SELECT version, post_mark FROM games WHERE name = ?",
-                                          [name]).fetchone()
-            version, mark = version_row if version_row else (0, 0)
             if processed:
                 mark = max(mark, self._marks.get(name, mark))
-            record = {"name": name, "game": game, "state": json.dumps(state, ensure_ascii=False),
-                      "event_seq": seq, "updated": stamp, "version": version + 1, "post_mark": mark}
-            if setup is not None or version_row is None:
+            record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
+                                      "version": version + 1, "post_mark": mark}
+            if state is not None or row is None:
+                record["state"] = json.dumps(state or {}, ensure_ascii=False)
+            if setup is not None or row is None:
                 record["setup"] = json.dumps(setup or {}, ensure_ascii=False)
             columns = ", ".join(record)
             updates = ", ".join(f"{key} = excluded.{key}" for key in record if key != "name")
@@ -228,7 +230,9 @@ class Store:
     def pending(self, game: str | None = None) -> list[dict[str, Any]]:
         """Undelivered messages, in the order they were decided."""
         where = "delivered IS NULL" + (" AND game = ?" if game else "")
-        return list(self.db["outbox"].rows_where(where, [game] if game else [], order_by="rowid"))
+        cursor = self.db.execute(f"SELECT * FROM outbox WHERE {where} ORDER BY rowid", [game] if game else [])
+        columns = [c[0] for c in cursor.description]
+        return [dict(zip(columns, row)) for row in cursor.fetchall()]
 
     def delivered(self, key: str, platform_id: str, at: datetime | None = None) -> None:
         with self.db.atomic():

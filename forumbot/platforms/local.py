@@ -59,15 +59,16 @@ class LocalForum:
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
-        self.db["forum_threads"].insert({"key": key, "title": title or key,
-                                         "created": format_time(self.clock())}, ignore=True)
+        with self.db.atomic():
+            self.db.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
+                            [key, title or key, format_time(self.clock())])
 
     def add_post(self, thread: str, author: str, body: str, at: datetime | None = None) -> str:
-        self.ensure_thread(thread)
         with self.db.atomic():
-            row_id = self.db["forum_posts"].insert({"thread": thread, "author": author, "body": body,
-                                                    "created": format_time(at or self.clock()),
-                                                    "edited": None}).last_pk
+            self.db.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
+                            [thread, thread, format_time(self.clock())])
+            row_id = self.db.execute("INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)",
+                                     [thread, author, body, format_time(at or self.clock())]).lastrowid
         return f"local:{row_id}"
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
@@ -81,10 +82,9 @@ class LocalForum:
     def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
                at: datetime | None = None) -> str:
         with self.db.atomic():
-            row_id = self.db["forum_pms"].insert({"sender": sender, "recipient": recipient,
-                                                  "subject": subject, "body": body,
-                                                  "created": format_time(at or self.clock()),
-                                                  "read": 0}).last_pk
+            row_id = self.db.execute("INSERT INTO forum_pms (sender, recipient, subject, body, created, read) "
+                                     "VALUES (?, ?, ?, ?, ?, 0)",
+                                     [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
         return f"local-pm:{row_id}"
 
     def thread_posts(self, thread: str) -> list[dict[str, str]]:

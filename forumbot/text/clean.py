@@ -15,8 +15,8 @@ text that someone else wrote, even if that costs a vote now and then (the player
 * markdown: a `>` quote runs to the next blank line; every line up to it belongs to the quote, whether
   it starts with `>` or not (a lazy continuation, as Reddit renders it). A player who writes their vote on
   the line right after a quote, without a blank line, has written it inside the quote.
-* markdown: a line that starts with `>!` is a spoiler, not a quote, only when its `!<` closes on the same
-  line (Reddit's rule); otherwise it is a quote line.
+* markdown: a line that starts with `>!` is a spoiler, not a quote, only when an unescaped `!<` closes it
+  on the same line (Reddit's rule); otherwise it is a quote line. Either way its first words are hidden.
 * markdown: inline constructs (code spans, spoilers, strike-through, emphasis, links) pair up within one
   paragraph, never across a blank line or a removed block. An unclosed opener stays literal text (as
   markdown renders it), except an unclosed code fence, which runs to the end of the post (CommonMark).
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from forumbot.errors import ConfigError
 
 if TYPE_CHECKING:
-    from bs4 import PageElement, Tag
+    from bs4.element import PageElement, Tag
 
 DIALECTS = ("plain", "markdown", "bbcode", "html")
 
@@ -163,9 +163,13 @@ def _markdown_blocks(text: str) -> list[list[str]]:
             continue
         if line[0] in " \t>`~":
             opener = _MD_OPENER.match(line)
-            if opener and opener.group(1) and not _is_spoiler_line(line, opener.end()):
-                end_paragraph()
-                in_quote = True
+            if opener and opener.group(1):
+                rest = _after_leading_spoiler(line, opener.end())
+                if rest is None:
+                    end_paragraph()
+                    in_quote = True
+                else:
+                    current.append(rest)
                 continue
             if opener and opener.group(2) and _opens_fence(line, opener.group(2), opener.end()):
                 end_paragraph()
@@ -180,9 +184,19 @@ def _markdown_blocks(text: str) -> list[list[str]]:
     return paragraphs
 
 
-def _is_spoiler_line(line: str, after_gt: int) -> bool:
-    """`>!secret!< text` at line start is a spoiler on Reddit, not a quote, if `!<` closes on that line."""
-    return line.startswith("!", after_gt) and line.find("!<", after_gt + 1) >= 0
+def _after_leading_spoiler(line: str, after_gt: int) -> str | None:
+    """For `>!secret!< text` the text after the spoiler; None if the line is a quote line.
+
+    On Reddit a line that starts with `>!` is a spoiler, not a quote, when an (unescaped) `!<` closes it
+    on the same line. The spoiler is cut here rather than with the inline ones so that nothing later
+    (a code span or an escape that swallows the `!<`) can turn it back into visible text.
+    """
+    if not line.startswith("!", after_gt):
+        return None
+    close = line.find("!<", after_gt + 1)
+    while close >= 0 and _backslashed(line, close):
+        close = line.find("!<", close + 1)
+    return None if close < 0 else line[close + 2:]
 
 
 def _opens_fence(line: str, run: str, after: int) -> bool:
@@ -416,32 +430,44 @@ def _clean_html(raw: str) -> str:
 
 
 def _html_pieces(root: Tag) -> list[str]:
-    """The visible text under `root`, with "\\n" for <br> and around blocks. Iterative: deep nesting is
-    an input like any other and must not hit the recursion limit."""
-    from bs4 import NavigableString, Tag
-    from bs4.element import PreformattedString
+    """The visible text under `root`: "\\n" for each <br>, and a line break around each block unless the
+    text is at a line start already (`<p>a</p><p>b</p>` is two lines, not two lines and a blank one).
+    Iterative: deep nesting is an input like any other and must not hit the recursion limit."""
+    from bs4.element import NavigableString, PreformattedString, Tag
 
     pieces: list[str] = []
+    at_line_start = True
+    # Nodes still to visit; a plain str in it marks the end of a block element.
     stack: list[PageElement | str] = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, NavigableString):
             # Comments, CDATA, doctypes and processing instructions are not shown on the page.
             if not isinstance(node, PreformattedString):
-                pieces.append(_HTML_SPACE.sub(" ", node))
-        elif isinstance(node, Tag):
+                text = _HTML_SPACE.sub(" ", node)
+                pieces.append(text)
+                at_line_start = at_line_start and not text.strip(" ")
+            continue
+        if isinstance(node, Tag):
             name = node.name.lower()
             if name == "br":
                 pieces.append("\n")
-            elif _html_hidden(node, name):
-                pieces.append("\n" if name in _HTML_BLOCK else "")
-            else:
-                sep = "\n" if name in _HTML_BLOCK else " " if name in _HTML_CELL else ""
-                pieces.append(sep)
-                stack.append(sep)
+                at_line_start = True
+                continue
+            hidden = _html_hidden(node, name)
+            if name not in _HTML_BLOCK:
+                if not hidden:
+                    if name in _HTML_CELL:
+                        pieces.append(" ")
+                    stack.extend(reversed(node.contents))
+                continue
+            if not hidden:
+                stack.append("")
                 stack.extend(reversed(node.contents))
-        elif isinstance(node, str):
-            pieces.append(node)  # a separator pushed to follow a block's children
+        # The start or the end of a block element (or a hidden one in its place): a line break.
+        if not at_line_start:
+            pieces.append("\n")
+            at_line_start = True
     return pieces
 
 
@@ -453,8 +479,13 @@ def _html_hidden(tag: Tag, name: str) -> bool:
     classes = tag.get("class")
     if not classes:
         return False
-    text = (classes if isinstance(classes, str) else " ".join(classes)).lower()
-    return "quote" in text or "spoiler" in text
+    for token in classes.split() if isinstance(classes, str) else classes:
+        token = token.lower()
+        # `js-` classes are script hooks, not the look of quoted text: XenForo marks the body of every
+        # post `js-selectToQuote`, and hiding that would hide every post.
+        if ("quote" in token or "spoiler" in token) and not token.startswith("js-"):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------- API

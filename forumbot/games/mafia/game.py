@@ -7,6 +7,7 @@ hook for "cannot be hanged" is `MafiaState.immune`, which the day's end honours.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -207,7 +208,8 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
         return state, False
     state, had_vote = _withdraw(state, voter)
     seq = state.seq + 1
-    entry = VoteEntry(voter, target, seq, intent.at or state.phase_started, intent.post_id, intent.url, final)
+    entry = VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started), intent.post_id,
+                      intent.url, final)
     entries = tuple(e for e in state.entries if not (e.voter == voter and e.target == target)) + (entry,)
     return state.with_(
         entries=entries, current={**state.current, voter: target}, seq=seq,
@@ -291,21 +293,28 @@ def _day_json(day: DayResult) -> dict[str, Any]:
             "saved": list(day.saved)}
 
 
+@lru_cache(maxsize=4096)
+def _voter_view_cached(entry: VoteEntry) -> dict[str, Any]:
+    return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
+            "withdrawn": entry.withdrawn, "at": entry.at}
+
+
+def _voter_view(entry: VoteEntry) -> dict[str, Any]:
+    # Entries are immutable and most survive from one vote count to the next: build each view once.
+    return dict(_voter_view_cached(entry))
+
+
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     """Everything a vote count shows, as plain data for the templates."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
-
-    def voter(entry: VoteEntry) -> dict[str, Any]:
-        return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
-                "withdrawn": entry.withdrawn, "at": format_time(entry.at)}
 
     wagons = []
     for wagon in voting.wagons(state):
         wagons.append({
             "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
             "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
-            "voters": [voter(e) for e in sorted(wagon.voters + wagon.withdrawn, key=lambda e: e.seq)],
+            "voters": [_voter_view(e) for e in sorted(wagon.voters + wagon.withdrawn, key=lambda e: e.seq)],
         })
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),

@@ -8,6 +8,7 @@ players × (players + 1) entries however many posts a day has.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, is_dataclass, replace
+from functools import lru_cache
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ class VoteEntry:
     voter: str
     target: str               # a player's name or NO_LYNCH
     seq: int                  # order of the vote in the day
-    at: datetime
+    at: str                   # when it was cast (canonical text: only shown, never computed with)
     post: str = ""
     url: str = ""
     final: bool = False
@@ -111,16 +112,20 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-_ENTRY_FIELDS = ("voter", "target", "seq", "at", "post", "url", "final", "withdrawn")
-
-
 def state_to_json(state: MafiaState) -> dict[str, Any]:
     # Vote entries are the bulk of a day's state and are written after every step: plain lists.
-    entries = [[e.voter, e.target, e.seq, format_time(e.at), e.post, e.url, e.final, e.withdrawn]
-               for e in state.entries]
-    data: dict[str, Any] = _jsonable(replace(state, entries=()))
+    entries = [[e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn] for e in state.entries]
+    data: dict[str, Any] = {key: _jsonable(value) for key, value in vars(state).items()
+                            if key not in ("entries", "options", "current", "players", "alive")}
+    data.update(players=list(state.players), alive=list(state.alive), current=dict(state.current))
     data["entries"] = entries
+    data["options"] = _options_json(state.options)
     return data
+
+
+@lru_cache(maxsize=32)
+def _options_json(options: MafiaOptions) -> dict[str, Any]:
+    return dict(_jsonable(options))
 
 
 def state_from_json(data: dict[str, Any]) -> MafiaState:
@@ -136,8 +141,7 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         no_lynch_used=data.get("no_lynch_used", 0),
         days=tuple(DayResult(**{**_time_fields(d, ("at",)), "lynched": tuple(d["lynched"]),
                                 "saved": tuple(d.get("saved", ()))}) for d in data.get("days", [])),
-        entries=tuple(VoteEntry(**_time_fields(dict(zip(_ENTRY_FIELDS, e)), ("at",)))
-                      for e in data.get("entries", [])),
+        entries=tuple(VoteEntry(*e) for e in data.get("entries", [])),
         current=dict(data.get("current", {})),
         locked=frozenset(data.get("locked", [])),
         seq=data.get("seq", 0),
