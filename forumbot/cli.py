@@ -63,6 +63,15 @@ def _load(path: str) -> Scenario:
         raise locate(err, path) from None
 
 
+def _replay(path: str, **kwargs: Any) -> ReplayResult:
+    """Replay a scenario file; a ConfigError found while setting the game up points at the file's line."""
+    scenario = _load(path)
+    try:
+        return replay(scenario, **kwargs)
+    except ConfigError as err:
+        raise locate(err, path) from None
+
+
 def _check_expect(result: ReplayResult) -> list[str]:
     """Differences between a replay and its scenario's [expect] table."""
     expect = result.scenario.expect
@@ -103,7 +112,7 @@ def demo(scenario_path: str | None, pace: float, folder: str) -> None:
             if pace:
                 time.sleep(pace)
 
-        result = replay(scenario, on_message=lambda m: show(m, _print_message),
+        result = _replay(path, on_message=lambda m: show(m, _print_message),
                         on_post=lambda p: show(p, _print_post),
                         store_path=Path(folder) / "forumbot.db", forum_path=Path(folder) / "forum.db")
         state = result.state
@@ -126,8 +135,7 @@ def replay_command(scenario_path: str, as_json: bool, poll: int | None, check: b
     """Run a scenario file through the bot on a virtual clock and print what the bot posted."""
 
     def run() -> int:
-        scenario = _load(scenario_path)
-        result = replay(scenario, poll_seconds=poll)
+        result = _replay(scenario_path, poll_seconds=poll)
         if as_json:
             click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
         else:

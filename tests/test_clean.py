@@ -30,6 +30,7 @@ LINE_CASES: list[Case] = [
     ("whitespace-only-lines-are-blank", "one\n  \n\t\n \ntwo", "one\n\ntwo"),
     ("edge-blank-lines-dropped", "\n\n  \nvote Alice\n\n\n", "vote Alice"),
     ("zero-width-edges-stripped", "\u200b##vote Alice\ufeff\n\u200b\nVote: Bob", "##vote Alice\n\nVote: Bob"),
+    ("unicode-line-separators", "Vote: Alice \u2028 ##vote Bob\x85x\x0by", "Vote: Alice\n##vote Bob\nx\ny"),
     ("vote-tag-kept", "[vote]Alice[/vote]", "[vote]Alice[/vote]"),
     ("hash-commands-kept", "##vote Alice\n# Day 1\n### notes", "##vote Alice\n# Day 1\n### notes"),
     ("russian", "Голосую против Тома Хэнкса", "Голосую против Тома Хэнкса"),
@@ -307,7 +308,8 @@ HTML_CASES: list[Case] = [
     ("class-mentions-quote-xenforo",
      '<div class="bbCodeBlock bbCodeBlock--Quote">vote A</div>vote Bob', "vote Bob"),
     ("class-js-hook-is-not-a-quote-xenforo",
-     '<div class="message-body js-selectToQuote"><div class="bbWrapper">##vote Bob</div></div>', "##vote Bob"),
+     '<div class="message-body js-selectToQuote"><div class="bbWrapper">##vote Bob</div></div>',
+     "##vote Bob"),
     ("class-spoiler", '<div class="spoiler"><div class="spoiler-content">vote Alice</div></div>vote Bob',
      "vote Bob"),
     ("class-spoiler-inline", 'I think <span class="SpoilerTarget">Alice</span> is town', "I think  is town"),
@@ -385,6 +387,8 @@ def test_never_raises_and_returns_tidy_lines(dialect: str, raw: str) -> None:
     assert "\r" not in out
     assert "\n\n\n" not in out
     assert out == out.strip()
+    # The caller reads the result with splitlines(): it must see the same, stripped, lines.
+    assert out.splitlines() == (out.split("\n") if out else [])
     for line in out.split("\n"):
         assert line == line.strip()
 

@@ -69,8 +69,12 @@ def _newlines(text: str) -> str:
 
 
 def _tidy_lines(text: str) -> str:
-    """Each line stripped; blank lines at the ends dropped and runs of them collapsed to one."""
-    text = "\n".join([line.strip(_EDGE) for line in text.split("\n")])
+    """Each line stripped; blank lines at the ends dropped and runs of them collapsed to one.
+
+    Lines are split as str.splitlines() splits them (U+2028, \\x0b, \\x85... too), because that is how
+    the caller reads them: every line it sees is then stripped, and "\\n" is the only separator left.
+    """
+    text = "\n".join([line.strip(_EDGE) for line in text.splitlines()])
     if "\n\n\n" in text:
         text = _BLANK_RUNS.sub("\n\n", text)
     return text.strip("\n")
