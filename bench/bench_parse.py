@@ -13,7 +13,37 @@ import time
 from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
 from forumbot.parse import PostParser
+from forumbot.text.clean import clean
 from forumbot.text.names import Roster, morph_analyzer
+
+TYPICAL_MARKDOWN = (
+    "&gt; **Alice** wrote: I think ##vote Bob is right, see [this](https://example.com/a_b) post.\n"
+    "&gt; &gt; nested quote here\n\nI disagree with that. Bob has been *very* quiet and his __claim__ "
+    "doesn't add up. Also >!I peeked!< and user_name_1 is clearly town, ~~maybe not~~.\n\n"
+    "Let me think about `the code` for a bit... ^(small note) &amp; more.\n\n##vote Carol")
+TYPICAL_BBCODE = (
+    '[quote="Alice" post_id=12 time=1700000000]I think [b]##vote Bob[/b] is right, see '
+    "[url=https://example.com/x]this[/url] post.[quote=Bob]nested[/quote][/quote]\nI disagree. Bob has "
+    "been [i:3f2a1b]very[/i:3f2a1b] quiet. Also [spoiler]I peeked[/spoiler], [s]maybe not[/s].\n\n"
+    "[code]the code[/code] [color=red]red[/color] &amp; more.\n\n[vote]Carol[/vote]")
+ADVERSARIAL = {"unclosed [quote] x10k": "[quote]" * 10_000, "unclosed ** x25k": "**a " * 25_000,
+               "'>!' x50k": ">!" * 50_000, "'^' x100k": "^" * 100_000, "lazy quote lines": "> a\nb\n" * 17_000}
+
+
+def time_clean() -> None:
+    for name, raw, dialect in [("markdown", TYPICAL_MARKDOWN, "markdown"), ("bbcode", TYPICAL_BBCODE, "bbcode")]:
+        number = 5000
+        start = time.perf_counter()
+        for _ in range(number):
+            clean(raw, dialect)
+        print(f"clean typical {name} post ({len(raw)} chars): "
+              f"{(time.perf_counter() - start) / number * 1e6:.1f} µs")
+    for name, raw in ADVERSARIAL.items():
+        start = time.perf_counter()
+        clean(raw, "markdown")
+        clean(raw, "bbcode")
+        print(f"clean adversarial {name} ({len(raw) // 1000} KB, markdown + bbcode): "
+              f"{(time.perf_counter() - start) * 1000:.0f} ms")
 
 RU_PLAYERS = ["Том Хэнкс", "Мэрил Стрип", "Анджелина Джоли", "Джонни Депп", "Киану Ривз", "Брэд Питт",
               "Мерилин Монро", "Николь Кидман", "Хью Джекман", "Одри Хепбёрн", "Леонардо Ди Каприо",
@@ -73,6 +103,7 @@ def main() -> None:
     ru = PostParser(load_grammar("mafia", "ru"), ru_roster)
     en = PostParser(load_grammar("mafia", "en"), Roster([PlayerRef(n) for n in EN_PLAYERS], lang="en"))
     print(f"pymorphy3 load: {loaded * 1000:.0f} ms; 12-player Russian roster build: {built * 1000:.1f} ms")
+    time_clean()
     for name, parser, posts, dialect in [("ru markdown", ru, posts_ru(20_000), "markdown"),
                                          ("ru bbcode", ru, posts_ru(20_000), "bbcode"),
                                          ("en markdown", en, posts_en(20_000), "markdown")]:
