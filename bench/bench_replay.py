@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 import resource
+import time
 from datetime import timedelta
 
 from forumbot.config import GameConfig, Scenario, ScenarioPost

@@ -7,9 +7,10 @@ import json
 import shutil
 import sys
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
@@ -72,23 +73,6 @@ def _replay(path: str, **kwargs: Any) -> ReplayResult:
         raise locate(err, path) from None
 
 
-def _check_expect(result: ReplayResult) -> list[str]:
-    """Differences between a replay and its scenario's [expect] table."""
-    expect = result.scenario.expect
-    problems = []
-    for key, want in expect.items():
-        have = result.state.get(key) if key != "flags" else len(result.flags)
-        if key == "days":
-            for index, day in enumerate(want):
-                got = have[index] if have and index < len(have) else {}
-                for field, value in day.items():
-                    if got.get(field) != value:
-                        problems.append(f"days[{index}].{field}: expected {value!r}, got {got.get(field)!r}")
-        elif have != want:
-            problems.append(f"{key}: expected {want!r}, got {have!r}")
-    return problems
-
-
 @cli.command()
 @click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
               help=f"A scenario to play instead of samples/{DEMO_SCENARIO}.")
@@ -144,7 +128,7 @@ def replay_command(scenario_path: str, as_json: bool, poll: int | None, check: b
             for flag in result.flags:
                 click.echo(f"flag: [{flag['at']}] {flag['author']}: {flag['reason']}")
         if check:
-            problems = _check_expect(result)
+            problems = result.differences()
             for problem in problems:
                 click.echo(f"expect: {problem}", err=True)
             return 1 if problems else 0
@@ -229,7 +213,7 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
         if as_json:
             click.echo(json.dumps(game.summary(state), ensure_ascii=False, indent=2))
             return 0
-        event = game.tally(state, datetime.now(timezone.utc))
+        event = game.tally(state, datetime.now(UTC))
         if event is None:
             click.echo(f"{row.name}: no vote count in phase {game.summary(state)['phase']}")
             return 0

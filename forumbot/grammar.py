@@ -1,7 +1,8 @@
 """Command grammars as data: parsers/<game>.<lang>.toml compiled into one regular expression.
 
-A template such as "голосую против {player}" matches a line (or a sentence in it) from its start, case-insensitively and with
-ё/е folded. A space in a template matches any run of whitespace; next to punctuation it may be missing.
+A template such as "голосую против {player}" matches a line (or a sentence in it) from its start,
+case-insensitively and with ё/е folded. A space in a template matches any run of whitespace; next to
+punctuation it may be missing.
 A slot `{name}` or `{name:type}` captures text; the slot at the end of a template takes the rest of the
 line (words after a player's name are left for the name resolver to ignore). Where several templates
 match a line, the one with the most literal text wins, so "vote: {player}" beats "vote {player}".
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.paths import data_dir
@@ -159,7 +161,7 @@ class Grammar:
         types = {name: kind for name, kind, _ in compiled.slots}
         return Match(compiled.command, compiled.template, slots, types)
 
-    def with_commands(self, extra: Iterable[Command], source: str) -> "Grammar":
+    def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
         return Grammar(self.game, self.lang, (*self.commands, *extra), self.no_lynch_words,
                        source=f"{self.source} + {source}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 
@@ -14,14 +14,14 @@ def parse_time(text: str) -> datetime:
     """
     value = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def format_time(value: datetime) -> str:
     """The canonical text of a time: UTC, seconds, trailing Z."""
-    if value.tzinfo is not timezone.utc:
-        value = value.astimezone(timezone.utc)
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
     return value.isoformat(timespec="seconds")[:19] + "Z"   # isoformat is several times faster than strftime
 
 

@@ -7,10 +7,11 @@ the replay ends when the phase of the last post is over.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from forumbot.config import Scenario, load_scenario
 from forumbot.model import format_time
@@ -39,6 +40,28 @@ class ReplayResult:
     def to_json(self) -> dict[str, Any]:
         return {"game": self.scenario.config.name, "messages": self.messages, "flags": self.flags,
                 "state": self.state}
+
+    def differences(self) -> list[str]:
+        """How the result differs from the scenario's [expect] (`flags` there is a count; `days` entries
+        are compared on the fields they name)."""
+        problems = []
+        for key, want in self.scenario.expect.items():
+            if key == "flags":
+                if len(self.flags) != want:
+                    problems.append(f"flags: expected {want!r}, got {len(self.flags)!r}")
+                continue
+            have = self.state.get(key)
+            if key == "days" and isinstance(want, list):
+                days = have if isinstance(have, list) else []
+                for index, day in enumerate(want):
+                    got = days[index] if index < len(days) else {}
+                    for field_name, value in day.items():
+                        if got.get(field_name) != value:
+                            problems.append(f"days[{index}].{field_name}: expected {value!r}, "
+                                            f"got {got.get(field_name)!r}")
+            elif have != want:
+                problems.append(f"{key}: expected {want!r}, got {have!r}")
+        return problems
 
 
 def _grid(start: datetime, at: datetime, poll: int) -> datetime:

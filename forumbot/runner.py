@@ -40,7 +40,7 @@ class GameRun:
     thread_prefix: str = ""          # platform thread id = prefix + the game's thread name
 
     @classmethod
-    def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None) -> "GameRun":
+    def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None) -> GameRun:
         """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
         game = get_game(config.game)
         grammar = load_grammar(config.game, config.lang)

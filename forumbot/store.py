@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -25,33 +26,33 @@ migrations = Migrations("forumbot")
 
 @migrations()
 def m001_initial(db: Database) -> None:
-    db["posts"].create({"id": str, "platform": str, "thread": str, "author": str, "created": str,
+    db.table("posts").create({"id": str, "platform": str, "thread": str, "author": str, "created": str,
                         "edited": str, "body": str, "edited_body": str, "dialect": str, "url": str,
                         "pm": int, "fetched": str}, pk="id", not_null={"thread", "author", "created", "body"})
-    db["posts"].create_index(["thread", "created"])
-    db["games"].create({"name": str, "game": str, "setup": str, "state": str, "event_seq": int,
+    db.table("posts").create_index(["thread", "created"])
+    db.table("games").create({"name": str, "game": str, "setup": str, "state": str, "event_seq": int,
                         "updated": str}, pk="name")
-    db["processed"].create({"game": str, "post": str, "at": str}, pk=("game", "post"))
-    db["intents"].create({"id": int, "game": str, "post": str, "kind": str, "data": str, "at": str},
+    db.table("processed").create({"game": str, "post": str, "at": str}, pk=("game", "post"))
+    db.table("intents").create({"id": int, "game": str, "post": str, "kind": str, "data": str, "at": str},
                          pk="id", foreign_keys=[("post", "posts", "id")])
-    db["intents"].create_index(["game", "post"])
-    db["flags"].create({"id": int, "game": str, "post": str, "author": str, "reason": str,
+    db.table("intents").create_index(["game", "post"])
+    db.table("flags").create({"id": int, "game": str, "post": str, "author": str, "reason": str,
                         "candidates": str, "line": str, "at": str}, pk="id")
-    db["events"].create({"game": str, "seq": int, "kind": str, "data": str, "post": str, "at": str},
+    db.table("events").create({"game": str, "seq": int, "kind": str, "data": str, "post": str, "at": str},
                         pk=("game", "seq"))
-    db["outbox"].create({"key": str, "game": str, "kind": str, "thread": str, "pm_to": str, "subject": str,
+    db.table("outbox").create({"key": str, "game": str, "kind": str, "thread": str, "pm_to": str, "subject": str,
                          "text": str, "created": str, "delivered": str, "platform_id": str,
                          "attempts": int, "last_error": str}, pk="key")
-    db["outbox"].create_index(["delivered"])
-    db["cursors"].create({"platform": str, "name": str, "value": str}, pk=("platform", "name"))
+    db.table("outbox").create_index(["delivered"])
+    db.table("cursors").create({"platform": str, "name": str, "value": str}, pk=("platform", "name"))
 
 
 @migrations()
 def m002_game_version(db: Database) -> None:
     """A counter bumped by every step, so a runner can trust the state it holds, and the rowid of the last
     post a game has read, so finding new posts does not scan every post of the game."""
-    db["games"].add_column("version", int, not_null_default=0)
-    db["games"].add_column("post_mark", int, not_null_default=0)
+    db.table("games").add_column("version", int, not_null_default=0)
+    db.table("games").add_column("post_mark", int, not_null_default=0)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class GameRow:
 
 
 def _now() -> str:
-    return format_time(datetime.now(timezone.utc))
+    return format_time(datetime.now(UTC))
 
 
 def _post_from_row(row: dict[str, Any]) -> Post:
@@ -141,7 +142,7 @@ class Store:
         sql = f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND +thread IN ({marks}) ORDER BY created, rowid"
         cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *thread_list])
         columns = [c[0] for c in cursor.description]
-        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+        rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
         self._marks[game] = max((r["_rowid"] for r in rows), default=mark_row[0] if mark_row else 0)
         return [_post_from_row(row) for row in rows]
 
@@ -232,7 +233,7 @@ class Store:
         where = "delivered IS NULL" + (" AND game = ?" if game else "")
         cursor = self.db.execute(f"SELECT * FROM outbox WHERE {where} ORDER BY rowid", [game] if game else [])
         columns = [c[0] for c in cursor.description]
-        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+        return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
     def delivered(self, key: str, platform_id: str, at: datetime | None = None) -> None:
         with self.db.atomic():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from forumbot.games.base import GameSetup
@@ -10,7 +10,7 @@ from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import MafiaState
 from forumbot.model import Event, Intent, PlayerRef
 
-START = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
 
 def names(count: int) -> list[str]:

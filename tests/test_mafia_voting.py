@@ -5,11 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from helpers import act, kinds, names, new_game, votes
 
 from forumbot.errors import ConfigError
-from forumbot.games.mafia import MAFIA
-from forumbot.games.mafia import voting
-from helpers import act, kinds, names, new_game, votes
+from forumbot.games.mafia import MAFIA, voting
 
 
 def end_day(state):

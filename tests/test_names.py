@@ -8,11 +8,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from forumbot.errors import AmbiguousName, ConfigError
+from forumbot.errors import AmbiguousName, ConfigError, UnknownName
 from forumbot.model import PlayerRef
 from forumbot.text import names as names_module
-from forumbot.errors import UnknownName
-from forumbot.text.names import Resolution, Roster, morph_analyzer, word_forms
+from forumbot.text.names import Resolution, Roster, word_forms
 from forumbot.text.normalize import tokens
 
 RU_PLAYERS = [

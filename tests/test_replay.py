@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from forumbot.cli import _check_expect, cli
+from forumbot.cli import cli
 from forumbot.paths import data_dir
 from forumbot.replay import replay
 
@@ -23,7 +23,7 @@ def test_there_are_samples():
 def test_sample_replays_to_its_expected_result(path: Path):
     result = replay(path)
     assert result.scenario.expect, f"{path.name} has no [expect]"
-    assert _check_expect(result) == []
+    assert result.differences() == []
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=[p.stem for p in SAMPLES])

@@ -7,6 +7,7 @@ import sqlite3
 from datetime import timedelta
 
 import pytest
+from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,6 @@ from forumbot.model import PlayerRef, Post
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
 from forumbot.store import Store
-from helpers import START
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 

@@ -8,9 +8,9 @@ exactly as it does Reddit. The clock is injectable so a replay runs on virtual t
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Sequence
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -23,17 +23,17 @@ forum_migrations = Migrations("localforum")
 
 @forum_migrations()
 def m001_forum(db: Database) -> None:
-    db["forum_threads"].create({"key": str, "title": str, "created": str}, pk="key")
-    db["forum_posts"].create({"id": int, "thread": str, "author": str, "body": str, "created": str,
+    db.table("forum_threads").create({"key": str, "title": str, "created": str}, pk="key")
+    db.table("forum_posts").create({"id": int, "thread": str, "author": str, "body": str, "created": str,
                               "edited": str}, pk="id", foreign_keys=[("thread", "forum_threads", "key")])
-    db["forum_posts"].create_index(["thread", "id"])
-    db["forum_pms"].create({"id": int, "sender": str, "recipient": str, "subject": str, "body": str,
+    db.table("forum_posts").create_index(["thread", "id"])
+    db.table("forum_pms").create({"id": int, "sender": str, "recipient": str, "subject": str, "body": str,
                             "created": str, "read": int}, pk="id")
-    db["forum_pms"].create_index(["recipient", "read"])
+    db.table("forum_pms").create_index(["recipient", "read"])
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class LocalForum:

@@ -445,7 +445,7 @@ class Roster:
             return []
         keys = _fold_words(text[spans[0][0]:spans[-1][1]])     # one fold for the whole leading run
         if len(keys) == len(spans):
-            words = [(key, start, end) for key, (start, end) in zip(keys, spans)]
+            words = [(key, start, end) for key, (start, end) in zip(keys, spans, strict=True)]
         else:                                                   # NFKC split a word ("½" → "1⁄2")
             words = [(key, start, end) for start, end in spans for key in _fold_words(text[start:end])]
         if len(words) > 1 and words[0][0] in LEADING_PREPOSITIONS and words[0][0] not in self._name_words:

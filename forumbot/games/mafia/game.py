@@ -7,16 +7,24 @@ hook for "cannot be hanged" is `MafiaState.immune`, which the day's end honours.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import voting
 from forumbot.games.mafia.options import MafiaOptions
-from forumbot.games.mafia.state import (NO_LYNCH, DayResult, Death, MafiaState, VoteEntry, VoteError,
-                                        state_from_json, state_to_json)
+from forumbot.games.mafia.state import (
+    NO_LYNCH,
+    DayResult,
+    Death,
+    MafiaState,
+    VoteEntry,
+    VoteError,
+    state_from_json,
+    state_to_json,
+)
 from forumbot.model import Event, Intent, format_time
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
@@ -234,15 +242,16 @@ def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, l
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
     final_view = view(state, at)
+    hanged: tuple[str, ...]
     if day_rule == "absolute":
         reached = voting.majority_reached(state) if state.alive else None
         if reached is None:   # with early endings off, a majority can still stand at the deadline
             tally = voting.counts(state)
             reached = next((t for t, c in tally.items() if need and c >= need and t != NO_LYNCH), None)
-        hanged = () if reached in (None, NO_LYNCH) else (reached,)
+        hanged = () if reached is None or reached == NO_LYNCH else (reached,)
     else:
-        hanged = voting.decided_by_final_votes(state) if ended == "early" else None
-        hanged = hanged or voting.most_voted(state)
+        decided = voting.decided_by_final_votes(state) if ended == "early" else None
+        hanged = decided or voting.most_voted(state)
     saved = tuple(n for n in hanged if n in state.immune)
     hanged = tuple(n for n in hanged if n not in state.immune)
     result = "lynch" if hanged or saved else "no_lynch"

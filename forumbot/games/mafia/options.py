@@ -46,7 +46,7 @@ class MafiaOptions:
     reveal_roles: bool = False
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], source: str = "options") -> "MafiaOptions":
+    def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}

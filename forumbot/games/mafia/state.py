@@ -8,8 +8,8 @@ players × (players + 1) entries however many posts a day has.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, is_dataclass, replace
-from functools import lru_cache
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from forumbot.games.mafia.options import MafiaOptions
@@ -90,7 +90,7 @@ class MafiaState:
         digits = "".join(ch for ch in self.phase if ch.isdigit())
         return int(digits) if digits else 0
 
-    def with_(self, **changes: Any) -> "MafiaState":
+    def with_(self, **changes: Any) -> MafiaState:
         return replace(self, **changes)
 
 
