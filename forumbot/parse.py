@@ -81,6 +81,9 @@ class PostParser:
             error = resolution.error()
             reason = str(error) if error else f"'{raw}' is not a player"
             data["error"] = reason
+            data.setdefault("error_code", {})[name] = {
+                "code": "name_ambiguous" if resolution.method == "ambiguous" else "name_unknown",
+                "params": {"query": raw, "candidates": ", ".join(resolution.candidates)}}
             parsed.flags.append(Flag(reason=reason,
                                      post_id=post_id, author=author, at=at,
                                      candidates=resolution.candidates, line=line))

@@ -86,6 +86,7 @@ class Renderer:
         self.env.filters.update(filters)
         self.env.filters["when"] = _when
         self.env.globals["voter"] = self._voter
+        self.env.globals["reason"] = self._reason
         self.dialect = dialect
         self.lang = lang
         self._filters = filters
@@ -106,6 +107,22 @@ class Renderer:
                 self._voter_cache.clear()
             self._voter_cache[key] = text
         return text
+
+    def _reason(self, error: Mapping[str, Any]) -> str:
+        """A vote error in the post's language: phrase `error_<code>` (or `error_<code>_candidates` when
+        there are candidates), else the English reason."""
+        params = dict(error.get("params") or {})
+        code = error.get("code") or ""
+        phrase = None
+        if params.get("candidates"):
+            phrase = self.phrases.get(f"error_{code}_candidates")
+        phrase = phrase or self.phrases.get(f"error_{code}")
+        if phrase is None:
+            return str(error.get("reason", ""))
+        try:
+            return phrase.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return str(error.get("reason", ""))
 
     def _with_voter_lists(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The view with each wagon's voters already joined (`voters_text`): the templates stay short and

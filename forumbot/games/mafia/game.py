@@ -72,17 +72,19 @@ class MafiaGame:
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         if intent.kind not in VOTE_KINDS:
-            return _refuse(state, intent, f"'{intent.kind}' is not a day command in this game")
+            return _refuse(state, intent, "not_command", {"kind": intent.kind})
         refusal = _vote_refusal(state, intent)
         if refusal:
-            return _refuse(state, intent, refusal)
+            return _refuse(state, intent, *refusal)
         if intent.kind == "unvote":
             state, changed = _withdraw(state, intent.author)
             return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
         target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
         events: list[Event] = []
         if target is None:   # an unknown or ambiguous name: counts as no vote
-            state = _note_error(state, intent, intent.data.get("error") or "the name was not understood")
+            name_error = intent.data.get("error_code", {}).get("target", {})
+            state = _note_error(state, intent, intent.data.get("error") or "the name was not understood",
+                                name_error.get("code", "name_unknown"), name_error.get("params", {}))
             if state.options.unresolved_vote == "withdraw":
                 state, changed = _withdraw(state, intent.author)
                 if changed:
@@ -155,28 +157,43 @@ class MafiaGame:
 
 
 # ---- rules of a vote ------------------------------------------------------------------------
-def _vote_refusal(state: MafiaState, intent: Intent) -> str | None:
-    """Why a vote command cannot count now, or None."""
+# Why a vote can be refused: a code (the renderer finds `error_<code>` in the post language's phrases) and
+# the English text that flags and logs use.
+REFUSALS = {
+    "not_command": "'{kind}' is not a day command in this game",
+    "not_day": "votes count only during the day; it is {phase}",
+    "after_deadline": "the vote came after the day's deadline",
+    "not_player": "{author} is not a player in this game",
+    "dead_voter": "{author} is dead and cannot vote",
+    "locked": "{author}'s final vote is locked and cannot change",
+    "dead_target": "{target} is dead and cannot be voted for",
+    "self_vote": "self-votes are not allowed in this game",
+    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; the player(s) with the most votes hang at the deadline",
+}
+
+
+def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any]] | None:
+    """Why a vote command cannot count now (a code of REFUSALS and its fields), or None."""
+    author = {"author": intent.author}
     if not state.is_day:
-        return "votes count only during the day; it is " + state.phase
+        return "not_day", {"phase": state.phase}
     if intent.at is not None and intent.at > state.phase_ends:
-        return "the vote came after the day's deadline"
+        return "after_deadline", {}
     if intent.author not in state.players:
-        return f"{intent.author} is not a player in this game"
+        return "not_player", author
     if intent.author not in state.alive:
-        return f"{intent.author} is dead and cannot vote"
+        return "dead_voter", author
     if intent.author in state.locked:
-        return f"{intent.author}'s final vote is locked and cannot change"
+        return "locked", author
     target = intent.data.get("target")
     if intent.kind == "vote" and target is not None:
         if target not in state.alive:
-            return f"{target} is dead and cannot be voted for"
+            return "dead_target", {"target": target}
         if target == intent.author and not state.options.self_votes:
-            return "self-votes are not allowed in this game"
+            return "self_vote", {}
     if intent.kind == "no_lynch" and voting.rule(state) == "simple" \
             and state.options.no_lynch_after_limit == "reject":
-        return (f"the no-lynch limit ({state.options.no_lynch_limit}) is used up; "
-                "the player(s) with the most votes hang at the deadline")
+        return "no_lynch_limit", {"limit": state.options.no_lynch_limit}
     return None
 
 
@@ -185,16 +202,17 @@ def _final_locks(state: MafiaState) -> bool:
     return mode == "always" or (mode == "simple_only" and voting.rule(state) == "simple")
 
 
-def _refuse(state: MafiaState, intent: Intent, reason: str) -> tuple[MafiaState, list[Event]]:
+def _refuse(state: MafiaState, intent: Intent, code: str, params: dict[str, Any]) -> tuple[MafiaState, list[Event]]:
+    reason = REFUSALS[code].format(**params)
     if state.is_day:
-        state = _note_error(state, intent, reason)
-    return state, [Event("rejected", {"author": intent.author, "reason": reason, "post": intent.post_id,
-                                      "url": intent.url, "line": intent.line})]
+        state = _note_error(state, intent, reason, code, params)
+    return state, [Event("rejected", {"author": intent.author, "reason": reason, "code": code, "params": params,
+                                      "post": intent.post_id, "url": intent.url, "line": intent.line})]
 
 
-def _note_error(state: MafiaState, intent: Intent, reason: str) -> MafiaState:
+def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, params: dict[str, Any]) -> MafiaState:
     keep = max(state.options.vote_errors_shown, 0)
-    errors = (*state.errors, VoteError(intent.author, reason, intent.post_id, intent.url))
+    errors = (*state.errors, VoteError(intent.author, reason, intent.post_id, intent.url, code, params))
     return state.with_(errors=errors[-keep:] if keep else (), error_total=state.error_total + 1)
 
 
@@ -330,6 +348,7 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
         "wagons": wagons, "not_voting": voting.not_voting(state), "locked": sorted(state.locked),
-        "errors": [{"author": e.author, "reason": e.reason, "url": e.url} for e in state.errors],
+        "errors": [{"author": e.author, "reason": e.reason, "url": e.url, "code": e.code, "params": e.params}
+                   for e in state.errors],
         "error_total": state.error_total,
     }

@@ -54,9 +54,11 @@ class DayResult:
 @dataclass(frozen=True)
 class VoteError:
     author: str
-    reason: str
+    reason: str               # English text, for flags and logs
     post: str = ""
     url: str = ""
+    code: str = ""            # what went wrong, for the post's language (phrases error_<code>)
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
