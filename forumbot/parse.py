@@ -87,4 +87,6 @@ class PostParser:
             parsed.flags.append(Flag(reason=reason,
                                      post_id=post_id, author=author, at=at,
                                      candidates=resolution.candidates, line=line))
+        if kind == "vote" or (kind == "no_lynch" and "final" in data):
+            data["final"] = bool(data.get("final", False))
         parsed.intents.append(Intent(kind, data, post_id=post_id, author=author, at=at, line=line, url=url))
