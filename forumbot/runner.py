@@ -115,7 +115,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str) -
             return step
         index += 1
         step.processed.append(post.platform_id)
-        if post.author == bot or post.thread not in commands:
+        if post.author == bot or (not post.pm and post.thread not in commands):
             continue
         parsed = run.parser.parse(post)
         step.flags += parsed.flags
@@ -178,13 +178,22 @@ class Runner:
         result = StepResult()
         threads = sorted({run.thread_id(t) for run in self.runs
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
+        pms: list[Post] = []
         try:
             posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
             result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
+            pms = self.platform.fetch_pms()
+            result.posts_fetched += self.store.save_posts(self.platform.name, pms)
         except PlatformError as err:
             log.warning("fetching from %s failed (%s); reading what is stored", self.platform.name, err)
         for run in self.runs:
             self._advance(run, now, result)
+        if pms:
+            # Only now, with every game's reading of them committed, may a private message count as read.
+            try:
+                self.platform.mark_read([pm.platform_id for pm in pms])
+            except PlatformError as err:
+                log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
         result.delivered = self.deliver(now)
         return result
 
@@ -196,7 +205,7 @@ class Runner:
         version, _ = self._states[run.name]
         seq = self.store.event_seq(run.name)
         all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
-        pending = self.store.unprocessed_posts(run.name, all_threads)
+        pending = self.store.unprocessed_posts(run.name, all_threads, pm_authors=game.pm_authors(state))
         before = state
         step = play(run, state, pending, now, self.platform.account)
         state, reported = game.report(step.state, now)
@@ -218,7 +227,8 @@ class Runner:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
         state = run.game.new(setup_of(run.config))
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
-        return play(run, state, self.store.posts(all_threads), now, self.platform.account).state
+        posts = self.store.posts(all_threads, pm_authors=run.game.pm_authors(state))
+        return play(run, state, posts, now, self.platform.account).state
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime) -> list[Outgoing]:
         roles = {role: run.thread_id(name) for role, name in run.game.threads(state).items()}

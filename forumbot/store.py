@@ -130,29 +130,40 @@ class Store:
                               [platform, name]).fetchone()
         return row[0] if row else None
 
-    def unprocessed_posts(self, game: str, threads: Iterable[str]) -> list[Post]:
-        """Posts in the game's threads that the game has not read yet, oldest first. Every step reads all
-        the posts stored before it, so the posts stored after the game's mark are exactly the new ones."""
-        thread_list = list(threads)
-        if not thread_list:
-            return []
-        marks = ",".join("?" * len(thread_list))
+    def unprocessed_posts(self, game: str, threads: Iterable[str], pm_authors: Iterable[str] = ()) -> list[Post]:
+        """Posts in the game's threads, and private messages from `pm_authors`, that the game has not read
+        yet, oldest first. Every step reads all the posts stored before it, so the posts stored after the
+        game's mark are exactly the new ones."""
         mark_row = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
+        where, params = self._posts_where(threads, pm_authors)
         # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
-        sql = f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND +thread IN ({marks}) ORDER BY created, rowid"
-        cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *thread_list])
+        sql = f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND ({where}) ORDER BY created, rowid"
+        cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *params])
         columns = [c[0] for c in cursor.description]
         rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
         self._marks[game] = max((r["_rowid"] for r in rows), default=mark_row[0] if mark_row else 0)
         return [_post_from_row(row) for row in rows]
 
-    def posts(self, threads: Iterable[str] | None = None) -> list[Post]:
-        """Stored posts, oldest first (all, or those of some threads)."""
-        wanted = list(threads) if threads is not None else None
-        rows = self.db["posts"].rows_where(
-            "thread IN ({})".format(",".join("?" * len(wanted))) if wanted is not None else None,
-            wanted or [], order_by="created, rowid")
+    def posts(self, threads: Iterable[str] | None = None, pm_authors: Iterable[str] = ()) -> list[Post]:
+        """Stored posts, oldest first: all, or those of some threads (and PMs from some authors)."""
+        if threads is None:
+            rows = self.db["posts"].rows_where(order_by="created, rowid")
+        else:
+            where, params = self._posts_where(threads, pm_authors)
+            rows = self.db["posts"].rows_where(where, params, order_by="created, rowid")
         return [_post_from_row(row) for row in rows]
+
+    @staticmethod
+    def _posts_where(threads: Iterable[str], pm_authors: Iterable[str]) -> tuple[str, list[str]]:
+        thread_list, authors = list(threads), list(pm_authors)
+        parts, params = ["0"], []
+        if thread_list:
+            parts.append(f"(+thread IN ({','.join('?' * len(thread_list))}) AND pm = 0)")
+            params += thread_list
+        if authors:
+            parts.append(f"(pm = 1 AND author IN ({','.join('?' * len(authors))}))")
+            params += authors
+        return " OR ".join(parts), params
 
     # ---- games ---------------------------------------------------------------------------------
     def game(self, name: str) -> GameRow | None:

@@ -195,3 +195,25 @@ def test_any_votes_count_each_living_voter_once_and_equal_a_recount(posts, limit
     assert sum(len(v) for v in run.game.summary(state)["votes"].values()) == len(state.current)
     recount = runner.recount(run, at(minute + 1))
     assert run.game.summary(recount) == run.game.summary(state)
+
+
+def test_private_messages_are_stored_and_marked_read_only_after_the_step():
+    store, forum, run, runner = make()
+    forum.add_pm("Alice", forum.account, "Проверяю Боба", at=at(1))
+    store.db.execute("CREATE TRIGGER fail BEFORE INSERT ON processed "
+                     "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+    with pytest.raises(sqlite3.IntegrityError):
+        runner.step(at(2))
+    assert len(forum.fetch_pms()) == 1                      # not committed: still unread on the platform
+    assert store.db["posts"].count == 1                      # but stored, never lost
+    store.db.execute("DROP TRIGGER fail")
+    runner.step(at(3))
+    assert forum.fetch_pms() == []
+    assert [row["post"] for row in store.db["processed"].rows] == ["local-pm:1"]
+
+
+def test_votes_by_pm_do_not_count():
+    store, forum, run, runner = make()
+    forum.add_pm("Alice", forum.account, "vote Bob", at=at(1))
+    runner.step(at(2))
+    assert runner.state(run).current == {}

@@ -125,6 +125,10 @@ class MafiaGame:
         return {"game": state.options.game_thread, "votes": state.options.vote_threads[0],
                 **{name: name for name in state.options.vote_threads}}
 
+    def pm_authors(self, state: MafiaState) -> tuple[str, ...]:
+        """Whose private messages this game reads: every player (night actions arrive by PM)."""
+        return state.players
+
     def command_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose posts are read for commands (votes count only in the voting thread)."""
         return state.options.vote_threads
