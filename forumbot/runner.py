@@ -234,7 +234,8 @@ class Runner:
         roles = {role: run.thread_id(name) for role, name in run.game.threads(state).items()}
         out: list[Outgoing] = []
         for offset, event in enumerate(events, start=1):
-            out += run.renderer.render(event, key=f"{run.name}:{seq + offset}", threads=roles, at=at)
+            out += run.renderer.render(event, key=f"{run.name}:{seq + offset}", threads=roles, at=at,
+                                       game=run.game.name)
         return out
 
     # ---- delivery ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import START as START_AT
 from helpers import act, new_game, votes
 
 from forumbot.errors import ConfigError
@@ -136,3 +137,17 @@ def test_broken_override_is_a_config_error(tmp_path):
 def test_missing_override_folder_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         Renderer("markdown", "en", template_dir=tmp_path / "nope")
+
+
+def test_events_can_address_a_pm_or_a_thread_and_games_have_own_templates(tmp_path):
+    (tmp_path / "markdown" / "chess").mkdir(parents=True)
+    (tmp_path / "markdown" / "chess" / "board.j2").write_text("board for {{ e.player }}")
+    renderer = Renderer("markdown", "en", template_dir=tmp_path)
+    pm = renderer.render(Event("board", {"pm_to": "Alice", "subject": "your board", "player": "Alice"}),
+                         key="k1", threads={}, at=START_AT, game="chess")
+    assert (pm[0].pm_to, pm[0].subject, pm[0].text) == ("Alice", "your board", "board for Alice\n")
+    post = renderer.render(Event("board", {"thread": "game", "player": "all"}), key="k2",
+                           threads={"game": "g/game"}, at=START_AT, game="chess")
+    assert (post[0].thread, post[0].text) == ("g/game", "board for all\n")
+    with pytest.raises(ConfigError, match="no template"):
+        renderer.render(Event("board", {"thread": "game"}), key="k3", threads={"game": "g"}, at=START_AT)

@@ -17,7 +17,8 @@ from forumbot.model import Event, Outgoing, parse_time
 
 _HERE = Path(__file__).resolve().parent
 DIALECTS = ("markdown", "bbcode")
-# Which thread each event is posted in: "votes" is the game's first voting thread.
+# Where each Mafia event is posted, by thread purpose ("votes" is the game's first voting thread). Any
+# game may instead address an event itself: data "thread" (a purpose) or "pm_to" (a player), "subject".
 EVENT_THREADS = {"vote_count": "votes", "day_end": "votes", "phase_start": "game", "night_end": "game"}
 
 # Characters Reddit markdown reads as markup anywhere in a line ("(" only matters after "]", escaped).
@@ -131,15 +132,17 @@ class Renderer:
                   for w in view.get("wagons", [])]
         return {**view, "wagons": wagons}
 
-    def text(self, event: Event) -> str:
-        """The text of one event's post. Raises ConfigError when a template is broken."""
+    def text(self, event: Event, game: str = "") -> str:
+        """The text of one event's post: template <game>/<kind>.j2 if the game has its own, else <kind>.j2.
+        Raises ConfigError when a template is missing or broken."""
         data = dict(event.data)
         if "wagons" in data:
             data = self._with_voter_lists(data)
         if isinstance(data.get("view"), dict):
             data["view"] = self._with_voter_lists(data["view"])
         try:
-            template = self.env.get_template(f"{event.kind}.j2")
+            names = [f"{game}/{event.kind}.j2"] if game else []
+            template = self.env.select_template([*names, f"{event.kind}.j2"])
             body = template.render(e=data, v=data, t=self.phrases)
         except jinja2.TemplateNotFound:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
@@ -149,13 +152,19 @@ class Renderer:
                               fix="check the template against the shipped one") from None
         return re.sub(r"\n{3,}", "\n\n", body).strip() + "\n"
 
-    def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime) -> list[Outgoing]:
+    def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
+               game: str = "") -> list[Outgoing]:
         """The messages an event owes (none for events nobody is told about, such as a single vote)."""
-        role = EVENT_THREADS.get(event.kind)
+        pm_to = event.data.get("pm_to")
+        if isinstance(pm_to, str) and pm_to:
+            return [Outgoing(key=key, text=self.text(event, game), pm_to=pm_to, at=at, kind=event.kind,
+                             subject=str(event.data.get("subject", "")))]
+        role = event.data.get("thread") if isinstance(event.data.get("thread"), str) else None
+        role = role or EVENT_THREADS.get(event.kind)
         if role is None:
             return []
         thread = threads.get(role)
         if thread is None:
             raise ConfigError(f"the game has no '{role}' thread for {event.kind} posts",
                               fix=f"add {role} to the game's threads")
-        return [Outgoing(key=key, text=self.text(event), thread=thread, at=at, kind=event.kind)]
+        return [Outgoing(key=key, text=self.text(event, game), thread=thread, at=at, kind=event.kind)]
