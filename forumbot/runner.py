@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from forumbot.config import GameConfig
+from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.games import Game, GameSetup, get_game
 from forumbot.grammar import load_grammar
@@ -37,10 +38,12 @@ class GameRun:
     game: Game
     parser: PostParser
     renderer: Renderer
-    thread_prefix: str = ""          # platform thread id = prefix + the game's thread name
+    thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
+    thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
 
     @classmethod
-    def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None) -> GameRun:
+    def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,
+              thread_ids: dict[str, str] | None = None) -> GameRun:
         """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
         game = get_game(config.game)
         grammar = load_grammar(config.game, config.lang)
@@ -50,16 +53,19 @@ class GameRun:
         renderer = Renderer(dialect if dialect in ("markdown", "bbcode") else "markdown", config.lang,
                             template_dir=config.templates, overrides=config.phrases)
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
-        return cls(config, game, PostParser(grammar, roster), renderer, prefix)
+        return cls(config, game, PostParser(grammar, roster), renderer, prefix, dict(thread_ids or {}))
 
     @property
     def name(self) -> str:
         return self.config.name
 
     def thread_id(self, thread: str) -> str:
-        return f"{self.thread_prefix}{thread}"
+        return self.thread_ids.get(thread) or f"{self.thread_prefix}{thread}"
 
     def thread_name(self, thread_id: str) -> str:
+        for name, platform_id in self.thread_ids.items():
+            if platform_id == thread_id:
+                return name
         return thread_id[len(self.thread_prefix):] if thread_id.startswith(self.thread_prefix) else thread_id
 
 
@@ -69,6 +75,7 @@ class StepResult:
     intents: int = 0
     flags: list[Flag] = field(default_factory=list)
     delivered: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[PlatformError] = field(default_factory=list)
 
 
 # Events whose full data is already in the outbox as rendered text: the event log keeps their headline.
@@ -181,10 +188,13 @@ class Runner:
         pms: list[Post] = []
         try:
             posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
-            result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
             pms = self.platform.fetch_pms()
+            crashpoint("fetched")
+            result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
             result.posts_fetched += self.store.save_posts(self.platform.name, pms)
+            crashpoint("stored")
         except PlatformError as err:
+            result.errors.append(err)
             log.warning("fetching from %s failed (%s); reading what is stored", self.platform.name, err)
         for run in self.runs:
             self._advance(run, now, result)
@@ -192,9 +202,11 @@ class Runner:
             # Only now, with every game's reading of them committed, may a private message count as read.
             try:
                 self.platform.mark_read([pm.platform_id for pm in pms])
+                crashpoint("pm_read")
             except PlatformError as err:
+                result.errors.append(err)
                 log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
-        result.delivered = self.deliver(now)
+        result.delivered = self.deliver(now, result)
         return result
 
     def _advance(self, run: GameRun, now: datetime, result: StepResult) -> None:
@@ -213,12 +225,14 @@ class Runner:
         if not step.processed and not step.events:
             return
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now)
+        crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
         self.store.commit_step(run.name, game.name, None, None if unchanged else game.to_json(state),
                                processed=step.processed,
                                intents=step.intents, flags=step.flags,
                                events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
                                at=now, expected_seq=seq)
+        crashpoint("committed")
         self._states[run.name] = (version + 1, state)
         result.intents += len(step.intents)
         result.flags += step.flags
@@ -239,21 +253,45 @@ class Runner:
         return out
 
     # ---- delivery ------------------------------------------------------------------------------
-    def deliver(self, now: datetime) -> list[dict[str, Any]]:
-        """Send what the outbox owes, oldest first. A failure stays in the outbox for the next step."""
+    def deliver(self, now: datetime, result: StepResult | None = None) -> list[dict[str, Any]]:
+        """Send what the outbox owes, oldest first, each message exactly once.
+
+        An attempt is recorded before the message goes out. A message with an earlier attempt may have gone
+        out just before a crash, so the platform is asked for it (by the invisible marker carrying its key)
+        before it is sent again. A failure leaves the message in the outbox for the next step.
+        """
+        games = {run.name for run in self.runs}
         sent = []
         for row in self.store.pending():
+            if row["game"] not in games:
+                continue
             try:
-                if row["pm_to"]:
-                    platform_id = self.platform.send_pm(row["pm_to"], row["subject"] or "", row["text"])
-                else:
-                    platform_id = self.platform.post(row["thread"], row["text"])
+                platform_id = self._send_once(row)
             except PlatformError as err:
                 self.store.delivery_failed(row["key"], str(err))
+                if result is not None:
+                    result.errors.append(err)
                 log.warning("delivering %s failed: %s", row["key"], err)
                 if not err.retryable:
                     continue
                 break   # keep the order of a thread: retry from here next step
             self.store.delivered(row["key"], platform_id, now)
+            crashpoint("delivered")
             sent.append({**row, "platform_id": platform_id, "delivered": now})
         return sent
+
+    def _send_once(self, row: dict[str, Any]) -> str:
+        key, to, thread = row["key"], row["pm_to"], row["thread"]
+        if row["attempts"]:
+            found = self.platform.find_sent(key, thread=thread, to=to)
+            if found is not None:
+                log.info("%s had gone out before a restart (%s); not sending it again", key, found)
+                return found
+        self.store.attempting(key)
+        crashpoint("before_send")
+        if to:
+            platform_id = self.platform.send_pm(to, row["subject"] or "", row["text"], key=key)
+        else:
+            platform_id = self.platform.post(thread, row["text"], key=key)
+        crashpoint("after_send")
+        return platform_id

@@ -246,15 +246,19 @@ class Store:
         columns = [c[0] for c in cursor.description]
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
+    def attempting(self, key: str) -> None:
+        """Record, before sending, that a message is about to go out (so a restart looks for it first)."""
+        with self.db.atomic():
+            self.db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE key = ?", [key])
+
     def delivered(self, key: str, platform_id: str, at: datetime | None = None) -> None:
         with self.db.atomic():
-            self.db.execute("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
-                            "WHERE key = ?", [format_time(at) if at else _now(), platform_id, key])
+            self.db.execute("UPDATE outbox SET delivered = ?, platform_id = ? WHERE key = ?",
+                            [format_time(at) if at else _now(), platform_id, key])
 
     def delivery_failed(self, key: str, error: str) -> None:
         with self.db.atomic():
-            self.db.execute("UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE key = ?",
-                            [error, key])
+            self.db.execute("UPDATE outbox SET last_error = ? WHERE key = ?", [error, key])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],

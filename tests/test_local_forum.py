@@ -12,7 +12,7 @@ from forumbot.platforms.local import LocalForum
 
 
 def test_posts_come_once_through_the_cursor():
-    forum = LocalForum(clock=lambda: START)
+    forum = LocalForum(clock=lambda: START + timedelta(hours=1))
     first = forum.add_post("g/votes", "Alice", "vote Bob", at=START)
     forum.add_post("other/votes", "Zed", "not ours")
     posts, cursor = forum.fetch_posts(["g/votes"], None)
@@ -57,3 +57,16 @@ def test_a_forum_file_survives_reopening(tmp_path):
     LocalForum(tmp_path / "f.db", clock=lambda: START).add_post("g/votes", "Alice", "vote Bob")
     again = LocalForum(tmp_path / "f.db", clock=lambda: START)
     assert len(again.thread_posts("g/votes")) == 1
+
+
+def test_posts_dated_after_the_clock_wait_for_it():
+    now = [START]
+    forum = LocalForum(clock=lambda: now[0])
+    forum.add_post("g/votes", "Alice", "early", at=START)
+    forum.add_post("g/votes", "Bob", "later", at=START + timedelta(hours=1))
+    forum.add_post("g/votes", "Carol", "early too", at=START)       # after a future post: waits behind it
+    posts, cursor = forum.fetch_posts(["g/votes"], None)
+    assert [p.author for p in posts] == ["Alice"] and cursor == "1"
+    now[0] = START + timedelta(hours=2)
+    posts, cursor = forum.fetch_posts(["g/votes"], cursor)
+    assert [p.author for p in posts] == ["Bob", "Carol"] and cursor == "3"

@@ -8,6 +8,8 @@ from datetime import timedelta
 
 import pytest
 from helpers import START
+
+LATER = START + timedelta(days=30)   # the forum's clock: every test post is in its past
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +31,7 @@ def config(**options) -> GameConfig:
 
 def make(tmp_path=None, **options):
     store = Store(tmp_path / "bot.db" if tmp_path else ":memory:")
-    forum = LocalForum(tmp_path / "forum.db" if tmp_path else ":memory:", clock=lambda: START)
+    forum = LocalForum(tmp_path / "forum.db" if tmp_path else ":memory:", clock=lambda: LATER)
     run = GameRun.build(config(**options))
     runner = Runner(store, forum, [run])
     runner.start(START)
@@ -60,7 +62,7 @@ def test_a_second_step_and_a_restart_post_nothing_twice(tmp_path):
     runner.step(at(3))
     bot_posts = len([p for p in forum.thread_posts("g/votes") if p["author"] == forum.account])
     # restart: new objects over the same files
-    store2, forum2 = Store(tmp_path / "bot.db"), LocalForum(tmp_path / "forum.db", clock=lambda: START)
+    store2, forum2 = Store(tmp_path / "bot.db"), LocalForum(tmp_path / "forum.db", clock=lambda: LATER)
     runner2 = Runner(store2, forum2, [GameRun.build(config())])
     runner2.start(START)
     assert runner2.step(at(4)).posts_fetched == 0
@@ -110,16 +112,16 @@ class FlakyForum(LocalForum):
         super().__init__(*args, **kwargs)
         self.failures = failures
 
-    def post(self, thread: str, text: str) -> str:
+    def post(self, thread: str, text: str, key: str = "") -> str:
         if self.failures:
             self.failures -= 1
             raise PlatformError("503 from the forum", retryable=True)
-        return super().post(thread, text)
+        return super().post(thread, text, key)
 
 
 def test_delivery_failure_keeps_the_message_and_sends_it_once_later():
     store = Store()
-    forum = FlakyForum(clock=lambda: START, failures=2)
+    forum = FlakyForum(clock=lambda: LATER, failures=2)
     runner = Runner(store, forum, [GameRun.build(config())])
     runner.start(START)
     forum.add_post("g/votes", "Alice", "vote Bob", at=at(1))
@@ -174,7 +176,7 @@ VOTE_TEXTS = st.sampled_from(["vote Alice", "vote Bob", "vote Carol", "vote Dave
        limit_used=st.sampled_from([0, 2]))
 def test_any_votes_count_each_living_voter_once_and_equal_a_recount(posts, limit_used):
     store = Store()
-    forum = LocalForum(clock=lambda: START)
+    forum = LocalForum(clock=lambda: LATER)
     cfg = GameConfig(name="g", game="mafia", lang="en", start=START, players=tuple(PlayerRef(n) for n in PLAYERS),
                      options={"day_hours": 2, "night_hours": 1}, phase="day1", state={"no_lynch_used": limit_used})
     run = GameRun.build(cfg)

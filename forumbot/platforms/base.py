@@ -24,11 +24,15 @@ class Platform(Protocol):
     def mark_read(self, platform_ids: Sequence[str]) -> None:
         """Mark private messages read, once the intents they carry are committed."""
 
-    def post(self, thread: str, text: str) -> str:
-        """Post `text` in a thread; returns the new post's platform id."""
+    def post(self, thread: str, text: str, key: str = "") -> str:
+        """Post `text` in a thread with an invisible marker carrying `key`; returns the new post's id."""
 
-    def send_pm(self, to: str, subject: str, text: str) -> str:
-        """Send a private message; returns its platform id."""
+    def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
+        """Send a private message with an invisible marker carrying `key`; returns its platform id."""
+
+    def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
+        """The id of the bot's post in `thread` (or PM to `to`) that carries `key`'s marker, if any: how a
+        restarted bot learns that a message went out just before it died."""
 
     def edit(self, platform_id: str, text: str) -> None:
         """Replace the text of one of the bot's own posts."""

@@ -99,8 +99,13 @@ class LocalForum:
         after = int(cursor) if cursor and cursor.isdigit() else 0
         if not threads:
             return [], cursor
-        # Read the newest id first: a post added while we read is left for the next call, not skipped.
-        newest = self.db.execute("SELECT max(id) FROM forum_posts").fetchone()[0] or 0
+        now = format_time(self.clock())
+        # Read up to the newest id, or to just before the first post dated after the clock (a simulation
+        # puts a whole game on the forum ahead of time): a post added meanwhile waits for the next call.
+        first_future = self.db.execute("SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?",
+                                       [after, now]).fetchone()[0]
+        newest = (first_future - 1) if first_future else (self.db.execute(
+            "SELECT max(id) FROM forum_posts").fetchone()[0] or 0)
         marks = ",".join("?" * len(threads))
         rows = self.db.execute(
             f"SELECT id, thread, author, body, created, edited FROM forum_posts "
@@ -112,7 +117,8 @@ class LocalForum:
 
     def fetch_pms(self) -> list[Post]:
         rows = self.db.execute("SELECT id, sender, body, created, subject FROM forum_pms "
-                               "WHERE recipient = ? AND read = 0 ORDER BY id", [self.account]).fetchall()
+                               "WHERE recipient = ? AND read = 0 AND created <= ? ORDER BY id",
+                               [self.account, format_time(self.clock())]).fetchall()
         return [Post(platform_id=f"local-pm:{r[0]}", thread="", author=r[1], created=parse_time(r[3]),
                      body=r[2], dialect=self.dialect, pm=True) for r in rows]
 
@@ -122,11 +128,27 @@ class LocalForum:
             self.db.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
                             numbers)
 
-    def post(self, thread: str, text: str) -> str:
-        return self.add_post(thread, self.account, text)
+    def marker(self, key: str) -> str:
+        """An invisible marker: an empty link in markdown, an empty url tag in BBCode."""
+        if not key:
+            return ""
+        return f"\n[url=#fb:{key}][/url]" if self.dialect == "bbcode" else f"\n[](#fb:{key})"
 
-    def send_pm(self, to: str, subject: str, text: str) -> str:
-        return self.add_pm(self.account, to, text, subject)
+    def post(self, thread: str, text: str, key: str = "") -> str:
+        return self.add_post(thread, self.account, text.rstrip("\n") + self.marker(key))
+
+    def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
+        return self.add_pm(self.account, to, text.rstrip("\n") + self.marker(key), subject)
+
+    def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
+        needle = f"%(#fb:{key})%" if self.dialect != "bbcode" else f"%[url=#fb:{key}]%"
+        if to:
+            row = self.db.execute("SELECT id FROM forum_pms WHERE sender = ? AND recipient = ? AND body LIKE ? "
+                                  "ORDER BY id DESC LIMIT 1", [self.account, to, needle]).fetchone()
+            return f"local-pm:{row[0]}" if row else None
+        row = self.db.execute("SELECT id FROM forum_posts WHERE thread = ? AND author = ? AND body LIKE ? "
+                              "ORDER BY id DESC LIMIT 1", [thread, self.account, needle]).fetchone()
+        return f"local:{row[0]}" if row else None
 
     def edit(self, platform_id: str, text: str) -> None:
         self.edit_post(platform_id, text)

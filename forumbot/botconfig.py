@@ -1,0 +1,118 @@
+"""The bot's own config for `forumbot run`: where the store is, which platforms to poll, which games.
+
+    [bot]
+    store = "forumbot.db"            # paths are relative to this file
+    [platforms.local]                # a name of your choice; kind says what it is
+    kind = "local"
+    path = "forum.db"
+    poll_seconds = 30
+    [[games]]
+    config = "games/mafia-1.toml"    # a game config: the [game] and [[players]] of a scenario
+    platform = "local"
+    [games.threads]                  # optional: the game's thread → the platform's thread id
+    votes = "mafia-1/votes"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forumbot.config import GameConfig, load_scenario
+from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
+
+PLATFORM_KINDS = ("local",)
+BOT_KEYS = ("store", "log_level", "retry_max_seconds")
+PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds")
+GAME_KEYS = ("config", "platform", "name", "threads")
+TOP_KEYS = ("bot", "platforms", "games")
+
+
+@dataclass(frozen=True)
+class PlatformConfig:
+    name: str
+    kind: str
+    options: dict[str, Any]
+    poll_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class BotGame:
+    config: GameConfig
+    platform: str
+    threads: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    path: str
+    store: Path
+    platforms: dict[str, PlatformConfig]
+    games: tuple[BotGame, ...]
+    retry_max_seconds: float = 900.0
+    log_level: str = "info"
+
+
+def _check(doc: TomlFile, table: Any, known: tuple[str, ...], where: str) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise doc.error(f"[{where}] must be a table", where)
+    for key in table:
+        if key not in known:
+            raise doc.error(f"unknown key '{key}' in [{where}]", key, fix=unknown_key_fix(key, known))
+    return table
+
+
+def load_bot_config(path: str | Path) -> BotConfig:
+    """Read a bot config and every game config it names. Raises ConfigError naming the file, line and fix."""
+    doc = load_toml(path)
+    base = Path(path).resolve().parent
+    _check(doc, doc.data, TOP_KEYS, "top level")
+    bot = _check(doc, doc.data.get("bot", {}), BOT_KEYS, "bot")
+    platforms: dict[str, PlatformConfig] = {}
+    platform_tables = doc.data.get("platforms", {})
+    if not isinstance(platform_tables, dict):
+        raise doc.error("[platforms] must be a table of platforms", "platforms")
+    for name, table in platform_tables.items():
+        _check(doc, table, PLATFORM_KEYS, f"platforms.{name}")
+        kind = table.get("kind", name)
+        if kind not in PLATFORM_KINDS:
+            raise doc.error(f"platform kind '{kind}' is not known", f"[platforms.{name}]",
+                            fix="kinds: " + ", ".join(PLATFORM_KINDS))
+        poll = table.get("poll_seconds", 60)
+        if not isinstance(poll, (int, float)) or poll <= 0:
+            raise doc.error("poll_seconds must be a positive number", "poll_seconds")
+        options = {k: v for k, v in table.items() if k not in ("kind", "poll_seconds")}
+        if "path" in options:
+            options["path"] = str(base / options["path"])
+        platforms[name] = PlatformConfig(name, kind, options, float(poll))
+    if not platforms:
+        raise doc.error("no platforms", fix='add [platforms.local] with kind = "local"')
+    games = []
+    entries = doc.data.get("games", [])
+    if not isinstance(entries, list) or not entries:
+        raise doc.error("no games", fix='add [[games]] with config = "my-game.toml" and platform = "local"')
+    names: set[str] = set()
+    for entry in entries:
+        _check(doc, entry, GAME_KEYS, "games")
+        if "config" not in entry:
+            raise doc.error("a game needs config = \"<game file>\"", "[[games]]")
+        platform = entry.get("platform", next(iter(platforms)))
+        if platform not in platforms:
+            raise doc.error(f"game {entry['config']} names platform '{platform}', which is not configured",
+                            str(entry["config"]), fix="platforms: " + ", ".join(platforms))
+        scenario = load_scenario(base / entry["config"])
+        config = scenario.config
+        if "name" in entry:
+            config = GameConfig(**{**config.__dict__, "name": str(entry["name"])})
+        if config.name in names:
+            raise doc.error(f"two games are named '{config.name}'", str(entry["config"]),
+                            fix="give one of them name = \"...\"")
+        names.add(config.name)
+        threads = entry.get("threads", {})
+        if not isinstance(threads, dict) or not all(isinstance(v, str) for v in threads.values()):
+            raise doc.error("[games.threads] maps a game thread to a platform thread id", "threads")
+        games.append(BotGame(config, platform, dict(threads)))
+    retry = bot.get("retry_max_seconds", 900)
+    return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),
+                     float(retry), str(bot.get("log_level", "info")))
