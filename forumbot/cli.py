@@ -252,5 +252,95 @@ def check_config(paths: tuple[str, ...]) -> None:
     sys.exit(_guard(run))
 
 
+def _logging(level: str) -> None:
+    import logging
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+@cli.command()
+@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
+              help="The bot config (see config/bot.example.toml).")
+@click.option("--once", is_flag=True, help="Poll every platform once (firing due deadlines) and exit.")
+@click.option("--simulate-from", "simulate_from", default=None,
+              help="Run on a virtual clock from this time (ISO-8601) instead of the wall clock.")
+@click.option("--until", "until", default=None, help="With --simulate-from: stop at this time.")
+@click.option("--step", "step", type=float, default=None,
+              help="With --simulate-from: seconds between polls (default: the platforms' poll_seconds).")
+def run(config_path: str, once: bool, simulate_from: str | None, until: str | None, step: float | None) -> None:
+    """Run the bot: poll every configured game, end phases at their deadlines, deliver every post once."""
+    from forumbot.botconfig import load_bot_config
+    from forumbot.model import parse_time
+    from forumbot.replay import VirtualClock
+    from forumbot.service import Service
+
+    def go() -> int:
+        config = load_bot_config(config_path)
+        _logging(config.log_level)
+        if simulate_from:
+            if not until:
+                raise ConfigError("--simulate-from needs --until", fix="add --until 2026-03-05T00:00:00Z")
+            try:
+                start, end = parse_time(simulate_from), parse_time(until)
+            except ValueError:
+                raise ConfigError("--simulate-from and --until take times like 2026-03-01T20:00:00Z") from None
+            service = Service(config, clock=VirtualClock(start))
+            every = step or min(p.poll_seconds for p in config.platforms.values())
+            service.simulate(start, end, every)
+            return 0
+        service = Service(config)
+        if once:
+            service.start_games()
+            service.poll_all(service.clock())
+            return 0
+        service.run_forever()
+        return 0
+
+    sys.exit(_guard(go))
+
+
+@cli.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
+def status(config_path: str | None, db_path: str | None) -> None:
+    """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors."""
+    from forumbot.games import get_game
+    from forumbot.store import Store
+
+    def go() -> int:
+        if config_path:
+            from forumbot.botconfig import load_bot_config
+            path = str(load_bot_config(config_path).store)
+        elif db_path:
+            path = db_path
+        else:
+            raise ConfigError("say which bot", fix="pass --config bot.toml or --db forumbot.db")
+        if not Path(path).exists():
+            raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
+        store = Store(path)
+        click.echo("Games:")
+        for row in store.games():
+            summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
+            pending = len(store.pending(row.name))
+            click.echo(f"  {row.name} ({row.game}): {summary.get('phase')}, ends {summary.get('phase_ends', '-')}; "
+                       f"outbox backlog {pending}")
+        click.echo("Platforms:")
+        for health in store.platform_status():
+            line = f"  {health['platform']}: last good poll {health['last_ok'] or 'never'}"
+            if health["failures"]:
+                line += f"; {health['failures']} failure(s) in a row, next try {health['next_try']}"
+            if health["last_error"]:
+                line += f"; last error at {health['last_error_at']}: {health['last_error']}"
+            click.echo(line)
+        failed = [r for r in store.pending() if r["last_error"]]
+        if failed:
+            click.echo("Undelivered with errors:")
+            for message in failed[:10]:
+                click.echo(f"  {message['key']} ({message['attempts']} attempt(s)): {message['last_error']}")
+        return 0
+
+    sys.exit(_guard(go))
+
+
 def main() -> None:
     cli()

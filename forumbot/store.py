@@ -55,6 +55,13 @@ def m002_game_version(db: Database) -> None:
     db.table("games").add_column("post_mark", int, not_null_default=0)
 
 
+@migrations()
+def m003_platform_status(db: Database) -> None:
+    """How each platform's polls went, for `forumbot status`."""
+    db.table("platform_status").create({"platform": str, "last_ok": str, "last_error": str, "last_error_at": str,
+                                        "failures": int, "next_try": str}, pk="platform")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -85,7 +92,8 @@ class Store:
                 self.db = Database(memory=True)
             else:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-                self.db = Database(path)
+                # The scheduler runs a platform's polls on its worker threads, one at a time per store.
+                self.db = Database(sqlite3.connect(str(path), check_same_thread=False, timeout=30))
                 self.db.enable_wal()
             self.db.execute("PRAGMA foreign_keys=on")
             self.db.execute("PRAGMA synchronous=NORMAL")
@@ -259,6 +267,29 @@ class Store:
     def delivery_failed(self, key: str, error: str) -> None:
         with self.db.atomic():
             self.db.execute("UPDATE outbox SET last_error = ? WHERE key = ?", [error, key])
+
+    # ---- platform health ------------------------------------------------------------------------
+    def platform_ok(self, platform: str, at: datetime) -> None:
+        with self.db.atomic():
+            self.db.execute("INSERT INTO platform_status (platform, last_ok, failures, next_try) "
+                            "VALUES (?, ?, 0, NULL) ON CONFLICT(platform) DO UPDATE SET last_ok = excluded.last_ok, failures = 0, "
+                            "next_try = NULL", [platform, format_time(at)])
+
+    def platform_failed(self, platform: str, at: datetime, error: str, failures: int, next_try: datetime) -> None:
+        with self.db.atomic():
+            self.db.execute("INSERT INTO platform_status (platform, last_error, last_error_at, failures, next_try) "
+                            "VALUES (?, ?, ?, ?, ?) ON CONFLICT(platform) DO UPDATE SET "
+                            "last_error = excluded.last_error, last_error_at = excluded.last_error_at, "
+                            "failures = excluded.failures, next_try = excluded.next_try",
+                            [platform, error, format_time(at), failures, format_time(next_try)])
+
+    def platform_status(self) -> list[dict[str, Any]]:
+        return list(self.db["platform_status"].rows_where(order_by="platform"))
+
+    def set_cursor(self, platform: str, name: str, value: str) -> None:
+        with self.db.atomic():
+            self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, ?, ?) "
+                            "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value", [platform, name, value])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],

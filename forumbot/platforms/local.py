@@ -48,7 +48,7 @@ class LocalForum:
                 self.db = Database(memory=True)
             else:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-                self.db = Database(path)
+                self.db = Database(sqlite3.connect(str(path), check_same_thread=False, timeout=30))
                 self.db.enable_wal()
             forum_migrations.apply(self.db)
         except (sqlite3.Error, OSError) as err:

@@ -10,12 +10,18 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from forumbot.errors import ConfigError
+from forumbot.games.mafia.roles import RoleDef, roles_from
 from forumbot.tomlfile import unknown_key_fix
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "final_votes": ("simple_only", "always", "never"),
     "no_lynch_after_limit": ("reject", "allow"),
     "unresolved_vote": ("withdraw", "keep"),
+    "notes_scope": ("night", "game"),
+    "thief_revisit": ("steal", "any"),
+    "stolen_action": ("tonight", "role"),
+    "mafia_wins": ("parity", "alone"),
+    "inspector_meets": ("both", "inspector"),
 }
 
 
@@ -44,6 +50,20 @@ class MafiaOptions:
     # How many vote errors a vote count lists (the newest); the total is always given.
     vote_errors_shown: int = 10
     reveal_roles: bool = False
+    # ---- nights (the night rules; config/rulesets/bodysnatchers.toml says why for each) ----------
+    roles: tuple[RoleDef, ...] = ()
+    notes_per_night: int = 2
+    notes_scope: str = "night"
+    # Which protections the maniac's "protection" bypass ignores: protect (policeman/thief), heal, shield.
+    maniac_protect_bypass: tuple[str, ...] = ("protect",)
+    taxi_free_below: int = 5
+    thief_revisit: str = "steal"
+    stolen_action: str = "tonight"
+    mafia_wins: str = "parity"
+    maniac_wins_at: int = 2
+    inspector_meets: str = "both"
+    shuffle_notes: bool = True
+    seed: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
@@ -54,6 +74,9 @@ class MafiaOptions:
             if key not in known:
                 raise ConfigError(f"unknown Mafia option '{key}'", path=source,
                                   fix=unknown_key_fix(key, tuple(known)))
+            if key == "roles":
+                values[key] = roles_from(value, source)
+                continue
             default = getattr(cls, key)
             values[key] = _check(key, value, default, source)
         options = cls(**values)
@@ -63,9 +86,15 @@ class MafiaOptions:
                                   fix="use one of: " + ", ".join(allowed))
         if options.day_hours <= 0 or options.night_hours <= 0:
             raise ConfigError("day_hours and night_hours must be positive", path=source)
-        if options.no_lynch_limit < 0 or options.vote_count_every < 0:
-            raise ConfigError("no_lynch_limit and vote_count_every cannot be negative", path=source)
+        ids = [r.id for r in options.roles]
+        if len(set(ids)) != len(ids):
+            raise ConfigError("two roles share an id", path=source)
+        if options.no_lynch_limit < 0 or options.vote_count_every < 0 or options.notes_per_night < 0:
+            raise ConfigError("no_lynch_limit, vote_count_every and notes_per_night cannot be negative", path=source)
         return options
+
+    def role(self, role_id: str | None) -> RoleDef | None:
+        return next((r for r in self.roles if r.id == role_id), None)
 
 
 def _check(key: str, value: Any, default: Any, source: str) -> Any:

@@ -16,6 +16,8 @@ from forumbot.games.mafia.options import MafiaOptions
 from forumbot.model import format_time, parse_time
 
 NO_LYNCH = "no_lynch"
+KILL_KEY = "@kill"
+GAME_KEY = "@game"
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,18 @@ class MafiaState:
     errors: tuple[VoteError, ...] = ()
     error_total: int = 0
     immune: frozenset[str] = frozenset()   # cannot be hanged today (filled by roles)
+    # ---- nights: plain JSON data (dicts and lists), copied before any change -------------------------
+    host: str | None = None
+    lang: str = "en"
+    # Tonight's actions: an actor's name → {"action", "target", "to", "source", "at", "post"}; the mafia's
+    # shared kill is under KILL_KEY with its carrier in "actor".
+    orders: dict[str, dict[str, Any]] = field(default_factory=dict)
+    notes: tuple[dict[str, Any], ...] = ()       # {"id", "author", "night", "text", "rejected"}
+    # What roles remember between nights, per player (last targets, charges, the thief's loot, ...), and
+    # the game's own memory under GAME_KEY (the writer's count, the politician's protégé).
+    memory: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nights: tuple[dict[str, Any], ...] = ()      # each resolved night, for the host and the replay JSON
+    winner: str | None = None
 
     @property
     def is_day(self) -> bool:
@@ -152,4 +166,11 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         errors=tuple(VoteError(**e) for e in data.get("errors", [])),
         error_total=data.get("error_total", 0),
         immune=frozenset(data.get("immune", [])),
+        host=data.get("host"),
+        lang=data.get("lang", "en"),
+        orders=dict(data.get("orders", {})),
+        notes=tuple(data.get("notes", [])),
+        memory=dict(data.get("memory", {})),
+        nights=tuple(data.get("nights", [])),
+        winner=data.get("winner"),
     )

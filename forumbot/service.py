@@ -1,0 +1,208 @@
+"""`forumbot run`: the bot as a long-running service.
+
+One APScheduler 3 job per platform polls at the platform's interval; after every poll the job's next run
+is brought forward to the platform's next deadline when that comes sooner, so a phase ends on time.
+Deadlines live in the games' states in SQLite (never in pickled jobs): a bot that was down fires every
+missed deadline, in order, at its first poll. A platform that fails is retried with exponential backoff
+and jitter, on its own: the other platforms' jobs go on. SIGTERM or Ctrl-C lets the running poll finish,
+then exits.
+
+`simulate` runs the same polls on a virtual clock (tests, benchmarks, dry runs): it keeps its clock in the
+store, so a simulation killed at any point resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from forumbot.botconfig import BotConfig, PlatformConfig
+from forumbot.errors import ConfigError
+from forumbot.model import format_time, parse_time
+from forumbot.platforms.base import Platform
+from forumbot.platforms.local import LocalForum
+from forumbot.runner import GameRun, Runner, StepResult
+from forumbot.store import Store
+
+log = logging.getLogger("forumbot.service")
+Clock = Callable[[], datetime]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
+    """The platform a [platforms.NAME] table describes. Raises ConfigError for a kind not built yet."""
+    if config.kind == "local":
+        options = config.options
+        return LocalForum(options.get("path", "forum.db"), account=options.get("account", "forumbot"),
+                          dialect=options.get("dialect", "markdown"), clock=clock)
+    raise ConfigError(f"platform kind '{config.kind}' is not available", fix="use kind = \"local\"")
+
+
+@dataclass
+class Backoff:
+    """Consecutive failures of one platform and when to try again: base × 2^n, capped, with jitter."""
+
+    base: float
+    cap: float
+    failures: int = 0
+    next_try: datetime | None = None
+    rng: random.Random = field(default_factory=random.Random)
+
+    def ready(self, now: datetime) -> bool:
+        return self.next_try is None or now >= self.next_try
+
+    def failed(self, now: datetime) -> datetime:
+        self.failures += 1
+        delay = min(self.cap, self.base * 2 ** (self.failures - 1))
+        self.next_try = now + timedelta(seconds=delay * self.rng.uniform(0.5, 1.0))
+        return self.next_try
+
+    def succeeded(self) -> None:
+        self.failures, self.next_try = 0, None
+
+
+@dataclass
+class PlatformWorker:
+    """Everything one platform's poll job touches: its own store connection, platform and runner."""
+
+    config: PlatformConfig
+    runner: Runner
+    backoff: Backoff
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    def poll(self, now: datetime) -> StepResult | None:
+        """One poll: fetch, read, fire due deadlines, deliver. Returns None when backing off."""
+        if not self.backoff.ready(now):
+            log.debug("%s: backing off until %s", self.name, self.backoff.next_try)
+            return None
+        with self.lock:
+            result = self.runner.step(now)
+        if result.errors:
+            retry_at = self.backoff.failed(now)
+            self.runner.store.platform_failed(self.name, now, str(result.errors[-1]), self.backoff.failures,
+                                              retry_at)
+            log.warning("%s: %d error(s), last: %s; retrying at %s", self.name, len(result.errors),
+                        result.errors[-1], format_time(retry_at))
+        else:
+            self.backoff.succeeded()
+            self.runner.store.platform_ok(self.name, now)
+        if result.posts_fetched or result.delivered or result.flags:
+            log.info("%s: polled %d new post(s), read %d intent(s), %d flag(s), posted %d message(s)",
+                     self.name, result.posts_fetched, result.intents, len(result.flags), len(result.delivered))
+        return result
+
+
+class Service:
+    """The bot: one worker per platform over one store file."""
+
+    def __init__(self, config: BotConfig, clock: Clock = utcnow) -> None:
+        self.config = config
+        self.clock = clock
+        self.workers: dict[str, PlatformWorker] = {}
+        for name, platform_config in config.platforms.items():
+            games = [g for g in config.games if g.platform == name]
+            if not games:
+                continue
+            platform = make_platform(platform_config, clock)
+            runs = [GameRun.build(g.config, dialect=platform.dialect, thread_ids=g.threads) for g in games]
+            runner = Runner(Store(config.store), platform, runs)
+            backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
+            self.workers[name] = PlatformWorker(platform_config, runner, backoff)
+
+    def start_games(self) -> None:
+        """Create the games that are not in the store yet (their opening posts go in the outbox)."""
+        for worker in self.workers.values():
+            worker.runner.start(self.clock())
+
+    def poll_all(self, now: datetime) -> dict[str, StepResult | None]:
+        return {name: worker.poll(now) for name, worker in self.workers.items()}
+
+    def next_deadline(self, worker: PlatformWorker) -> datetime | None:
+        return worker.runner.next_deadline()
+
+    # ---- on the wall clock, with APScheduler ----------------------------------------------------
+    def run_forever(self) -> None:
+        """Poll every platform at its interval until SIGTERM/SIGINT; the running poll is let finish."""
+        from apscheduler.executors.pool import ThreadPoolExecutor
+        from apscheduler.schedulers.blocking import BlockingScheduler
+
+        self.start_games()
+        scheduler = BlockingScheduler(
+            timezone=UTC,
+            executors={"default": ThreadPoolExecutor(max_workers=max(1, len(self.workers)))},
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
+
+        def job(name: str) -> None:
+            worker = self.workers[name]
+            try:
+                worker.poll(self.clock())
+            except Exception:   # a bug must not stop the other platforms: log it, retry next poll
+                log.exception("%s: the poll failed", name)
+            self._bring_forward(scheduler, worker)
+
+        for name, worker in self.workers.items():
+            scheduler.add_job(job, "interval", seconds=worker.config.poll_seconds, args=[name],
+                              id=f"poll:{name}", next_run_time=self.clock())
+
+        def stop(signum: int, _frame: Any) -> None:
+            log.info("signal %d: finishing the running poll, then stopping", signum)
+            scheduler.shutdown(wait=True)
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        log.info("forumbot running: %s", ", ".join(f"{n} every {w.config.poll_seconds:g}s"
+                                                 for n, w in self.workers.items()))
+        scheduler.start()
+        log.info("forumbot stopped")
+
+    def _bring_forward(self, scheduler: Any, worker: PlatformWorker) -> None:
+        """Run the platform's next poll at its next deadline (or its retry time), if sooner."""
+        job = scheduler.get_job(f"poll:{worker.name}")
+        if job is None or job.next_run_time is None:
+            return
+        wanted = [t for t in (self.next_deadline(worker), worker.backoff.next_try) if t is not None]
+        if not wanted:
+            return
+        soonest = max(min(wanted), self.clock())
+        if soonest < job.next_run_time:
+            job.modify(next_run_time=soonest)
+
+    # ---- on a virtual clock ---------------------------------------------------------------------
+    def simulate(self, start: datetime, until: datetime, step_seconds: float,
+                 on_step: Callable[[datetime], None] | None = None) -> datetime:
+        """Poll every platform at `start`, `start + step`, ... up to `until`, and at every deadline on the
+        way, on a virtual clock kept in the store (a killed simulation resumes at its last finished poll)."""
+        store = next(iter(self.workers.values())).runner.store
+        saved = store.cursor("simulation", "clock")
+        now = max(start, parse_time(saved)) if saved else start
+        if hasattr(self.clock, "now"):
+            self.clock.now = now   # type: ignore[attr-defined]
+        self.start_games()
+        step = timedelta(seconds=step_seconds)
+        while now <= until:
+            self._set_clock(now)
+            self.poll_all(now)
+            store.set_cursor("simulation", "clock", format_time(now))
+            if on_step:
+                on_step(now)
+            following = now + step
+            deadlines = [d for d in (self.next_deadline(w) for w in self.workers.values()) if d and d > now]
+            now = min([following, *deadlines])
+        return now
+
+    def _set_clock(self, now: datetime) -> None:
+        if hasattr(self.clock, "now"):
+            self.clock.now = now   # type: ignore[attr-defined]
