@@ -272,8 +272,8 @@ class Store:
     def platform_ok(self, platform: str, at: datetime) -> None:
         with self.db.atomic():
             self.db.execute("INSERT INTO platform_status (platform, last_ok, failures, next_try) "
-                            "VALUES (?, ?, 0, NULL) ON CONFLICT(platform) DO UPDATE SET last_ok = excluded.last_ok, failures = 0, "
-                            "next_try = NULL", [platform, format_time(at)])
+                            "VALUES (?, ?, 0, NULL) ON CONFLICT(platform) DO UPDATE SET "
+                            "last_ok = excluded.last_ok, failures = 0, next_try = NULL", [platform, format_time(at)])
 
     def platform_failed(self, platform: str, at: datetime, error: str, failures: int, next_try: datetime) -> None:
         with self.db.atomic():
