@@ -256,6 +256,9 @@ def _logging(level: str) -> None:
     import logging
     logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # APScheduler says "Running job ..." on every poll; our own lines say what each poll did.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("pymorphy3").setLevel(logging.WARNING)
 
 
 @cli.command()
