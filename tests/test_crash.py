@@ -9,7 +9,7 @@ import os
 import signal
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,7 @@ from forumbot.store import Store
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "samples" / "mafia-day-ru.toml"
 START, UNTIL = "2026-03-02T20:00:00Z", "2026-03-04T22:00:00Z"
-FAR = datetime(2100, 1, 1, tzinfo=timezone.utc)
+FAR = datetime(2100, 1, 1, tzinfo=UTC)
 
 
 def prepare(folder: Path) -> Path:

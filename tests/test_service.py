@@ -9,7 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -69,7 +69,7 @@ def wait_for(predicate, seconds: float) -> bool:
 
 
 def test_run_replies_ends_the_day_on_time_and_stops_on_sigterm(tmp_path):
-    start = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(seconds=1)
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=1)
     write_game(tmp_path, "g", start, day_hours=6 / 3600)           # the day ends 6 s after it started
     config = write_bot(tmp_path, {"g.toml": "local"}, poll=0.3)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -102,7 +102,7 @@ class DownForum(LocalForum):
 
 
 def test_a_failing_platform_backs_off_alone(tmp_path, monkeypatch):
-    start = datetime(2026, 3, 1, 20, tzinfo=timezone.utc)
+    start = datetime(2026, 3, 1, 20, tzinfo=UTC)
     write_game(tmp_path, "a", start, 24)
     write_game(tmp_path, "b", start, 24)
     config = load_bot_config(write_bot(tmp_path, {"a.toml": "up", "b.toml": "down"}, poll=60))
@@ -135,7 +135,7 @@ def test_a_failing_platform_backs_off_alone(tmp_path, monkeypatch):
 
 def test_backoff_grows_caps_and_jitters():
     backoff = Backoff(base=10, cap=100)
-    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     delays = []
     for _ in range(6):
         delays.append((backoff.failed(now) - now).total_seconds())
@@ -146,7 +146,7 @@ def test_backoff_grows_caps_and_jitters():
 
 def test_missed_deadlines_fire_in_order_on_start(tmp_path):
     """A bot that was down for days fires every missed deadline at its first poll, in order."""
-    start = datetime(2026, 3, 1, 20, tzinfo=timezone.utc)
+    start = datetime(2026, 3, 1, 20, tzinfo=UTC)
     write_game(tmp_path, "g", start, day_hours=1)
     config = load_bot_config(write_bot(tmp_path, {"g.toml": "local"}))
     clock = VirtualClock(start + timedelta(days=3))
