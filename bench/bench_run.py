@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from forumbot.botconfig import load_bot_config
@@ -41,7 +41,7 @@ def write_games(folder: Path, games: int, start: datetime, poll: float, day_hour
 
 
 def idle(games: int, hours: float, poll: float) -> None:
-    start = datetime(2026, 3, 1, 20, tzinfo=timezone.utc)
+    start = datetime(2026, 3, 1, 20, tzinfo=UTC)
     with tempfile.TemporaryDirectory() as folder:
         config = load_bot_config(write_games(Path(folder), games, start, poll))
         clock = VirtualClock(start)
@@ -67,7 +67,7 @@ def idle(games: int, hours: float, poll: float) -> None:
 
 
 def reply_delay(poll: float, posts: int) -> None:
-    start = datetime.now(timezone.utc).replace(microsecond=0)
+    start = datetime.now(UTC).replace(microsecond=0)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         config = write_games(folder, 1, start, poll)
