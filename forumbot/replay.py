@@ -101,7 +101,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     runner.start(config.start)
     step(config.start)
     pending = list(scenario.posts)
-    phase_before_last = runner.state(run).phase
+    phase_before_last = _phase(run, runner)
     while pending:
         deadline = runner.next_deadline()
         next_post = _grid(config.start, pending[0].at, poll)
@@ -117,17 +117,22 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
                 forum.add_pm(post.author, forum.account, post.text, at=post.at)
             else:
                 forum.add_post(run.thread_id(post.thread or ""), post.author, post.text, at=post.at)
-        phase_before_last = runner.state(run).phase
+        phase_before_last = _phase(run, runner)
         step(now)
     if scenario.until is not None:
         while (deadline := runner.next_deadline()) is not None and deadline <= scenario.until:
             step(deadline)
-    elif runner.state(run).phase == phase_before_last and (deadline := runner.next_deadline()):
+    elif _phase(run, runner) == phase_before_last and (deadline := runner.next_deadline()):
         step(deadline)   # end the phase the last post was in
     result.flags = [{"post": f["post"], "author": f["author"], "reason": f["reason"], "at": f["at"]}
                     for f in store.flags(run.name)]
     result.state = run.game.summary(runner.state(run))
     return result
+
+
+def _phase(run: GameRun, runner: Runner) -> Any:
+    """The game's phase as its summary names it (the Game protocol leaves the state's shape to the game)."""
+    return run.game.summary(runner.state(run)).get("phase")
 
 
 def _message(run: GameRun, row: dict[str, Any], now: datetime) -> dict[str, Any]:

@@ -107,15 +107,18 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str) -
     step = Step(state)
     commands = {run.thread_id(t) for t in game.command_threads(state)}
     index = 0
+    stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
     while True:
         deadline = game.next_deadline(step.state)
         post = posts[index] if index < len(posts) else None
         # A post at the deadline's very second still counts; the deadline fires before later posts.
-        if deadline is not None and deadline <= now and (post is None or deadline < post.created):
+        if deadline is not None and deadline != stalled and deadline <= now \
+                and (post is None or deadline < post.created):
+            before = step.state
             step.state, fired = game.on_deadline(step.state, now)
             step.events += [(e, "") for e in fired]
-            if not fired:
-                return step
+            if not fired and step.state is before:
+                stalled = deadline
             commands = {run.thread_id(t) for t in game.command_threads(step.state)}
             continue
         if post is None:

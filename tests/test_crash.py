@@ -65,7 +65,10 @@ def outcome(folder: Path) -> dict[str, object]:
     return {
         "posts": [(p["thread"], p["body"]) for p in forum.db["forum_posts"].rows_where(
             "author = ?", [forum.account], order_by="id")],
-        "pms_unread": forum.db.execute("SELECT count(*) FROM forum_pms WHERE read = 0").fetchone()[0],
+        "pms": [(p["recipient"], p["body"]) for p in forum.db["forum_pms"].rows_where(
+            "sender = ?", [forum.account], order_by="id")],
+        "pms_unread": forum.db.execute("SELECT count(*) FROM forum_pms WHERE recipient = ? AND read = 0",
+                                       [forum.account]).fetchone()[0],
         "pending": len(store.pending()),
         "state": json.dumps(row.state, sort_keys=True, ensure_ascii=False),
     }

@@ -218,3 +218,19 @@ def test_votes_by_pm_do_not_count():
     forum.add_pm("Alice", forum.account, "vote Bob", at=at(1))
     runner.step(at(2))
     assert runner.state(run).current == {}
+
+
+def test_a_deadline_the_game_ignores_does_not_stop_the_posts_after_it():
+    """A game may leave a deadline standing (waiting for the host, say): the posts after it are still read."""
+    from forumbot.games.mafia.game import MafiaGame
+
+    class Stubborn(MafiaGame):
+        def on_deadline(self, state, at):
+            return state, []
+
+    store, forum, run, runner = make(day_hours=1)
+    run.game = Stubborn()
+    forum.add_post("g/votes", "Alice", "vote Bob", at=at(90))
+    runner.step(at(120))
+    assert runner.state(run).phase == "day1" and store.db["processed"].count == 1
+    assert any("after the day's deadline" in f["reason"] for f in store.flags("g"))
