@@ -22,9 +22,12 @@ from typing import Any
 from forumbot.config import GameConfig, load_scenario
 from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
-PLATFORM_KINDS = ("local",)
+PLATFORM_KINDS = ("local", "reddit")
 BOT_KEYS = ("store", "log_level", "retry_max_seconds")
-PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds")
+# reddit: site (a praw.ini section), subreddit, user_agent, inbox_every (read PMs every N polls),
+# edit_policy (first_seen, edited, flag); credentials stay in praw.ini or praw_* environment variables.
+PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
+                 "inbox_every", "edit_policy")
 GAME_KEYS = ("config", "platform", "name", "threads")
 TOP_KEYS = ("bot", "platforms", "games")
 

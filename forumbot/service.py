@@ -44,7 +44,10 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
         options = config.options
         return LocalForum(options.get("path", "forum.db"), account=options.get("account", "forumbot"),
                           dialect=options.get("dialect", "markdown"), clock=clock)
-    raise ConfigError(f"platform kind '{config.kind}' is not available", fix="use kind = \"local\"")
+    if config.kind == "reddit":
+        from forumbot.platforms.reddit import from_options
+        return from_options(config.name, config.options, clock)
+    raise ConfigError(f"platform kind '{config.kind}' is not available", fix="use kind = \"local\" or \"reddit\"")
 
 
 @dataclass

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import Game, GameSetup
+from forumbot.games.infiltration import INFILTRATION
 from forumbot.games.mafia import MAFIA
 
-GAMES: dict[str, Game] = {MAFIA.name: MAFIA}
+GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION}
 
 
 def get_game(name: str) -> Game:

@@ -115,11 +115,12 @@ def too_many(rows: dict[int, tuple[str, ...]]) -> str | None:
     return "too many pieces: " + ", ".join(over) if over else None
 
 
-def missing(rows: dict[int, tuple[str, ...]]) -> list[str]:
-    """What a draft still lacks, in words ("row 3", "1 Thug", "5 blanks (4 needed)")."""
+def missing(rows: dict[int, tuple[str, ...]], seat: int = 0) -> list[str]:
+    """What a draft still lacks, in words ("row 6", "1 Thug", "5 blanks (4 needed)")."""
     have = counts(rows)
-    out = [f"row {i + 1} of your half" for i in range(3) if i not in rows]
-    out += [f"{COUNTS[k] - have[k]} {NAMES[k]}" for k in KINDS if have[k] < COUNTS[k]]
+    out = [f"row {half_rows(seat)[i]}" for i in range(3) if i not in rows]
+    out += [f"{COUNTS[k] - have[k]} {NAMES[k]}{'s' if COUNTS[k] - have[k] > 1 else ''}"
+            for k in KINDS if have[k] < COUNTS[k]]
     if len(rows) == 3:
         blanks = sum(cell == "." for row in rows.values() for cell in row)
         if blanks != 4:
@@ -139,9 +140,9 @@ def set_rows(state: InfState, player: str, rows: dict[int, tuple[str, ...]]) -> 
     if error:
         return state, error
     if player in state.ready and not complete(draft):
-        return state, "your setup is complete; a change must keep it complete: " + ", ".join(missing(draft))
-    ready = tuple(p for p in state.players if p in state.ready or (p == player and complete(draft)))
-    ready = tuple(p for p in ready if p != player) + ((player,) if complete(draft) else ())
+        return state, ("your setup is complete; a change must keep it complete: "
+                       + ", ".join(missing(draft, state.seat(player))))
+    ready = tuple(p for p in state.ready if p != player) + ((player,) if complete(draft) else ())
     return state.with_(drafts={**state.drafts, player: draft}, ready=ready), None
 
 

@@ -1,7 +1,8 @@
-"""Mafia as a pure state machine: day voting (section 6), phases, deadlines, vote counts.
+"""Mafia as a pure state machine: day voting (section 6), phases, deadlines, vote counts, and the nights.
 
-Night actions and roles arrive with the night rules (issue 3); until then a night only passes, and the
-hook for "cannot be hanged" is `MafiaState.immune`, which the day's end honours.
+Night actions (actions.py) arrive by PM; at the night's deadline night.py resolves them by the priority
+table and newspaper.py writes the newspaper and the private results; dayside.py applies the roles'
+protections from hanging at the day's end. A game whose players have no roles has quiet nights.
 """
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from typing import Any
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import voting
+from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
+from forumbot.games.mafia.dayside import hang_protections
+from forumbot.games.mafia.newspaper import end_night, game_over, winner
 from forumbot.games.mafia.options import MafiaOptions
+from forumbot.games.mafia.roles import find_role
 from forumbot.games.mafia.state import (
     NO_LYNCH,
     DayResult,
@@ -53,6 +58,14 @@ class MafiaGame:
             raise ConfigError("no_lynch_used must be a whole number ≥ 0")
         if extra:
             raise ConfigError(f"unknown starting state: {', '.join(extra)}", fix="known: no_lynch_used")
+        roles = {p.name: p.role for p in setup.players if p.role}
+        if options.roles:
+            for name, text in roles.items():
+                role = find_role(options.roles, text)
+                if role is None:
+                    raise ConfigError(f"player {name}: role '{text}' is not in the ruleset",
+                                      fix="roles: " + ", ".join(r.id for r in options.roles))
+                roles[name] = role.id
         return MafiaState(
             players=names,
             alive=tuple(n for n in names if n not in setup.dead),
@@ -60,9 +73,11 @@ class MafiaGame:
             phase_started=setup.start,
             phase_ends=setup.start + timedelta(hours=hours),
             options=options,
-            roles={p.name: p.role for p in setup.players if p.role},
+            roles=roles,
             dead=tuple(Death(n, "start", "setup", None) for n in setup.dead),
             no_lynch_used=no_lynch_used,
+            host=setup.host,
+            lang=setup.lang,
         )
 
     def start_events(self, state: MafiaState) -> list[Event]:
@@ -71,6 +86,8 @@ class MafiaGame:
 
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+        if intent.kind in NIGHT_KINDS:
+            return apply_night(state, intent)
         if intent.kind not in VOTE_KINDS:
             return _refuse(state, intent, "not_command", {"kind": intent.kind})
         refusal = _vote_refusal(state, intent)
@@ -126,8 +143,8 @@ class MafiaGame:
                 **{name: name for name in state.options.vote_threads}}
 
     def pm_authors(self, state: MafiaState) -> tuple[str, ...]:
-        """Whose private messages this game reads: every player (night actions arrive by PM)."""
-        return state.players
+        """Whose private messages this game reads: every player (night actions arrive by PM), the host."""
+        return (*state.players, state.host) if state.host and state.host not in state.players else state.players
 
     def command_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose posts are read for commands (votes count only in the voting thread)."""
@@ -157,6 +174,9 @@ class MafiaGame:
             "votes": votes,
             "locked": sorted(state.locked),
             "not_voting": voting.not_voting(state) if state.is_day else [],
+            "roles": dict(state.roles),
+            "nights": [dict(n) for n in state.nights],
+            "winner": state.winner,
         }
 
 
@@ -274,8 +294,7 @@ def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, l
     else:
         decided = voting.decided_by_final_votes(state) if ended == "early" else None
         hanged = decided or voting.most_voted(state)
-    saved = tuple(n for n in hanged if n in state.immune)
-    hanged = tuple(n for n in hanged if n not in state.immune)
+    hanged, saved, memory, told = hang_protections(state, hanged)
     result = "lynch" if hanged or saved else "no_lynch"
     day = DayResult(state.number, result, hanged, day_rule, need, ended, at,
                     {t: c for t, c in voting.counts(state).items()}, saved)
@@ -288,22 +307,30 @@ def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, l
         phase=f"night{state.number}", phase_started=at,
         phase_ends=at + timedelta(hours=state.options.night_hours),
         entries=(), current={}, locked=frozenset(), count_number=0, changes=0, errors=(), error_total=0,
-        immune=frozenset(),
+        immune=frozenset(), memory=memory,
     )
     roles = {n: state.roles.get(n) for n in hanged} if state.options.reveal_roles else {}
     end = Event("day_end", {**_day_json(day), "view": final_view, "roles": roles,
                             "alive": list(night.alive), "no_lynch_used": night.no_lynch_used,
                             "no_lynch_limit": state.options.no_lynch_limit,
                             "next_rule": voting.rule(night)})
-    return night, [end, _phase_start(night)]
+    side = winner(night)
+    if side is not None:
+        over, final = game_over(night, side, at)
+        return over, [end, *told, *final]
+    return night, [end, *told, _phase_start(night)]
 
 
 def _end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
-    """The night's end. Night actions are not resolved yet (issue 3): nobody dies at night."""
+    """The night's end: its actions resolved, the newspaper, the private results, then day or the end."""
+    state, events = end_night(state, at)
+    side = winner(state)
+    if side is not None:
+        over, final = game_over(state, side, at)
+        return over, [*events, *final]
     day = state.with_(phase=f"day{state.number + 1}", phase_started=at,
                       phase_ends=at + timedelta(hours=state.options.day_hours))
-    return day, [Event("night_end", {"night": state.number, "deaths": [], "at": format_time(at)}),
-                 _phase_start(day)]
+    return day, [*events, _phase_start(day)]
 
 
 def _phase_start(state: MafiaState) -> Event:
