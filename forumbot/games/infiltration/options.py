@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.tomlfile import unknown_key_fix
+from forumbot.games.options import options_from
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "spy_reveal": ("public", "private"),
@@ -38,18 +38,7 @@ class InfiltrationOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> InfiltrationOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
-        known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key not in known:
-                raise ConfigError(f"unknown Infiltration option '{key}'", path=source,
-                                  fix=unknown_key_fix(key, tuple(sorted(known))))
-            values[key] = _check(key, value, getattr(cls(), key), source)
-        options = cls(**values)
-        for key, allowed in CHOICES.items():
-            if getattr(options, key) not in allowed:
-                raise ConfigError(f"option {key} = '{getattr(options, key)}' is not allowed", path=source,
-                                  fix="use one of: " + ", ".join(allowed))
+        options = options_from(cls, data, source, "Infiltration", choices=CHOICES, converters={"seed": _seed})
         if options.setup_hours <= 0 or options.turn_hours <= 0:
             raise ConfigError("setup_hours and turn_hours must be positive", path=source)
         if not 0 <= options.info_points <= 18:
@@ -60,22 +49,8 @@ class InfiltrationOptions:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def _check(key: str, value: Any, default: Any, source: str) -> Any:
-    if isinstance(default, bool):
-        ok, want = isinstance(value, bool), "true or false"
-    elif isinstance(default, float):
-        ok, want = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
-        value = float(value) if ok else value
-    elif isinstance(default, int):
-        ok, want = isinstance(value, int) and not isinstance(value, bool), "a whole number"
-    elif isinstance(default, dict):
-        ok = isinstance(value, dict) and all(isinstance(v, int) and not isinstance(v, bool)
-                                             for v in value.values())
-        want = "a table of player = whole number"
-    else:
-        if isinstance(value, int) and not isinstance(value, bool) and key == "seed":
-            value = str(value)
-        ok, want = isinstance(value, str), "a string"
-    if not ok:
-        raise ConfigError(f"option {key} = {value!r} has the wrong type", path=source, fix=f"write {want}")
-    return dict(value) if isinstance(value, dict) else value
+def _seed(value: Any, source: str) -> str:
+    """The random seed: any string, or a whole number taken as its text."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ConfigError(f"option seed = {value!r} has the wrong type", path=source, fix="write a string")
+    return str(value)

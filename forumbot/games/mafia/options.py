@@ -6,12 +6,12 @@ a game's [game.options]. The README's rules section says why each default was ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.mafia.roles import RoleDef, roles_from
-from forumbot.tomlfile import unknown_key_fix
+from forumbot.games.options import options_from
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "final_votes": ("simple_only", "always", "never"),
@@ -68,22 +68,7 @@ class MafiaOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
-        known = {f.name: f for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key not in known:
-                raise ConfigError(f"unknown Mafia option '{key}'", path=source,
-                                  fix=unknown_key_fix(key, tuple(known)))
-            if key == "roles":
-                values[key] = roles_from(value, source)
-                continue
-            default = getattr(cls, key)
-            values[key] = _check(key, value, default, source)
-        options = cls(**values)
-        for key, allowed in CHOICES.items():
-            if getattr(options, key) not in allowed:
-                raise ConfigError(f"option {key} = '{getattr(options, key)}' is not allowed", path=source,
-                                  fix="use one of: " + ", ".join(allowed))
+        options = options_from(cls, data, source, "Mafia", choices=CHOICES, converters={"roles": roles_from})
         if options.day_hours <= 0 or options.night_hours <= 0:
             raise ConfigError("day_hours and night_hours must be positive", path=source)
         ids = [r.id for r in options.roles]
@@ -95,29 +80,3 @@ class MafiaOptions:
 
     def role(self, role_id: str | None) -> RoleDef | None:
         return next((r for r in self.roles if r.id == role_id), None)
-
-
-def _check(key: str, value: Any, default: Any, source: str) -> Any:
-    if isinstance(default, bool):
-        if isinstance(value, bool):
-            return value
-        want = "true or false"
-    elif isinstance(default, float):
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        want = "a number"
-    elif isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        want = "a whole number"
-    elif isinstance(default, tuple):
-        if isinstance(value, str):
-            return (value,)
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return tuple(value)
-        want = 'a list of names, like ["votes"]'
-    else:
-        if isinstance(value, str):
-            return value
-        want = "a string"
-    raise ConfigError(f"option {key} = {value!r} has the wrong type", path=source, fix=f"write {want}")
