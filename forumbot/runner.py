@@ -5,7 +5,7 @@ caller says what time it is (the scheduler's clock live, a virtual clock in a re
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +14,7 @@ from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.games import Game, GameSetup, get_game
 from forumbot.grammar import load_grammar
+from forumbot.host import HOST_KINDS, HostState, apply_host
 from forumbot.model import Event, Flag, Intent, Outgoing, Post
 from forumbot.parse import PostParser
 from forumbot.platforms.base import Platform
@@ -47,6 +48,7 @@ class GameRun:
         """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
         game = get_game(config.game)
         grammar = load_grammar(config.game, config.lang)
+        grammar = grammar.with_commands(load_grammar("host", config.lang).commands, "host commands")
         if config.grammar:
             grammar = grammar.with_commands(config.grammar, config.source)
         roster = Roster(config.players, lang=config.lang)
@@ -94,17 +96,20 @@ class Step:
     """What a game made of a run of posts: its new state and everything to store with it."""
 
     state: Any
+    host: HostState = field(default_factory=HostState)
     events: list[tuple[Event, str]] = field(default_factory=list)
     intents: list[Intent] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     processed: list[str] = field(default_factory=list)
 
 
-def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str) -> Step:
+def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
+         host: HostState | None = None) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
-    end, every deadline up to `now`. The runner and recounts share it."""
+    end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
+    the host layer. The runner and recounts share it."""
     game = run.game
-    step = Step(state)
+    step = Step(state, host or HostState())
     commands = {run.thread_id(t) for t in game.command_threads(state)}
     index = 0
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
@@ -112,10 +117,10 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str) -
         deadline = game.next_deadline(step.state)
         post = posts[index] if index < len(posts) else None
         # A post at the deadline's very second still counts; the deadline fires before later posts.
-        if deadline is not None and deadline != stalled and deadline <= now \
+        if deadline is not None and deadline != stalled and deadline <= now and step.host.paused_at is None \
                 and (post is None or deadline < post.created):
             before = step.state
-            step.state, fired = game.on_deadline(step.state, now)
+            step.state, fired = game.on_deadline(step.state, deadline, now=now)
             step.events += [(e, "") for e in fired]
             if not fired and step.state is before:
                 stalled = deadline
@@ -127,16 +132,31 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str) -
         step.processed.append(post.platform_id)
         if post.author == bot or (not post.pm and post.thread not in commands):
             continue
-        parsed = run.parser.parse(post)
-        step.flags += parsed.flags
-        for intent in parsed.intents:
-            step.intents.append(intent)
-            step.state, happened = game.apply(step.state, intent)
-            for event in happened:
-                step.events.append((event, post.platform_id))
-                if event.kind == "rejected":
-                    step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
-                                           author=post.author, at=post.created, line=intent.line))
+        player = step.host.player_of(post.author)
+        if player is None:   # an account the host replaced: its posts no longer count
+            step.flags.append(Flag(reason=f"{post.author} was replaced; the post is not counted",
+                                   post_id=post.platform_id, author=post.author, at=post.created))
+            continue
+        if player != post.author:
+            post = replace(post, author=player)
+        _read(run, step, post)
+
+
+def _read(run: GameRun, step: Step, post: Post) -> None:
+    parsed = run.parser.parse(post)
+    step.flags += parsed.flags
+    for intent in parsed.intents:
+        step.intents.append(intent)
+        if intent.kind in HOST_KINDS:
+            step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
+                                                         run.config.host)
+        else:
+            step.state, happened = run.game.apply(step.state, intent)
+        for event in happened:
+            step.events.append((event, post.platform_id))
+            if event.kind == "rejected":
+                step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
+                                       author=post.author, at=post.created, line=intent.line))
 
 
 class Runner:
@@ -148,7 +168,7 @@ class Runner:
         self.runs = runs
         # The last state this runner read or wrote per game, with the store's version of it: reading the
         # JSON back after every step would cost more than the step itself.
-        self._states: dict[str, tuple[int, Any]] = {}
+        self._states: dict[str, tuple[int, Any, HostState]] = {}
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -164,8 +184,17 @@ class Runner:
         if row is None:
             raise ConfigError(f"game {run.name} has not been started")
         state = run.game.from_json(row.state)
-        self._states[run.name] = (row.version, state)
+        self._states[run.name] = (row.version, state, HostState.from_json(row.host))
         return state
+
+    def host_state(self, run: GameRun) -> HostState:
+        """The host layer's state of a game (pause, replaced accounts)."""
+        self.state(run)
+        return self._states[run.name][2]
+
+    def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
+        extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
+        return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra)))
 
     def start(self, at: datetime) -> None:
         """Create every game not in the store yet, with its opening posts in the outbox."""
@@ -217,26 +246,27 @@ class Runner:
             return
         game = run.game
         state = self.state(run, check=False)
-        version, _ = self._states[run.name]
+        version, _, host = self._states[run.name]
         seq = self.store.event_seq(run.name)
         all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
-        pending = self.store.unprocessed_posts(run.name, all_threads, pm_authors=game.pm_authors(state))
+        pending = self.store.unprocessed_posts(run.name, all_threads, pm_authors=self._pm_authors(run, state, host))
         before = state
-        step = play(run, state, pending, now, self.platform.account)
+        step = play(run, state, pending, now, self.platform.account, host)
         state, reported = game.report(step.state, now)
         step.events += [(e, "") for e in reported]
         if not step.processed and not step.events:
             return
-        outbox = self._render(run, state, [e for e, _ in step.events], seq, now)
+        outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
         self.store.commit_step(run.name, game.name, None, None if unchanged else game.to_json(state),
                                processed=step.processed,
                                intents=step.intents, flags=step.flags,
                                events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
-                               at=now, expected_seq=seq)
+                               at=now, expected_seq=seq,
+                               host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
-        self._states[run.name] = (version + 1, state)
+        self._states[run.name] = (version + 1, state, step.host)
         result.intents += len(step.intents)
         result.flags += step.flags
 
@@ -244,13 +274,17 @@ class Runner:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
         state = run.game.new(setup_of(run.config))
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
-        posts = self.store.posts(all_threads, pm_authors=run.game.pm_authors(state))
+        posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, self.host_state(run)))
         return play(run, state, posts, now, self.platform.account).state
 
-    def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime) -> list[Outgoing]:
+    def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
+                host: HostState | None = None) -> list[Outgoing]:
         roles = {role: run.thread_id(name) for role, name in run.game.threads(state).items()}
         out: list[Outgoing] = []
         for offset, event in enumerate(events, start=1):
+            if host is not None and isinstance(event.data.get("pm_to"), str):
+                # a replaced player's private messages go to the account that plays them now
+                event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})
             out += run.renderer.render(event, key=f"{run.name}:{seq + offset}", threads=roles, at=at,
                                        game=run.game.name)
         return out

@@ -62,6 +62,12 @@ def m003_platform_status(db: Database) -> None:
                                         "failures": int, "next_try": str}, pk="platform")
 
 
+@migrations()
+def m004_host_state(db: Database) -> None:
+    """The host layer's state beside each game's own (pause, replaced accounts)."""
+    db.table("games").add_column("host", str)
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -70,6 +76,7 @@ class GameRow:
     state: dict[str, Any]
     event_seq: int
     version: int = 0
+    host: dict[str, Any] | None = None
 
 
 def _now() -> str:
@@ -175,11 +182,12 @@ class Store:
 
     # ---- games ---------------------------------------------------------------------------------
     def game(self, name: str) -> GameRow | None:
-        row = self.db.execute("SELECT name, game, setup, state, event_seq, version FROM games WHERE name = ?",
+        row = self.db.execute("SELECT name, game, setup, state, event_seq, version, host FROM games WHERE name = ?",
                               [name]).fetchone()
         if row is None:
             return None
-        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5])
+        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5],
+                       json.loads(row[6]) if row[6] else None)
 
     def event_seq(self, name: str) -> int:
         row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
@@ -198,7 +206,7 @@ class Store:
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
-                    expected_seq: int | None = None) -> int:
+                    expected_seq: int | None = None, host: dict[str, Any] | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
         `setup` or `state` None keeps the stored one. Returns the game's new event count. Raises StoreError when
         another writer moved the game on."""
@@ -238,6 +246,8 @@ class Store:
                                       "version": version + 1, "post_mark": mark}
             if state is not None or row is None:
                 record["state"] = json.dumps(state or {}, ensure_ascii=False)
+            if host is not None:
+                record["host"] = json.dumps(host, ensure_ascii=False)
             if setup is not None or row is None:
                 record["setup"] = json.dumps(setup or {}, ensure_ascii=False)
             columns = ", ".join(record)

@@ -225,7 +225,7 @@ def test_a_deadline_the_game_ignores_does_not_stop_the_posts_after_it():
     from forumbot.games.mafia.game import MafiaGame
 
     class Stubborn(MafiaGame):
-        def on_deadline(self, state, at):
+        def on_deadline(self, state, at, now=None):
             return state, []
 
     store, forum, run, runner = make(day_hours=1)

@@ -4,7 +4,7 @@ except from a seeded generator kept in the state."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from forumbot.model import Event, Intent, PlayerRef
@@ -37,11 +37,16 @@ class Game(Protocol):
         """The state after one player's intent, and what happened. A refused intent is an event, never
         an exception."""
 
-    def on_deadline(self, state: Any, at: datetime) -> tuple[Any, list[Event]]:
-        """The state after the current phase's deadline passed at `at`."""
+    def on_deadline(self, state: Any, at: datetime, now: datetime | None = None) -> tuple[Any, list[Event]]:
+        """The state after the deadline `at` passed (`now` is when the bot noticed: later when it was down,
+        so a game can drop what has gone stale, such as a reminder for a phase that has ended since)."""
 
     def next_deadline(self, state: Any) -> datetime | None:
         """When the current phase ends, or None when nothing is pending."""
+
+    def shift(self, state: Any, delta: timedelta) -> Any:
+        """The state with every pending deadline moved by `delta` (the host extended, ended early or
+        paused the game)."""
 
     def report(self, state: Any, at: datetime) -> tuple[Any, list[Event]]:
         """A progress report (a vote count) when the last batch of intents changed something worth

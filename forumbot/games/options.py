@@ -45,7 +45,9 @@ def check_option(key: str, value: Any, default: Any, source: str) -> Any:
             return (value,)
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return tuple(value)
-        want = 'a list of names, like ["votes"]'
+        if isinstance(value, list) and all(is_int(v) or isinstance(v, float) for v in value):
+            return tuple(float(v) for v in value)
+        want = 'a list, like ["votes"] or [12, 2]'
     elif isinstance(default, dict):
         if isinstance(value, dict) and all(is_int(v) for v in value.values()):
             return dict(value)

@@ -82,6 +82,11 @@ class InfiltrationGame:
             raise Refusal("the game is over")
         if kind in HOST_KINDS:
             return self._host(state, intent, at)
+        if kind == "modkill":   # the host layer checked that the host sent it: the player forfeits
+            target = intent.data.get("target")
+            if target not in state.players:
+                raise Refusal(f"{target} is not a player in this game")
+            return _end(state, state.other(str(target)), "forfeit", at, [{"kind": "modkill", "player": target}])
         if author not in state.players:
             raise Refusal(f"{author} is not a player in this game")
         if kind in SETUP_KINDS:
@@ -166,7 +171,16 @@ class InfiltrationGame:
             return state.turn_started + timedelta(hours=state.options.turn_hours)
         return None
 
-    def on_deadline(self, state: InfState, at: datetime) -> tuple[InfState, list[Event]]:
+    def shift(self, state: InfState, delta: timedelta) -> InfState:
+        """The setup deadline or the turn's clock moved by `delta` (the host's extend/end/pause)."""
+        if state.phase == SETUP:
+            return state.with_(setup_ends=state.setup_ends + delta)
+        if state.phase == PLAY and state.turn_started is not None:
+            return state.with_(turn_started=state.turn_started + delta)
+        return state
+
+    def on_deadline(self, state: InfState, at: datetime, now: datetime | None = None
+                    ) -> tuple[InfState, list[Event]]:
         """At the setup deadline unplaced pieces go on at random and the game starts; at a turn's
         deadline the turn becomes a free-for-all until someone acts."""
         if state.phase == SETUP:

@@ -20,6 +20,7 @@ from forumbot.games.mafia.dayside import hang_protections
 from forumbot.games.mafia.newspaper import end_night, game_over, winner
 from forumbot.games.mafia.options import MafiaOptions
 from forumbot.games.mafia.roles import find_role
+from forumbot.games.mafia.schedule import modkill, next_reminder, remind, shift
 from forumbot.games.mafia.state import (
     NO_LYNCH,
     DayResult,
@@ -86,6 +87,8 @@ class MafiaGame:
 
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+        if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
+            return modkill(state, intent)
         if intent.kind in NIGHT_KINDS:
             return apply_night(state, intent)
         if intent.kind not in VOTE_KINDS:
@@ -115,12 +118,24 @@ class MafiaGame:
 
     # ---- time --------------------------------------------------------------------------------
     def next_deadline(self, state: MafiaState) -> datetime | None:
-        return None if state.phase == "over" else state.phase_ends
+        """The next moment the game acts by itself: a reminder, else the end of the phase."""
+        if state.phase == "over":
+            return None
+        reminder = next_reminder(state)
+        return reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
 
-    def on_deadline(self, state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
-        """The phase ends at its own deadline (not at `at`, which is later when the bot was down)."""
+    def shift(self, state: MafiaState, delta: timedelta) -> MafiaState:
+        return shift(state, delta)
+
+    def on_deadline(self, state: MafiaState, at: datetime, now: datetime | None = None
+                    ) -> tuple[MafiaState, list[Event]]:
+        """A reminder due at `at`, or the phase's end at its own deadline. A reminder noticed only after
+        the phase has ended (the bot was down) is dropped, not sent."""
         if state.phase == "over":
             return state, []
+        if at < state.phase_ends:
+            reminded, events = remind(state, at)
+            return (reminded, []) if now is not None and now >= state.phase_ends else (reminded, events)
         if state.is_day:
             return _end_day(state, state.phase_ends, "deadline")
         return _end_night(state, state.phase_ends)

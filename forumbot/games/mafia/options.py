@@ -44,6 +44,10 @@ class MafiaOptions:
     self_votes: bool = True
     # Where votes count (6: "в отдельной теме для голосования") and where phase posts go.
     vote_threads: tuple[str, ...] = ("votes",)
+    # Reminders this many hours before a phase ends: by day in the voting thread, naming who has not voted
+    # (and by PM to each of them with remind_by_pm); by night by PM to whoever has not sent an action.
+    remind_hours: tuple[float, ...] = ()
+    remind_by_pm: bool = False
     game_thread: str = "game"
     # A vote count after every N changes of the votes (0: only at the end of the day).
     vote_count_every: int = 1

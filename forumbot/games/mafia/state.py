@@ -96,6 +96,7 @@ class MafiaState:
     memory: dict[str, dict[str, Any]] = field(default_factory=dict)
     nights: tuple[dict[str, Any], ...] = ()      # each resolved night, for the host and the replay JSON
     winner: str | None = None
+    reminded: tuple[str, ...] = ()               # "<phase>:<hours>" of every reminder already sent
 
     @property
     def is_day(self) -> bool:
@@ -173,4 +174,5 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         memory=dict(data.get("memory", {})),
         nights=tuple(data.get("nights", [])),
         winner=data.get("winner"),
+        reminded=tuple(data.get("reminded", ())),
     )
