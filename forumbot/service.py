@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import signal
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from forumbot.botconfig import BotConfig, PlatformConfig
+from forumbot.config import GameConfig
 from forumbot.errors import ConfigError
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.base import Platform
@@ -108,11 +110,23 @@ class PlatformWorker:
         return result
 
 
+def _seeded(config: GameConfig) -> GameConfig:
+    """A live game's config with a secret random seed when the host gave none: its draws must not be
+    guessable from the config file (games post the seed's hash at the start and reveal it at the end).
+    Only a game not yet in the store uses it; a running game keeps the seed in its state."""
+    if "seed" in config.options:
+        return config
+    return replace(config, options={**config.options, "seed": secrets.randbelow(2**53)})
+
+
 class Service:
     """The bot: one worker per platform over one store file."""
 
-    def __init__(self, config: BotConfig, clock: Clock = utcnow) -> None:
+    def __init__(self, config: BotConfig, clock: Clock = utcnow, *, fresh_seeds: bool | None = None) -> None:
+        """`fresh_seeds`: give games without a seed a secret random one (default: on the wall clock only,
+        so simulations stay reproducible)."""
         self.config = config
+        seed = _seeded if (clock is utcnow if fresh_seeds is None else fresh_seeds) else (lambda c: c)
         self.clock = clock
         self.workers: dict[str, PlatformWorker] = {}
         for name, platform_config in config.platforms.items():
@@ -120,7 +134,7 @@ class Service:
             if not games:
                 continue
             platform = make_platform(platform_config, clock)
-            runs = [GameRun.build(g.config, dialect=platform.dialect, thread_ids=g.threads) for g in games]
+            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads) for g in games]
             runner = Runner(Store(config.store), platform, runs)
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
             self.workers[name] = PlatformWorker(platform_config, runner, backoff)

@@ -162,3 +162,15 @@ def test_bad_bot_configs_name_the_line(tmp_path):
     (tmp_path / "bot.toml").write_text('[bot]\nstore = "x.db"\n[platforms.local]\nkind = "reddit2"\n')
     out = CliRunner().invoke(cli, ["run", "--config", str(tmp_path / "bot.toml"), "--once"])
     assert out.exit_code == 2 and f"{tmp_path / 'bot.toml'}:3:" in out.output and "kinds: local" in out.output
+
+
+def test_live_games_get_a_secret_seed_and_simulations_stay_reproducible(tmp_path):
+    (tmp_path / "duel.toml").write_text('[game]\nname = "infiltration"\nlang = "en"\nstart = "2026-06-01T12:00:00Z"\n'
+                                        '[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n', encoding="utf-8")
+    config = load_bot_config(write_bot(tmp_path, {"duel.toml": "local"}))
+    live = Service(config)
+    live.start_games()                                   # Infiltration refuses to start without a seed
+    seeds = {run.config.options["seed"] for w in live.workers.values() for run in w.runner.runs}
+    assert len(seeds) == 1 and isinstance(next(iter(seeds)), int)
+    simulated = Service(config, clock=VirtualClock(datetime(2026, 6, 1, 12, tzinfo=UTC)))
+    assert all("seed" not in run.config.options for w in simulated.workers.values() for run in w.runner.runs)
