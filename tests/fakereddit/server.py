@@ -31,6 +31,7 @@ def _api_error(code: str, message: str, field: str) -> dict[str, Any]:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True      # headers and body go out as separate writes
 
     def log_message(self, format: str, *args: Any) -> None:   # noqa: A002 - quiet
         pass
@@ -226,7 +227,8 @@ class FakeReddit:
     def __init__(self, state: RedditState | None = None) -> None:
         self.state = state or RedditState()
         self._server = _Server(self.state)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fakereddit", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="fakereddit", daemon=True)
 
     @property
     def url(self) -> str:
