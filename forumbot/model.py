@@ -115,6 +115,7 @@ class Outgoing:
     subject: str = ""
     at: datetime | None = None      # when it was decided (the virtual clock in a replay)
     kind: str = ""                  # the event kind it renders
+    slot: str = ""                  # messages of one slot replace each other in place (edit, not post)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key, "kind": self.kind, "text": self.text}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.config import GameConfig
@@ -15,7 +15,7 @@ from forumbot.errors import ConfigError, PlatformError
 from forumbot.games import Game, GameSetup, get_game
 from forumbot.grammar import load_grammar
 from forumbot.host import HOST_KINDS, HostState, apply_host
-from forumbot.model import Event, Flag, Intent, Outgoing, Post
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time
 from forumbot.parse import PostParser
 from forumbot.platforms.base import Platform
 from forumbot.render import Renderer
@@ -23,6 +23,8 @@ from forumbot.store import Store
 from forumbot.text.names import Roster
 
 log = logging.getLogger("forumbot.runner")
+# How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
+RECHECK_WINDOW = timedelta(hours=96)
 
 
 def setup_of(config: GameConfig) -> GameSetup:
@@ -229,6 +231,11 @@ class Runner:
             result.errors.append(err)
             log.warning("fetching from %s failed (%s); reading what is stored", self.platform.name, err)
         for run in self.runs:
+            try:
+                self._recheck(run, now)
+            except PlatformError as err:
+                result.errors.append(err)
+                log.warning("re-reading %s's posts failed (%s); the deadline goes on", run.name, err)
             self._advance(run, now, result)
         if pms:
             # Only now, with every game's reading of them committed, may a private message count as read.
@@ -240,6 +247,35 @@ class Runner:
                 log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
         result.delivered = self.deliver(now, result)
         return result
+
+    def _recheck(self, run: GameRun, now: datetime) -> None:
+        """Before a deadline fires, re-read the posts of the last days that carried commands, once per
+        deadline, and apply the platform's edit policy: flags for the host about edits and deletions, and
+        under "edited" the new text read again as a post made at the time of the edit."""
+        recheck = getattr(self.platform, "recheck", None)
+        policy = getattr(self.platform, "edit_policy", "first_seen")
+        if recheck is None or run.name not in self._states:
+            return
+        deadline = run.game.next_deadline(self.state(run, check=False))
+        mark = f"recheck:{run.name}"
+        if deadline is None or deadline > now or self.store.cursor(self.platform.name, mark) == format_time(deadline):
+            return
+        found = recheck(self.store.command_posts(run.name, deadline - RECHECK_WINDOW), policy)
+        flags = list(found.flags)
+        reread = []
+        if policy == "edited":
+            for post in found.edited:
+                at = post.edited or now
+                reread.append(replace(post, platform_id=f"{post.platform_id}@{format_time(at)}", created=at,
+                                      edited=None))
+                flags.append(Flag(reason="a post that carried a command was edited; its new text is read as of "
+                                         "the edit", post_id=post.platform_id, author=post.author, at=at,
+                                  line=post.body[:200]))
+        self.store.rechecked(self.platform.name, run.name, mark, format_time(deadline), [*found.edited, *reread],
+                             flags)
+        if found.edited or found.deleted:
+            log.info("%s: re-read before %s: %d edited, %d deleted", run.name, format_time(deadline),
+                     len(found.edited), len(found.deleted))
 
     def _advance(self, run: GameRun, now: datetime, result: StepResult) -> None:
         if run.name not in self._states:
@@ -314,11 +350,23 @@ class Runner:
                 break   # keep the order of a thread: retry from here next step
             self.store.delivered(row["key"], platform_id, now)
             crashpoint("delivered")
-            sent.append({**row, "platform_id": platform_id, "delivered": now})
+            if not platform_id.startswith("superseded:"):
+                sent.append({**row, "platform_id": platform_id, "delivered": now})
         return sent
 
     def _send_once(self, row: dict[str, Any]) -> str:
         key, to, thread = row["key"], row["pm_to"], row["thread"]
+        if row.get("slot"):
+            # A message that replaces the slot's post in place: skipped when a newer one of the slot waits,
+            # an edit of the slot's post once it exists (editing twice is harmless, so no marker search).
+            newer = self.store.newer_in_slot(row["game"], row["slot"], key)
+            if newer is not None:
+                return f"superseded:{newer}"
+            holder = self.store.slot_holder(row["game"], row["slot"])
+            if holder is not None:
+                self.store.attempting(key)
+                self.platform.edit(holder, row["text"])
+                return holder
         if row["attempts"]:
             found = self.platform.find_sent(key, thread=thread, to=to)
             if found is not None:

@@ -45,7 +45,8 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
     if config.kind == "local":
         options = config.options
         return LocalForum(options.get("path", "forum.db"), account=options.get("account", "forumbot"),
-                          dialect=options.get("dialect", "markdown"), clock=clock)
+                          dialect=options.get("dialect", "markdown"), clock=clock,
+                          edit_policy=options.get("edit_policy", "first_seen"))
     if config.kind == "reddit":
         from forumbot.platforms.reddit import from_options
         return from_options(config.name, config.options, clock)

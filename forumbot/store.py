@@ -68,6 +68,12 @@ def m004_host_state(db: Database) -> None:
     db.table("games").add_column("host", str)
 
 
+@migrations()
+def m005_outbox_slot(db: Database) -> None:
+    """A message that replaces an earlier one in place (a vote count kept up to date in one post)."""
+    db.table("outbox").add_column("slot", str)
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -237,9 +243,9 @@ class Store:
             execute("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
                     event_rows)
             execute("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, "
-                    "attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                    "attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                     [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
-                      format_time(o.at) if o.at else stamp) for o in outbox])
+                      format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox])
             if processed:
                 mark = max(mark, self._marks.get(name, mark))
             record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
@@ -263,6 +269,43 @@ class Store:
         cursor = self.db.execute(f"SELECT * FROM outbox WHERE {where} ORDER BY rowid", [game] if game else [])
         columns = [c[0] for c in cursor.description]
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+    def slot_holder(self, game: str, slot: str) -> str | None:
+        """The platform id of the post that a slot's messages replace in place (the first one delivered)."""
+        row = self.db.execute("SELECT platform_id FROM outbox WHERE game = ? AND slot = ? AND delivered IS NOT NULL "
+                              "AND platform_id NOT LIKE 'superseded:%' ORDER BY rowid LIMIT 1", [game, slot]).fetchone()
+        return row[0] if row else None
+
+    def newer_in_slot(self, game: str, slot: str, key: str) -> str | None:
+        """The key of a later undelivered message of the same slot, if any (this one need not go out)."""
+        row = self.db.execute("SELECT key FROM outbox WHERE game = ? AND slot = ? AND delivered IS NULL AND rowid > "
+                              "(SELECT rowid FROM outbox WHERE key = ?) ORDER BY rowid DESC LIMIT 1",
+                              [game, slot, key]).fetchone()
+        return row[0] if row else None
+
+    def command_posts(self, game: str, since: datetime) -> list[Post]:
+        """Thread posts that carried commands of a game, made since `since` (what a recheck re-reads)."""
+        cursor = self.db.execute(
+            "SELECT * FROM posts WHERE pm = 0 AND created >= ? AND id IN (SELECT post FROM intents WHERE game = ?) "
+            "ORDER BY created, rowid", [format_time(since), game])
+        columns = [c[0] for c in cursor.description]
+        return [_post_from_row(dict(zip(columns, row, strict=True))) for row in cursor.fetchall()]
+
+    def rechecked(self, platform: str, game: str, mark: str, value: str, posts: Iterable[Post],
+                  flags: Iterable[Flag]) -> None:
+        """What a recheck found, stored at once: edited bodies and re-read posts, flags, and the mark that
+        says this deadline's recheck is done."""
+        with self.db.atomic():
+            self.save_posts(platform, posts)
+            self.add_flags(game, flags)
+            self.set_cursor(platform, mark, value)
+
+    def add_flags(self, game: str, flags: Iterable[Flag]) -> None:
+        with self.db.atomic():
+            self.db.conn.executemany(
+                "INSERT INTO flags (game, post, author, reason, candidates, line, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game, f.post_id, f.author, f.reason, json.dumps(list(f.candidates), ensure_ascii=False), f.line,
+                  format_time(f.at) if f.at else _now()) for f in flags])
 
     def attempting(self, key: str) -> None:
         """Record, before sending, that a message is about to go out (so a restart looks for it first)."""

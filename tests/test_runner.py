@@ -234,3 +234,67 @@ def test_a_deadline_the_game_ignores_does_not_stop_the_posts_after_it():
     runner.step(at(120))
     assert runner.state(run).phase == "day1" and store.db["processed"].count == 1
     assert any("after the day's deadline" in f["reason"] for f in store.flags("g"))
+
+
+def edited_day(policy: str):
+    store = Store()
+    forum = LocalForum(clock=lambda: LATER, edit_policy=policy)
+    run = GameRun.build(config(day_hours=10))
+    runner = Runner(store, forum, [run])
+    runner.start(START)
+    first = forum.add_post("g/votes", "Alice", "vote Bob", at=at(10))
+    doomed = forum.add_post("g/votes", "Carol", "vote Bob", at=at(20))
+    runner.step(at(30))
+    forum.edit_post(first, "vote Dave", at=at(60))
+    forum.delete_post(doomed)
+    runner.step(at(11 * 60))                      # past the deadline: rechecked, then the day ends
+    return store, runner.state(run), [f["reason"] for f in store.flags("g")]
+
+
+def test_edit_policy_first_seen_keeps_the_first_text():
+    store, state, reasons = edited_day("first_seen")
+    assert state.days[0].tally == {"Bob": 2}
+    assert any("deleted" in r for r in reasons) and not any("edited" in r for r in reasons)
+    assert store.db["posts"].get("local:1")["edited_body"] == "vote Dave"    # kept beside the first text
+
+
+def test_edit_policy_flag_tells_the_host():
+    _, state, reasons = edited_day("flag")
+    assert state.days[0].tally == {"Bob": 2}
+    assert any("edited; the first-seen text counts" in r for r in reasons)
+
+
+def test_edit_policy_edited_reads_the_new_text_as_of_the_edit():
+    _, state, reasons = edited_day("edited")
+    assert state.days[0].tally == {"Dave": 1, "Bob": 1}
+    assert any("new text is read as of the edit" in r for r in reasons)
+
+
+def test_vote_count_kept_in_one_post_edited_in_place():
+    store, forum, run, runner = make(vote_count_edit=True)
+    forum.add_post("g/votes", "Alice", "vote Bob", at=at(1))
+    runner.step(at(2))
+    forum.add_post("g/votes", "Carol", "vote Bob", at=at(3))
+    runner.step(at(4))
+    forum.add_post("g/votes", "Dave", "vote Carol", at=at(5))
+    forum.add_post("g/votes", "Eve", "vote Carol", at=at(6))
+    runner.step(at(7))
+    counts = [p for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
+    assert len(counts) == 1 and "Vote count #3" in counts[0]["body"] and "Carol** (2/3" in counts[0]["body"]
+    assert store.pending() == []
+
+
+def test_vote_counts_waiting_for_a_platform_collapse_into_the_newest():
+    store = Store()
+    forum = FlakyForum(clock=lambda: LATER, failures=3)
+    runner = Runner(store, forum, [GameRun.build(config(vote_count_edit=True))])
+    runner.start(START)
+    for minute, voter in [(1, "Alice"), (3, "Carol")]:
+        forum.add_post("g/votes", voter, "vote Bob", at=at(minute))
+        runner.step(at(minute + 1))
+    runner.step(at(10))
+    runner.step(at(11))
+    counts = [p for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
+    assert len(counts) == 1 and "Vote count #2" in counts[0]["body"]
+    superseded = [r for r in store.outbox() if (r["platform_id"] or "").startswith("superseded:")]
+    assert len(superseded) == 1

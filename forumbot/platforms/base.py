@@ -3,9 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
-from forumbot.model import Post
+from forumbot.model import Flag, Post
+
+# What a platform does with a post edited after the bot read it (see `recheck`):
+# first_seen: the text as first read counts; edited: the new text is read again, as a post made at the
+# time of the edit; flag: the first text counts and the host is told.
+EDIT_POLICIES = ("first_seen", "edited", "flag")
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """What re-reading stored posts found: the current versions of edited ones, the ids now deleted or
+    removed, and flags for the host."""
+
+    edited: list[Post] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    flags: list[Flag] = field(default_factory=list)
 
 
 class Platform(Protocol):
@@ -14,6 +30,7 @@ class Platform(Protocol):
     name: str          # "local", "reddit", ... (the store keeps cursors and posts per platform)
     dialect: str       # how its posts are marked up: markdown, bbcode, html, plain
     account: str       # the bot's own account name (its posts are stored but never parsed)
+    edit_policy: str   # one of EDIT_POLICIES
 
     def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
         """Posts in `threads` newer than `cursor` (None: from the start), and the new cursor."""
@@ -36,3 +53,7 @@ class Platform(Protocol):
 
     def edit(self, platform_id: str, text: str) -> None:
         """Replace the text of one of the bot's own posts."""
+
+    def recheck(self, posts: Sequence[Post], policy: str | None = None) -> Recheck:
+        """Re-read stored posts (the runner asks for those carrying commands, before a deadline): which were
+        edited (their current versions), deleted or removed; flags for the host under `policy`."""

@@ -15,8 +15,9 @@ from pathlib import Path
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from forumbot.errors import PlatformError
-from forumbot.model import Post, format_time, parse_time
+from forumbot.errors import ConfigError, PlatformError
+from forumbot.model import Flag, Post, format_time, parse_time
+from forumbot.platforms.base import EDIT_POLICIES, Recheck
 
 forum_migrations = Migrations("localforum")
 
@@ -42,7 +43,8 @@ class LocalForum:
     name = "local"
 
     def __init__(self, path: str | Path = ":memory:", *, account: str = "forumbot",
-                 dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow) -> None:
+                 dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow,
+                 edit_policy: str = "first_seen") -> None:
         try:
             if str(path) == ":memory:":
                 self.db = Database(memory=True)
@@ -53,9 +55,12 @@ class LocalForum:
             forum_migrations.apply(self.db)
         except (sqlite3.Error, OSError) as err:
             raise PlatformError(f"cannot open the local forum {path}: {err}") from err
+        if edit_policy not in EDIT_POLICIES:
+            raise ConfigError(f"unknown edit_policy '{edit_policy}'", fix="edit_policy: " + ", ".join(EDIT_POLICIES))
         self.account = account
         self.dialect = dialect
         self.clock = clock
+        self.edit_policy = edit_policy
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -78,6 +83,10 @@ class LocalForum:
                                      [body, format_time(at or self.clock()), number])
         if cursor.rowcount == 0:
             raise PlatformError(f"no post {platform_id} on the local forum")
+
+    def delete_post(self, platform_id: str) -> None:
+        """A player deletes a post: its text becomes "[deleted]", as Reddit shows it."""
+        self.edit_post(platform_id, "[deleted]")
 
     def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
                at: datetime | None = None) -> str:
@@ -152,6 +161,35 @@ class LocalForum:
 
     def edit(self, platform_id: str, text: str) -> None:
         self.edit_post(platform_id, text)
+
+    def recheck(self, posts: Sequence[Post], policy: str | None = None) -> Recheck:
+        """Re-read stored posts: edited ones (current versions), deleted ones, flags for the host."""
+        policy = policy or self.edit_policy
+        stored = {self._number(p.platform_id): p for p in posts if p.platform_id.startswith("local:")}
+        result = Recheck()
+        if not stored:
+            return result
+        marks = ",".join("?" * len(stored))
+        rows = self.db.execute(f"SELECT id, body, edited FROM forum_posts WHERE id IN ({marks})",
+                               list(stored)).fetchall()
+        now = self.clock()
+        for number, body, edited in rows:
+            old = stored[number]
+            if body == old.body:
+                continue
+            if body == "[deleted]":
+                result.deleted.append(old.platform_id)
+                result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen text "
+                                                "still counts", post_id=old.platform_id, author=old.author, at=now))
+                continue
+            result.edited.append(Post(platform_id=old.platform_id, thread=old.thread, author=old.author,
+                                      created=old.created, body=body, dialect=old.dialect,
+                                      edited=parse_time(edited) if edited else now, url=old.url))
+            if policy == "flag":
+                result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
+                                                "counts", post_id=old.platform_id, author=old.author, at=now,
+                                         line=body[:200]))
+        return result
 
     @staticmethod
     def _number(platform_id: str) -> int:

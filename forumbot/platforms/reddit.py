@@ -27,6 +27,7 @@ from typing import Any
 
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post
+from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.platforms.reddit_errors import platform_error
 
 log = logging.getLogger("forumbot.reddit")
@@ -101,17 +102,6 @@ class Cursor:
                            "missing": sorted(self.missing)}, sort_keys=True)
 
 
-@dataclass(frozen=True)
-class Recheck:
-    """What re-reading stored comments found: the current versions of edited ones, the ids now deleted or
-    removed, and flags for the host."""
-
-    edited: list[Post] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    flags: list[Flag] = field(default_factory=list)
-
-
-EDIT_POLICIES = ("first_seen", "edited", "flag")
 
 
 def _make_reddit(options: dict[str, Any]) -> Any:

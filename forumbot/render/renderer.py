@@ -167,4 +167,6 @@ class Renderer:
         if thread is None:
             raise ConfigError(f"the game has no '{role}' thread for {event.kind} posts",
                               fix=f"add {role} to the game's threads")
-        return [Outgoing(key=key, text=self.text(event, game), thread=thread, at=at, kind=event.kind)]
+        slot = event.data.get("slot")
+        return [Outgoing(key=key, text=self.text(event, game), thread=thread, at=at, kind=event.kind,
+                         slot=slot if isinstance(slot, str) else "")]

@@ -145,7 +145,10 @@ class MafiaGame:
         if not state.is_day or not every or state.changes < every:
             return state, []
         state = state.with_(count_number=state.count_number + 1, changes=0)
-        return state, [Event("vote_count", view(state, at))]
+        data = view(state, at)
+        if state.options.vote_count_edit:
+            data["slot"] = f"vote_count:{state.phase}"   # one post per day, edited in place
+        return state, [Event("vote_count", data)]
 
     def tally(self, state: MafiaState, at: datetime) -> Event | None:
         """The current vote count (without counting it as posted), or None at night."""

@@ -44,6 +44,8 @@ class MafiaOptions:
     self_votes: bool = True
     # Where votes count (6: "в отдельной теме для голосования") and where phase posts go.
     vote_threads: tuple[str, ...] = ("votes",)
+    # Keep the day's vote count in one post, edited as votes change, instead of a new post each time.
+    vote_count_edit: bool = False
     # Reminders this many hours before a phase ends: by day in the voting thread, naming who has not voted
     # (and by PM to each of them with remind_by_pm); by night by PM to whoever has not sent an action.
     remind_hours: tuple[float, ...] = ()
