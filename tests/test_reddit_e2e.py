@@ -120,3 +120,28 @@ def test_a_mafia_day_on_reddit_equals_its_replay(tmp_path: Path) -> None:
     assert have["days"][0]["tally"] == {"alice": 1, "bob": 2, "carol": 1, "erin": 2}
     assert have["phase"] == "night1" and have["days"][0]["ended"] == "deadline"
     assert have == expected.state
+
+
+def test_the_vote_count_lives_in_one_comment_edited_in_place(tmp_path: Path) -> None:
+    clock = VirtualClock(START)
+    state = RedditState(clock=lambda: clock.now.timestamp())
+    with FakeReddit(state) as fake:
+        for name in ["forumbot", *PLAYERS]:
+            state.add_user(name, "pw")
+        votes = state.add_submission("mafia", "Day 1: votes", at=START.timestamp())
+        game = state.add_submission("mafia", "Day 1: discussion", at=START.timestamp())
+        path = write_scenario(tmp_path / "day.toml", [], START + timedelta(hours=1))
+        text = path.read_text(encoding="utf-8").replace("day_hours = 4", "day_hours = 4\nvote_count_edit = true")
+        path.write_text(text, encoding="utf-8")
+        run = GameRun.build(load_scenario(path).config, dialect="markdown", thread_ids={"votes": votes, "game": game})
+        bot = RedditPlatform(no_retry_sleep(praw.Reddit(**fake.praw_settings("forumbot", "pw"))), clock=clock,
+                             subreddit="mafia")
+        runner = Runner(Store(tmp_path / "bot.db"), bot, [run])
+        runner.start(START)
+        for minute, author, target in [(1, "alice", "bob"), (3, "bob", "alice"), (5, "carol", "bob")]:
+            clock.now = START + timedelta(minutes=minute)
+            state.add_comment(votes, author, f"##vote {target}", at=clock.now.timestamp())
+            runner.step(clock.now + timedelta(seconds=30))
+        counts = [c for c in state.comments_by("forumbot", votes) if "Vote count" in c.body]
+        assert len(counts) == 1 and "Vote count #3" in counts[0].body and "[](#fb:" in counts[0].body
+        assert state.count("/api/editusertext") == 2
