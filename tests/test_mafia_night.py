@@ -158,6 +158,17 @@ def test_sole_surviving_mafioso_may_kill_and_act():
     assert "Ins" in last_night(state)["deaths"] and act_of(state, "Bou", "block")["succeeded"]
 
 
+def test_sole_mafioso_own_action_after_the_kill_is_not_called_a_replacement():
+    # Found by the full sample: the ack told a sole survivor that his block replaced his kill.
+    state = game(dead=("Det", "Psy"))
+    state, first = send(state, "Bou", "kill", "Ins")
+    state, second = send(state, "Bou", "block", "Ast")
+    assert first[0].data["replaced"] is False and second[0].data["replaced"] is False
+    state, third = send(state, "Bou", "block", "Wri")
+    state, fourth = send(state, "Bou", "kill", "Mas")
+    assert third[0].data["replaced"] is True and fourth[0].data["replaced"] is True
+
+
 def test_mafia_night_without_kill_is_told_to_the_host():
     _, events = night(game())
     assert "mafia_no_kill" in codes(events, "Host")

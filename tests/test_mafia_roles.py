@@ -325,46 +325,7 @@ def day_passes_only(state):
     return state
 
 
-# ---- the priority table: power actions ------------------------------------------------------------
-def test_power_actions_are_simultaneous_taxi_moves_a_block():
-    state, _ = night(game(), ("Mas", "block", "Wri"), ("Tax", "redirect", "Mas", "Det"), ("Det", "kill", "Ins"))
-    assert act_of(state, "Mas")["final_target"] == "Det" and "Ins" in state.alive
-
-
-def test_masseur_block_beats_taxi_redirect_aimed_at_each_other():
-    state, _ = night(game(), ("Mas", "block", "Tax"), ("Tax", "redirect", "Mas", "Wri"))
-    assert act_of(state, "Mas")["final_target"] == "Tax" and not act_of(state, "Tax")["succeeded"]
-
-
-def test_thief_block_beats_taxi_redirect_aimed_at_each_other():
-    state, _ = night(game(), ("Thi", "steal", "Mas"))
-    state = day_passes(state)
-    state, _ = night(state, ("Thi", "stolen", "Tax"), ("Tax", "redirect", "Thi", "Wri"))
-    assert act_of(state, "Thi")["final_target"] == "Tax" and not act_of(state, "Tax")["succeeded"]
-
-
-def test_theft_comes_before_the_redirect_aimed_at_the_thief():
-    state, events = night(game(), ("Thi", "steal", "Tax"), ("Tax", "redirect", "Thi", "Wri"))
-    assert act_of(state, "Thi")["final_target"] == "Wri"      # the redirect moves the theft (not a cycle)
-    assert ("status", {"target": "Wri", "status": "negative"}) in lines(events, "Thi")
-
-
-def test_collision_that_cannot_be_decided_fails_all_its_actions():
-    # The taxi moves the masseur onto the taxi: if the redirect works the masseur blocks it, if it does
-    # not the masseur blocks the writer and the redirect works: neither outcome is consistent.
-    state, events = night(game(), ("Mas", "block", "Wri"), ("Tax", "redirect", "Mas", "Tax"),
-                          ("Wri", "weapon", "Det"))
-    assert not act_of(state, "Mas")["succeeded"] and not act_of(state, "Tax")["succeeded"]
-    assert act_of(state, "Mas").get("collision") and act_of(state, "Tax").get("collision")
-    assert act_of(state, "Wri")["succeeded"]
-
-
-def test_politician_and_thief_status_changes_both_apply():
-    state, _ = night(game(), ("Thi", "steal", "Pli"))
-    state = day_passes(state)
-    state, events = night(state, ("Thi", "stolen", "Ins"), ("Pli", "status", "Wri"), ("Psy", "check", "Ins"))
-    assert state.immune == frozenset({"Ins", "Wri"})
-    assert lines(events, "Psy") == [("status", {"target": "Ins", "status": "negative"})]
+# ---- the priority table: power actions -> tests/test_mafia_collisions.py, one test per collision case --
 
 
 # ---- the priority table: kills, protection, healing --------------------------------------------------

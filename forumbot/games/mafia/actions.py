@@ -132,7 +132,12 @@ def _action(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]
         orders[author] = order
         if not sole and orders.get(KILL_KEY, {}).get("actor") == author:
             orders.pop(KILL_KEY)            # their own action replaces the kill they carried
-    replaced = author in state.orders or state.orders.get(KILL_KEY, {}).get("actor") == author
+    # What this order takes the place of: a sole survivor's kill and own action are separate slots.
+    carried = state.orders.get(KILL_KEY, {}).get("actor") == author
+    if sole:
+        replaced = carried if source == "kill" else author in state.orders
+    else:
+        replaced = author in state.orders or carried
     ack = Event("action_ack", {"pm_to": author, "subject": "ok", "night": state.number, "action": action,
                                "source": source, "target": target, "to": to, "replaced": replaced})
     return state.with_(orders=orders), [ack]

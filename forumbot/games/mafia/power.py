@@ -10,6 +10,8 @@ active) is *consistent* when the active ones, applied at once, cancel exactly th
 that are not aimed at each other have exactly one consistent outcome (the simultaneous one). When several
 are consistent, the one that leaves the highest-priority actions as their senders wrote them wins; when
 that still leaves a tie, or when no outcome is consistent (a paradox), the actions in the collision fail.
+The theft is not an unknown (it stops nothing), so its place before the redirect is kept directly: a
+redirect does not move a higher-priority action aimed at the taxi himself (see _comes_first).
 """
 
 from __future__ import annotations
@@ -42,6 +44,16 @@ class Act:
         return self.cancelled or self.final != self.target
 
 
+def _comes_first(other: Act, redirect: Act) -> bool:
+    """Whether `other`, aimed at the taxi who moves its sender, happens before the redirect can move it.
+
+    Aimed at each other, the higher priority goes first: the theft (в) lands on the taxi before his
+    redirect (г) could move it (the theft does not block, so the redirect then has nothing to move).
+    Blocks (а, б) are settled the same way by the outcome search; not moving them changes nothing there.
+    """
+    return 0 < other.level < redirect.level and other.target == redirect.actor
+
+
 def _apply(acts: list[Act], active: dict[int, bool], forced: set[int], unblockable: set[str]) -> dict[int, bool]:
     """Set finals and cancellations for an assumed outcome; return the outcome it implies."""
     for act in acts:
@@ -51,7 +63,7 @@ def _apply(acts: list[Act], active: dict[int, bool], forced: set[int], unblockab
             for other in acts:
                 if other is act or other.actor != act.target:
                     continue
-                if other.bypass == "redirect":
+                if other.bypass == "redirect" or _comes_first(other, act):
                     act.ignored = True
                     continue
                 other.final, other.redirected = act.to, True
