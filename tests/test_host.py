@@ -150,3 +150,13 @@ def test_no_stale_reminder_after_the_deadline():
     runner.step(at(30))                          # the bot was down through the reminder and the deadline
     assert not any("h left" in p for p in bot_posts(forum, "g/votes"))
     assert runner.state(run).phase == "night1"
+
+
+def test_a_vote_at_night_is_answered_by_pm():
+    forum, run, runner = make(lang="ru", players=["Алиса", "Боб", "Вера", "Глеб"])
+    forum.add_post("g/votes", "Алиса", "Голосую против Боба", at=at(25))      # the day ended at 24 h
+    forum.add_post("g/votes", "Зритель", "Голосую против Боба", at=at(25.5))  # not a player: no PM
+    runner.step(at(26))
+    pms = bot_pms(forum, "Алиса")
+    assert len(pms) == 1 and pms[0].startswith("Не принято: голоса считаются только днём, сейчас night1")
+    assert bot_pms(forum, "Зритель") == []

@@ -246,10 +246,13 @@ def _final_locks(state: MafiaState) -> bool:
 
 def _refuse(state: MafiaState, intent: Intent, code: str, params: dict[str, Any]) -> tuple[MafiaState, list[Event]]:
     reason = REFUSALS[code].format(**params)
+    data: dict[str, Any] = {"author": intent.author, "reason": reason, "code": code, "params": params,
+                            "post": intent.post_id, "url": intent.url, "line": intent.line}
     if state.is_day:
-        state = _note_error(state, intent, reason, code, params)
-    return state, [Event("rejected", {"author": intent.author, "reason": reason, "code": code, "params": params,
-                                      "post": intent.post_id, "url": intent.url, "line": intent.line})]
+        state = _note_error(state, intent, reason, code, params)   # shown in the next vote count
+    elif intent.author in state.players:
+        data.update(pm_to=intent.author, subject="refused")        # no vote count tonight: tell the voter
+    return state, [Event("rejected", data)]
 
 
 def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, params: dict[str, Any]) -> MafiaState:
