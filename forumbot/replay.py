@@ -131,8 +131,11 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
 
 
 def _phase(run: GameRun, runner: Runner) -> Any:
-    """The game's phase as its summary names it (the Game protocol leaves the state's shape to the game)."""
-    return run.game.summary(runner.state(run)).get("phase")
+    """The game's phase (the Game protocol leaves the state's shape to the game: a state without a `phase`
+    attribute is asked through its summary)."""
+    state = runner.state(run)
+    phase = getattr(state, "phase", None)
+    return phase if phase is not None else run.game.summary(state).get("phase")
 
 
 def _message(run: GameRun, row: dict[str, Any], now: datetime) -> dict[str, Any]:

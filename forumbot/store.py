@@ -124,6 +124,9 @@ class Store:
         """Store new posts (a known id is kept as first seen; an edit is recorded beside it) and the
         platform's cursor, in one transaction. Returns how many posts were new."""
         new = 0
+        posts = list(posts)
+        if not posts and cursor is None:
+            return 0
         fetched = _now()
         with self.db.atomic():
             for post in posts:
