@@ -199,9 +199,10 @@ class Runner:
         return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra)))
 
     def start(self, at: datetime) -> None:
-        """Create every game not in the store yet, with its opening posts in the outbox."""
+        """Create every game whose start time has come and that is not in the store yet, with its opening
+        posts in the outbox. A game starting later is created by the first step at or after its start."""
         for run in self.runs:
-            if self.store.game(run.name) is not None:
+            if run.config.start > at or self.store.game(run.name) is not None:
                 continue
             state = run.game.new(setup_of(run.config))
             events = run.game.start_events(state)
@@ -209,15 +210,23 @@ class Runner:
             self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
                                    events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0)
 
+    def started(self) -> list[GameRun]:
+        """The games that exist in the store."""
+        return [run for run in self.runs if run.name in self._states or self.store.game_version(run.name) is not None]
+
     def next_deadline(self) -> datetime | None:
-        deadlines = [d for d in (run.game.next_deadline(self.state(run)) for run in self.runs) if d]
+        """The soonest deadline of a running game, or start time of a game yet to start."""
+        times = [run.game.next_deadline(self.state(run)) for run in self.started()]
+        times += [run.config.start for run in self.runs if run not in self.started()]
+        deadlines = [t for t in times if t is not None]
         return min(deadlines) if deadlines else None
 
     # ---- one step ------------------------------------------------------------------------------
     def step(self, now: datetime) -> StepResult:
         """Fetch, read, decide and deliver once. Platform failures are logged and retried next step."""
         result = StepResult()
-        threads = sorted({run.thread_id(t) for run in self.runs
+        self.start(now)
+        threads = sorted({run.thread_id(t) for run in self.started()
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
         pms: list[Post] = []
         try:

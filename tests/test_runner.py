@@ -298,3 +298,17 @@ def test_vote_counts_waiting_for_a_platform_collapse_into_the_newest():
     assert len(counts) == 1 and "Vote count #2" in counts[0]["body"]
     superseded = [r for r in store.outbox() if (r["platform_id"] or "").startswith("superseded:")]
     assert len(superseded) == 1
+
+
+def test_a_game_starts_at_its_start_time_not_before():
+    store = Store()
+    forum = LocalForum(clock=lambda: LATER)
+    run = GameRun.build(config())
+    runner = Runner(store, forum, [run])
+    runner.start(START - timedelta(hours=5))
+    assert store.game("g") is None and runner.next_deadline() == START
+    runner.step(START - timedelta(hours=1))
+    assert store.game("g") is None and forum.thread_posts("g/game") == []
+    runner.step(START + timedelta(minutes=1))
+    assert store.game("g") is not None and len(forum.thread_posts("g/game")) == 1
+    assert runner.next_deadline() == START + timedelta(hours=48)
