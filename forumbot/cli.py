@@ -311,9 +311,13 @@ def status(config_path: str | None, db_path: str | None) -> None:
     from forumbot.store import Store
 
     def go() -> int:
+        waiting: list[str] = []
         if config_path:
             from forumbot.botconfig import load_bot_config
-            path = str(load_bot_config(config_path).store)
+            bot = load_bot_config(config_path)
+            path = str(bot.store)
+            waiting = [f"  {g.config.name} ({g.config.game}): starts {g.config.start:%Y-%m-%dT%H:%M:%SZ}"
+                       for g in bot.games]
         elif db_path:
             path = db_path
         else:
@@ -322,6 +326,10 @@ def status(config_path: str | None, db_path: str | None) -> None:
             raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
         store = Store(path)
         click.echo("Games:")
+        known = {row.name for row in store.games()}
+        for line in waiting:
+            if line.split(" (")[0].strip() not in known:
+                click.echo(line)
         for row in store.games():
             summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
             pending = len(store.pending(row.name))
