@@ -158,5 +158,5 @@ def test_a_vote_at_night_is_answered_by_pm():
     forum.add_post("g/votes", "Зритель", "Голосую против Боба", at=at(25.5))  # not a player: no PM
     runner.step(at(26))
     pms = bot_pms(forum, "Алиса")
-    assert len(pms) == 1 and pms[0].startswith("Не принято: голоса считаются только днём, сейчас night1")
+    assert len(pms) == 1 and pms[0].startswith("Не принято: голоса считаются только днём, сейчас Ночь 1")
     assert bot_pms(forum, "Зритель") == []

@@ -22,6 +22,7 @@ DIALECTS = ("markdown", "bbcode")
 EVENT_THREADS = {"vote_count": "votes", "day_end": "votes", "phase_start": "game", "night_end": "game"}
 
 # Characters Reddit markdown reads as markup anywhere in a line ("(" only matters after "]", escaped).
+_PHASE = re.compile(r"(day|night)(\d+)")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]#|>~^<])")
 
 
@@ -132,10 +133,20 @@ class Renderer:
                   for w in view.get("wagons", [])]
         return {**view, "wagons": wagons}
 
+    def phase_name(self, phase: str) -> str:
+        """"night1" as the post's language says it: "Night 1", «Ночь 1»."""
+        found = _PHASE.fullmatch(phase)
+        if not found:
+            return phase
+        return f"{self.phrases.get(found.group(1), found.group(1))} {found.group(2)}"
+
     def text(self, event: Event, game: str = "") -> str:
         """The text of one event's post: template <game>/<kind>.j2 if the game has its own, else <kind>.j2.
         Raises ConfigError when a template is missing or broken."""
         data = dict(event.data)
+        params = data.get("params")
+        if isinstance(params, dict) and isinstance(params.get("phase"), str):
+            data["params"] = {**params, "phase": self.phase_name(params["phase"])}
         if "wagons" in data:
             data = self._with_voter_lists(data)
         if isinstance(data.get("view"), dict):
