@@ -202,7 +202,7 @@ class Runner:
         """Create every game whose start time has come and that is not in the store yet, with its opening
         posts in the outbox. A game starting later is created by the first step at or after its start."""
         for run in self.runs:
-            if run.config.start > at or self.store.game(run.name) is not None:
+            if run.config.start > at or run.name in self._states or self.store.game_version(run.name) is not None:
                 continue
             state = run.game.new(setup_of(run.config))
             events = run.game.start_events(state)
