@@ -20,6 +20,7 @@ from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
+from forumbot.sqlite import open_database
 
 migrations = Migrations("forumbot")
 
@@ -101,13 +102,7 @@ class Store:
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         try:
-            if str(path) == ":memory:":
-                self.db = Database(memory=True)
-            else:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-                # The scheduler runs a platform's polls on its worker threads, one at a time per store.
-                self.db = Database(sqlite3.connect(str(path), check_same_thread=False, timeout=30))
-                self.db.enable_wal()
+            self.db = open_database(path)
             self.db.execute("PRAGMA foreign_keys=on")
             self.db.execute("PRAGMA synchronous=NORMAL")
             migrations.apply(self.db)

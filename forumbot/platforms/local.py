@@ -18,6 +18,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post, format_time, parse_time
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
+from forumbot.sqlite import open_database
 
 forum_migrations = Migrations("localforum")
 
@@ -46,12 +47,7 @@ class LocalForum:
                  dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow,
                  edit_policy: str = "first_seen") -> None:
         try:
-            if str(path) == ":memory:":
-                self.db = Database(memory=True)
-            else:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-                self.db = Database(sqlite3.connect(str(path), check_same_thread=False, timeout=30))
-                self.db.enable_wal()
+            self.db = open_database(path)
             forum_migrations.apply(self.db)
         except (sqlite3.Error, OSError) as err:
             raise PlatformError(f"cannot open the local forum {path}: {err}") from err
