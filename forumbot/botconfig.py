@@ -16,10 +16,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import GameConfig, load_scenario
+from forumbot.config import GameConfig, load_ruleset, load_scenario
 from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 PLATFORM_KINDS = ("local", "reddit")
@@ -29,7 +30,10 @@ BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
                  "inbox_every", "edit_policy")
 GAME_KEYS = ("config", "platform", "name", "threads")
-TOP_KEYS = ("bot", "platforms", "games")
+LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
+TOP_KEYS = ("bot", "platforms", "games", "lobbies")
+# Where a lobby's spawned games get threads of their own: platforms that open a thread by posting in it.
+LOBBY_PLATFORMS = ("local",)
 
 
 @dataclass(frozen=True)
@@ -91,11 +95,11 @@ def load_bot_config(path: str | Path) -> BotConfig:
         platforms[name] = PlatformConfig(name, kind, options, float(poll))
     if not platforms:
         raise doc.error("no platforms", fix='add [platforms.local] with kind = "local"')
-    games = []
+    games = _lobbies(doc, platforms)
     entries = doc.data.get("games", [])
-    if not isinstance(entries, list) or not entries:
+    if not isinstance(entries, list) or not (entries or games):
         raise doc.error("no games", fix='add [[games]] with config = "my-game.toml" and platform = "local"')
-    names: set[str] = set()
+    names: set[str] = {g.config.name for g in games}
     for entry in entries:
         _check(doc, entry, GAME_KEYS, "games")
         if "config" not in entry:
@@ -119,3 +123,30 @@ def load_bot_config(path: str | Path) -> BotConfig:
     retry = bot.get("retry_max_seconds", 900)
     return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),
                      float(retry), str(bot.get("log_level", "info")))
+
+
+def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGame]:
+    """[[lobbies]]: threads where players challenge each other and every accepted challenge starts a game."""
+    out = []
+    entries = doc.data.get("lobbies", [])
+    if not isinstance(entries, list):
+        raise doc.error("lobbies must be [[lobbies]] tables", "lobbies")
+    for entry in entries:
+        _check(doc, entry, LOBBY_KEYS, "lobbies")
+        if entry.get("game", "infiltration") != "infiltration":
+            raise doc.error(f"no lobby for game '{entry.get('game')}'", "[[lobbies]]", fix='game = "infiltration"')
+        platform = entry.get("platform", next(iter(platforms)))
+        if platform not in platforms or platforms[platform].kind not in LOBBY_PLATFORMS:
+            raise doc.error(f"a lobby needs a platform where the bot can open threads ({', '.join(LOBBY_PLATFORMS)})",
+                            "[[lobbies]]", fix="point platform at a local forum")
+        options = load_ruleset(str(entry["ruleset"]), "infiltration") if "ruleset" in entry else {}
+        overrides = entry.get("options", {})
+        if not isinstance(overrides, dict):
+            raise doc.error("[lobbies.options] must be a table", "options")
+        threads = entry.get("threads", {})
+        lobby_options = {"game_options": {**options, **overrides}, "prefix": str(entry.get("prefix", "duel"))}
+        config = GameConfig(name=str(entry.get("name", "lobby")), game="infiltration-lobby",
+                            lang=str(entry.get("lang", "en")), start=datetime(2000, 1, 1, tzinfo=UTC), players=(),
+                            options=lobby_options, host=entry.get("host"), source=doc.path)
+        out.append(BotGame(config, platform, dict(threads)))
+    return out

@@ -15,7 +15,7 @@ from forumbot.errors import ConfigError, PlatformError
 from forumbot.games import Game, GameSetup, get_game
 from forumbot.grammar import load_grammar
 from forumbot.host import HOST_KINDS, HostState, apply_host
-from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time
+from forumbot.model import Event, Flag, Intent, Outgoing, PlayerRef, Post, format_time, parse_time
 from forumbot.parse import PostParser
 from forumbot.platforms.base import Platform
 from forumbot.render import Renderer
@@ -71,6 +71,14 @@ class GameRun:
             if platform_id == thread_id:
                 return name
         return thread_id[len(self.thread_prefix):] if thread_id.startswith(self.thread_prefix) else thread_id
+
+
+def _spawned_config(lobby: GameRun, entry: dict[str, Any]) -> GameConfig:
+    """The config of a game a lobby spawned, from the lobby's record of it."""
+    return GameConfig(name=entry["name"], game=entry["game"], lang=lobby.config.lang,
+                      start=parse_time(entry["start"]), players=tuple(PlayerRef(p) for p in entry["players"]),
+                      options=dict(entry["options"]), host=entry.get("host"), dialect=lobby.config.dialect,
+                      source=f"lobby {lobby.name}")
 
 
 @dataclass
@@ -225,6 +233,7 @@ class Runner:
     def step(self, now: datetime) -> StepResult:
         """Fetch, read, decide and deliver once. Platform failures are logged and retried next step."""
         result = StepResult()
+        self._reconcile(now)
         self.start(now)
         threads = sorted({run.thread_id(t) for run in self.started()
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
@@ -256,6 +265,46 @@ class Runner:
                 log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
         result.delivered = self.deliver(now, result)
         return result
+
+    # ---- games that lobbies spawn ---------------------------------------------------------------
+    def _run_named(self, name: str) -> GameRun | None:
+        return next((run for run in self.runs if run.name == name), None)
+
+    def _reconcile(self, now: datetime) -> None:
+        """Every game a lobby has spawned gets its runner (built again after a restart: the lobby's state is
+        the record), and a finished one's result goes back to its lobby."""
+        for lobby in list(self.started()):
+            spawned = getattr(lobby.game, "spawned", None)
+            if spawned is None:
+                continue
+            for entry in spawned(self.state(lobby)):
+                child = self._run_named(entry["name"])
+                if child is None:
+                    try:
+                        child = GameRun.build(_spawned_config(lobby, entry), dialect=lobby.renderer.dialect)
+                    except ConfigError as err:
+                        log.error("%s: cannot start %s: %s", lobby.name, entry["name"], err)
+                        continue
+                    self.runs.append(child)
+                if entry["finished"] or child not in self.started():
+                    continue
+                summary = child.game.summary(self.state(child))
+                if summary.get("phase") == "over" or summary.get("result") is not None:
+                    self._tell(lobby, Intent("result", {"game": child.name, "winner": summary.get("winner"),
+                                                        "ledger": summary.get("ledger", {})},
+                                             author=self.platform.account, at=now), now)
+
+    def _tell(self, run: GameRun, intent: Intent, now: datetime) -> None:
+        """An intent from the bot itself (not from a post), applied and committed as a step of its own."""
+        state = self.state(run)
+        version, _, host = self._states[run.name]
+        seq = self.store.event_seq(run.name)
+        state, events = run.game.apply(state, intent)
+        outbox = self._render(run, state, events, seq, now, host)
+        self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+                               events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
+                               expected_seq=seq)
+        self._states[run.name] = (version + 1, state, host)
 
     def _recheck(self, run: GameRun, now: datetime) -> None:
         """Before a deadline fires, re-read the posts of the last days that carried commands, once per

@@ -5,9 +5,11 @@ from __future__ import annotations
 from forumbot.errors import ConfigError
 from forumbot.games.base import Game, GameSetup
 from forumbot.games.infiltration import INFILTRATION
+from forumbot.games.infiltration.lobby import InfiltrationLobby
 from forumbot.games.mafia import MAFIA
 
-GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION}
+LOBBY = InfiltrationLobby()
+GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION, LOBBY.name: LOBBY}
 
 
 def get_game(name: str) -> Game:
