@@ -9,76 +9,18 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumbot.config import GameConfig
 from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, PlatformError
-from forumbot.games import Game, GameSetup, get_game
-from forumbot.grammar import load_grammar
-from forumbot.host import HOST_KINDS, HostState, apply_host
-from forumbot.model import Event, Flag, Intent, Outgoing, PlayerRef, Post, format_time, parse_time
-from forumbot.parse import PostParser
+from forumbot.gamerun import GameRun, setup_of, spawned_config
+from forumbot.host import HostState
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time
 from forumbot.platforms.base import Platform
-from forumbot.render import Renderer
+from forumbot.play import Step, play
 from forumbot.store import Store
-from forumbot.text.names import Roster
 
 log = logging.getLogger("forumbot.runner")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
-
-
-def setup_of(config: GameConfig) -> GameSetup:
-    return GameSetup(game=config.game, players=config.players, start=config.start, options=config.options,
-                     phase=config.phase, lang=config.lang, host=config.host, dead=config.dead,
-                     state=config.state)
-
-
-@dataclass
-class GameRun:
-    """One game the runner drives: its rules, its parser and renderer, its threads on the platform."""
-
-    config: GameConfig
-    game: Game
-    parser: PostParser
-    renderer: Renderer
-    thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
-    thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
-
-    @classmethod
-    def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,
-              thread_ids: dict[str, str] | None = None) -> GameRun:
-        """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
-        game = get_game(config.game)
-        grammar = load_grammar(config.game, config.lang)
-        grammar = grammar.with_commands(load_grammar("host", config.lang).commands, "host commands")
-        if config.grammar:
-            grammar = grammar.with_commands(config.grammar, config.source)
-        roster = Roster(config.players, lang=config.lang)
-        renderer = Renderer(dialect if dialect in ("markdown", "bbcode") else "markdown", config.lang,
-                            template_dir=config.templates, overrides=config.phrases)
-        prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
-        return cls(config, game, PostParser(grammar, roster), renderer, prefix, dict(thread_ids or {}))
-
-    @property
-    def name(self) -> str:
-        return self.config.name
-
-    def thread_id(self, thread: str) -> str:
-        return self.thread_ids.get(thread) or f"{self.thread_prefix}{thread}"
-
-    def thread_name(self, thread_id: str) -> str:
-        for name, platform_id in self.thread_ids.items():
-            if platform_id == thread_id:
-                return name
-        return thread_id[len(self.thread_prefix):] if thread_id.startswith(self.thread_prefix) else thread_id
-
-
-def _spawned_config(lobby: GameRun, entry: dict[str, Any]) -> GameConfig:
-    """The config of a game a lobby spawned, from the lobby's record of it."""
-    return GameConfig(name=entry["name"], game=entry["game"], lang=lobby.config.lang,
-                      start=parse_time(entry["start"]), players=tuple(PlayerRef(p) for p in entry["players"]),
-                      options=dict(entry["options"]), host=entry.get("host"), dialect=lobby.config.dialect,
-                      source=f"lobby {lobby.name}")
 
 
 @dataclass
@@ -99,74 +41,6 @@ def _for_log(event: Event) -> Event:
     if keep is None:
         return event
     return Event(event.kind, {k: event.data[k] for k in keep if k in event.data})
-
-
-@dataclass
-class Step:
-    """What a game made of a run of posts: its new state and everything to store with it."""
-
-    state: Any
-    host: HostState = field(default_factory=HostState)
-    events: list[tuple[Event, str]] = field(default_factory=list)
-    intents: list[Intent] = field(default_factory=list)
-    flags: list[Flag] = field(default_factory=list)
-    processed: list[str] = field(default_factory=list)
-
-
-def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
-         host: HostState | None = None) -> Step:
-    """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
-    end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
-    the host layer. The runner and recounts share it."""
-    game = run.game
-    step = Step(state, host or HostState())
-    commands = {run.thread_id(t) for t in game.command_threads(state)}
-    index = 0
-    stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
-    while True:
-        deadline = game.next_deadline(step.state)
-        post = posts[index] if index < len(posts) else None
-        # A post at the deadline's very second still counts; the deadline fires before later posts.
-        if deadline is not None and deadline != stalled and deadline <= now and step.host.paused_at is None \
-                and (post is None or deadline < post.created):
-            before = step.state
-            step.state, fired = game.on_deadline(step.state, deadline, now=now)
-            step.events += [(e, "") for e in fired]
-            if not fired and step.state is before:
-                stalled = deadline
-            commands = {run.thread_id(t) for t in game.command_threads(step.state)}
-            continue
-        if post is None:
-            return step
-        index += 1
-        step.processed.append(post.platform_id)
-        if post.author == bot or (not post.pm and post.thread not in commands):
-            continue
-        player = step.host.player_of(post.author)
-        if player is None:   # an account the host replaced: its posts no longer count
-            step.flags.append(Flag(reason=f"{post.author} was replaced; the post is not counted",
-                                   post_id=post.platform_id, author=post.author, at=post.created))
-            continue
-        if player != post.author:
-            post = replace(post, author=player)
-        _read(run, step, post)
-
-
-def _read(run: GameRun, step: Step, post: Post) -> None:
-    parsed = run.parser.parse(post)
-    step.flags += parsed.flags
-    for intent in parsed.intents:
-        step.intents.append(intent)
-        if intent.kind in HOST_KINDS:
-            step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
-                                                         run.config.host)
-        else:
-            step.state, happened = run.game.apply(step.state, intent)
-        for event in happened:
-            step.events.append((event, post.platform_id))
-            if event.kind == "rejected":
-                step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
-                                       author=post.author, at=post.created, line=intent.line))
 
 
 class Runner:
@@ -281,7 +155,7 @@ class Runner:
                 child = self._run_named(entry["name"])
                 if child is None:
                     try:
-                        child = GameRun.build(_spawned_config(lobby, entry), dialect=lobby.renderer.dialect)
+                        child = GameRun.build(spawned_config(lobby, entry), dialect=lobby.renderer.dialect)
                     except ConfigError as err:
                         log.error("%s: cannot start %s: %s", lobby.name, entry["name"], err)
                         continue
@@ -438,3 +312,6 @@ class Runner:
             platform_id = self.platform.post(thread, row["text"], key=key)
         crashpoint("after_send")
         return platform_id
+
+
+__all__ = ["GameRun", "Runner", "Step", "StepResult", "play", "setup_of"]

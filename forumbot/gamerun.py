@@ -1,0 +1,69 @@
+"""One game as the runner drives it: its rules, parser, renderer and threads on the platform, built from
+its config (or from a lobby's record of a game it started)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from forumbot.config import GameConfig
+from forumbot.games import Game, GameSetup, get_game
+from forumbot.grammar import load_grammar
+from forumbot.model import PlayerRef, parse_time
+from forumbot.parse import PostParser
+from forumbot.render import Renderer
+from forumbot.text.names import Roster
+
+
+def setup_of(config: GameConfig) -> GameSetup:
+    return GameSetup(game=config.game, players=config.players, start=config.start, options=config.options,
+                     phase=config.phase, lang=config.lang, host=config.host, dead=config.dead,
+                     state=config.state)
+
+
+@dataclass
+class GameRun:
+    """One game the runner drives: its rules, its parser and renderer, its threads on the platform."""
+
+    config: GameConfig
+    game: Game
+    parser: PostParser
+    renderer: Renderer
+    thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
+    thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
+
+    @classmethod
+    def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,
+              thread_ids: dict[str, str] | None = None) -> GameRun:
+        """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
+        game = get_game(config.game)
+        grammar = load_grammar(config.game, config.lang)
+        grammar = grammar.with_commands(load_grammar("host", config.lang).commands, "host commands")
+        if config.grammar:
+            grammar = grammar.with_commands(config.grammar, config.source)
+        roster = Roster(config.players, lang=config.lang)
+        renderer = Renderer(dialect if dialect in ("markdown", "bbcode") else "markdown", config.lang,
+                            template_dir=config.templates, overrides=config.phrases)
+        prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
+        return cls(config, game, PostParser(grammar, roster), renderer, prefix, dict(thread_ids or {}))
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    def thread_id(self, thread: str) -> str:
+        return self.thread_ids.get(thread) or f"{self.thread_prefix}{thread}"
+
+    def thread_name(self, thread_id: str) -> str:
+        for name, platform_id in self.thread_ids.items():
+            if platform_id == thread_id:
+                return name
+        return thread_id[len(self.thread_prefix):] if thread_id.startswith(self.thread_prefix) else thread_id
+
+
+def spawned_config(lobby: GameRun, entry: dict[str, Any]) -> GameConfig:
+    """The config of a game a lobby spawned, from the lobby's record of it."""
+    return GameConfig(name=entry["name"], game=entry["game"], lang=lobby.config.lang,
+                      start=parse_time(entry["start"]), players=tuple(PlayerRef(p) for p in entry["players"]),
+                      options=dict(entry["options"]), host=entry.get("host"), dialect=lobby.config.dialect,
+                      source=f"lobby {lobby.name}")
