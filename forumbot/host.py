@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumbot.games.base import Game
+from forumbot.games.base import Game, refusal
 from forumbot.model import Event, Intent, format_time, parse_time
 
 _NUMBER = re.compile(r"\s*(-?[0-9]+(?:[.,][0-9]+)?)")   # "12", "1.5", "12h", "12 часов"
@@ -57,9 +57,7 @@ def _notice(what: str, **fields: Any) -> Event:
 
 
 def _refuse(intent: Intent, reason: str, code: str, params: dict[str, Any] | None = None) -> Event:
-    return Event("rejected", {"author": intent.author, "reason": reason, "code": code, "params": params or {},
-                              "post": intent.post_id, "url": intent.url, "line": intent.line,
-                              "pm_to": intent.author})
+    return refusal(intent, reason, code=code, params=params, pm=True)
 
 
 def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_name: str | None

@@ -136,3 +136,10 @@ def test_a_lobby_on_a_platform_that_cannot_open_threads_is_refused(tmp_path):
         assert "open threads" in str(err) and "bot.toml:6:" in str(err)
     else:
         raise AssertionError("a lobby on Reddit was accepted")
+
+
+def test_a_lobby_refusal_reaches_the_player_by_pm():
+    store, forum, runner = make()
+    forum.add_post("lobby/lobby", "bob", "accept alice", at=START + timedelta(minutes=1))
+    runner.step(START + timedelta(minutes=2))
+    assert [p["body"].split("\n")[0] for p in forum.pms_to("bob")] == ["Not accepted: alice has not challenged you"]

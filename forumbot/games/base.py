@@ -25,6 +25,20 @@ class GameSetup:
     state: dict[str, Any] = field(default_factory=dict)    # more starting state, game-specific
 
 
+def refusal(intent: Intent, reason: str, *, code: str = "", params: dict[str, Any] | None = None,
+            pm: bool = False, subject: str = "") -> Event:
+    """The "rejected" event every game and the host layer answer a refused intent with: the English
+    `reason` for flags and logs, a `code` and its `params` for the post's language, and, with `pm`, a
+    private answer to the author (the runner also flags every refusal for the host)."""
+    data: dict[str, Any] = {"author": intent.author, "reason": reason, "code": code, "params": dict(params or {}),
+                            "post": intent.post_id, "url": intent.url, "line": intent.line}
+    if pm:
+        data["pm_to"] = intent.author
+        if subject:
+            data["subject"] = subject
+    return Event("rejected", data)
+
+
 class Game(Protocol):
     """A game's rules. `State` is the game's own immutable value; the runner stores it as JSON."""
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup
+from forumbot.games.base import GameSetup, refusal
 from forumbot.games.infiltration import actions, endgame, setup, views
 from forumbot.games.infiltration.actions import Done, Refusal, Talk
 from forumbot.games.infiltration.board import looks_like_square
@@ -235,9 +235,7 @@ class InfiltrationGame:
 
 # ---- steps shared by the handlers ---------------------------------------------------------------
 def _refuse(state: InfState, intent: Intent, reason: str) -> list[Event]:
-    events = [Event("rejected", {"pm_to": intent.author, "subject": "Infiltration: not accepted",
-                                 "author": intent.author, "reason": reason, "line": intent.line,
-                                 "post": intent.post_id, "url": intent.url})]
+    events = [refusal(intent, reason, pm=True, subject="Infiltration: not accepted")]
     if intent.kind not in PM_KINDS and intent.author in state.players and state.phase != OVER:
         events.append(Event("refused", {"thread": "game", "author": intent.author, "turn": state.turn,
                                         "line": intent.line}))

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup
+from forumbot.games.base import GameSetup, refusal
 from forumbot.games.infiltration.endgame import may_challenge
 from forumbot.model import Event, Intent, format_time, parse_time
 
@@ -47,9 +47,7 @@ def _notice(what: str, **data: Any) -> Event:
 
 
 def _refuse(intent: Intent, reason: str) -> tuple[None, list[Event]]:
-    return None, [Event("rejected", {"author": intent.author, "reason": reason, "post": intent.post_id,
-                                     "url": intent.url, "line": intent.line, "pm_to": intent.author,
-                                     "subject": "Infiltration lobby"})]
+    return None, [refusal(intent, reason, pm=True, subject="Infiltration lobby")]
 
 
 class InfiltrationLobby:

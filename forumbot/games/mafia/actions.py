@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from forumbot.games.base import refusal
 from forumbot.games.mafia.roles import VERBS, RoleDef
 from forumbot.games.mafia.state import KILL_KEY, MafiaState
 from forumbot.model import Event, Intent, format_time
@@ -41,10 +42,7 @@ REFUSALS = {
 
 
 def refuse(intent: Intent, code: str, **params: Any) -> Event:
-    reason = REFUSALS[code].format(**params)
-    return Event("rejected", {"author": intent.author, "reason": reason, "code": code, "params": params,
-                              "post": intent.post_id, "url": intent.url, "line": intent.line,
-                              "pm_to": intent.author, "subject": "refused"})
+    return refusal(intent, REFUSALS[code].format(**params), code=code, params=params, pm=True, subject="refused")
 
 
 def role_of(state: MafiaState, name: str) -> RoleDef | None:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup
+from forumbot.games.base import GameSetup, refusal
 from forumbot.games.mafia import voting
 from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
 from forumbot.games.mafia.dayside import hang_protections
@@ -246,13 +246,11 @@ def _final_locks(state: MafiaState) -> bool:
 
 def _refuse(state: MafiaState, intent: Intent, code: str, params: dict[str, Any]) -> tuple[MafiaState, list[Event]]:
     reason = REFUSALS[code].format(**params)
-    data: dict[str, Any] = {"author": intent.author, "reason": reason, "code": code, "params": params,
-                            "post": intent.post_id, "url": intent.url, "line": intent.line}
     if state.is_day:
         state = _note_error(state, intent, reason, code, params)   # shown in the next vote count
-    elif intent.author in state.players:
-        data.update(pm_to=intent.author, subject="refused")        # no vote count tonight: tell the voter
-    return state, [Event("rejected", data)]
+    # by night there is no vote count to show it in: a player is told by PM
+    tell = not state.is_day and intent.author in state.players
+    return state, [refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")]
 
 
 def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, params: dict[str, Any]) -> MafiaState:
