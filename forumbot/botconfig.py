@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from forumbot.config import GameConfig, load_ruleset, load_scenario
-from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
+from forumbot.tomlfile import TomlFile, load_toml
 
 PLATFORM_KINDS = ("local", "reddit")
 BOT_KEYS = ("store", "log_level", "retry_max_seconds")
@@ -61,27 +61,18 @@ class BotConfig:
     log_level: str = "info"
 
 
-def _check(doc: TomlFile, table: Any, known: tuple[str, ...], where: str) -> dict[str, Any]:
-    if not isinstance(table, dict):
-        raise doc.error(f"[{where}] must be a table", where)
-    for key in table:
-        if key not in known:
-            raise doc.error(f"unknown key '{key}' in [{where}]", key, fix=unknown_key_fix(key, known))
-    return table
-
-
 def load_bot_config(path: str | Path) -> BotConfig:
     """Read a bot config and every game config it names. Raises ConfigError naming the file, line and fix."""
     doc = load_toml(path)
     base = Path(path).resolve().parent
-    _check(doc, doc.data, TOP_KEYS, "top level")
-    bot = _check(doc, doc.data.get("bot", {}), BOT_KEYS, "bot")
+    doc.table(doc.data, TOP_KEYS, "top level")
+    bot = doc.table(doc.data.get("bot", {}), BOT_KEYS, "bot")
     platforms: dict[str, PlatformConfig] = {}
     platform_tables = doc.data.get("platforms", {})
     if not isinstance(platform_tables, dict):
         raise doc.error("[platforms] must be a table of platforms", "platforms")
     for name, table in platform_tables.items():
-        _check(doc, table, PLATFORM_KEYS, f"platforms.{name}")
+        doc.table(table, PLATFORM_KEYS, f"platforms.{name}")
         kind = table.get("kind", name)
         if kind not in PLATFORM_KINDS:
             raise doc.error(f"platform kind '{kind}' is not known", f"[platforms.{name}]",
@@ -101,7 +92,7 @@ def load_bot_config(path: str | Path) -> BotConfig:
         raise doc.error("no games", fix='add [[games]] with config = "my-game.toml" and platform = "local"')
     names: set[str] = {g.config.name for g in games}
     for entry in entries:
-        _check(doc, entry, GAME_KEYS, "games")
+        doc.table(entry, GAME_KEYS, "games")
         if "config" not in entry:
             raise doc.error("a game needs config = \"<game file>\"", "[[games]]")
         platform = entry.get("platform", next(iter(platforms)))
@@ -132,7 +123,7 @@ def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGam
     if not isinstance(entries, list):
         raise doc.error("lobbies must be [[lobbies]] tables", "lobbies")
     for entry in entries:
-        _check(doc, entry, LOBBY_KEYS, "lobbies")
+        doc.table(entry, LOBBY_KEYS, "lobbies")
         if entry.get("game", "infiltration") != "infiltration":
             raise doc.error(f"no lobby for game '{entry.get('game')}'", "[[lobbies]]", fix='game = "infiltration"')
         platform = entry.get("platform", next(iter(platforms)))

@@ -70,14 +70,6 @@ class Scenario:
     expect: dict[str, Any] = field(default_factory=dict)
 
 
-def _check_keys(doc: TomlFile, table: Any, known: tuple[str, ...], where: str) -> None:
-    if not isinstance(table, dict):
-        raise doc.error(f"[{where}] must be a table", where)
-    for key in table:
-        if key not in known:
-            raise doc.error(f"unknown key '{key}' in [{where}]", key, fix=unknown_key_fix(key, known))
-
-
 def _time(doc: TomlFile, value: Any, key: str) -> datetime:
     if isinstance(value, datetime):
         return value if value.tzinfo else parse_time(value.isoformat())
@@ -110,7 +102,7 @@ def _players(doc: TomlFile, entries: Any) -> tuple[tuple[PlayerRef, ...], tuple[
         raise doc.error("the game has no players", fix='add [[players]] tables with name = "..."')
     players, dead = [], []
     for entry in entries:
-        _check_keys(doc, entry, PLAYER_KEYS, "players")
+        doc.table(entry, PLAYER_KEYS, "players")
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
             raise doc.error("a player needs a name", "[[players]]", fix='add name = "..."')
@@ -131,7 +123,7 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     game = doc.data.get("game")
     if game is None:
         raise doc.error("there is no [game] table", fix='start the file with [game] and name = "mafia"')
-    _check_keys(doc, game, GAME_KEYS, "game")
+    doc.table(game, GAME_KEYS, "game")
     kind = game.get("name")
     if not isinstance(kind, str):
         raise doc.error("[game] needs name = \"mafia\" (the game to play)", "[game]")
@@ -151,7 +143,7 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     options.update(overrides)
     players, dead = _players(doc, doc.data.get("players"))
     grammar_table = doc.data.get("grammar", {})
-    _check_keys(doc, grammar_table, ("commands",), "grammar")
+    doc.table(grammar_table, ("commands",), "grammar")
     extra = commands_from_toml(grammar_table.get("commands", []), doc, "grammar.commands")
     phrases = game.get("phrases", {})
     if not isinstance(phrases, dict) or not all(isinstance(v, str) for v in phrases.values()):
@@ -177,7 +169,7 @@ def load_scenario(path: str | Path) -> Scenario:
         raise doc.error("posts must be [[posts]] tables", "posts")
     lines = [n for n, text in enumerate(doc.text.splitlines(), 1) if text.strip() == "[[posts]]"]
     for index, entry in enumerate(entries):
-        _check_keys(doc, entry, POST_KEYS, "posts")
+        doc.table(entry, POST_KEYS, "posts")
         line = lines[index] if index < len(lines) else None
         missing = [k for k in ("at", "author", "text") if k not in entry]
         if missing:
@@ -193,7 +185,7 @@ def load_scenario(path: str | Path) -> Scenario:
         posts.append(ScenarioPost(_time(doc, entry["at"], "at"), entry["author"], entry["text"],
                                   None if pm else thread, pm, line))
     run = doc.data.get("run", {})
-    _check_keys(doc, run, RUN_KEYS, "run")
+    doc.table(run, RUN_KEYS, "run")
     until = _time(doc, run["until"], "until") if "until" in run else None
     poll = run.get("poll_seconds", 0)
     if not isinstance(poll, int) or poll < 0:

@@ -29,6 +29,15 @@ class TomlFile:
                 return number
         return None
 
+    def table(self, value: Any, known: tuple[str, ...], where: str) -> dict[str, Any]:
+        """`value` as a table with only `known` keys. Raises ConfigError at the line of a bad one."""
+        if not isinstance(value, dict):
+            raise self.error(f"[{where}] must be a table", where)
+        for key in value:
+            if key not in known:
+                raise self.error(f"unknown key '{key}' in [{where}]", key, fix=unknown_key_fix(key, known))
+        return value
+
     def error(self, message: str, *needles: str, fix: str | None = None) -> ConfigError:
         """A ConfigError pointing at the line that holds `needles`."""
         return ConfigError(message, path=self.path, line=self.line_of(*needles) if needles else None, fix=fix)
