@@ -7,9 +7,11 @@ from forumbot.games.base import Game, GameSetup
 from forumbot.games.infiltration import INFILTRATION
 from forumbot.games.infiltration.lobby import InfiltrationLobby
 from forumbot.games.mafia import MAFIA
+from forumbot.games.rankedvote import RANKED_VOTE
 
 LOBBY = InfiltrationLobby()
-GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION, LOBBY.name: LOBBY}
+GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION, LOBBY.name: LOBBY,
+                       RANKED_VOTE.name: RANKED_VOTE}
 
 
 def get_game(name: str) -> Game:
