@@ -67,7 +67,8 @@ class FoodChainGame:
         if kind == "select":
             if state.phase != SELECTION:
                 raise Refused("the selection phase is over; your animal can no longer change")
-            found = selection(str(intent.data.get("text", "")), intent.data.get("animal"))
+            # The whole line is read: "Predator, main habitat Forest" matches the bare "predator" template.
+            found = selection(intent.line or str(intent.data.get("text", "")), intent.data.get("animal"))
             if not found:
                 raise Refused("name an animal (Predator, Prey, Scavenger or Hunter), a Main Habitat for a "
                               "Predator or Prey, and a starting location (Forest, Field, River or Sky)")
