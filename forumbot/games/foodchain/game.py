@@ -259,8 +259,7 @@ def _finish(state: FCState) -> FCState:
     final = {p: state.points[p] - penalty[p] for p in state.players}
     met = death_conditions(state.animals, state.dead, len(state.dead), o.scavenger_min_dead)
     result = outcome(state.players, final, met, sole_winner_tol=o.sole_winner_tol, winner_tol=o.winner_tol,
-                     all_dead_garnets=o.all_dead_garnets, garnet_divisor=o.garnet_divisor,
-                     tie_vote_voters=o.tie_vote_voters)
+                     all_dead_garnets=o.all_dead_garnets, garnet_divisor=o.garnet_divisor)
     data = {"case": result.case, "winners": list(result.winners), "tol": result.tol, "garnets": result.garnets,
             "final_points": final, "penalty": penalty, "met": met, "ec_candidates": list(result.ec_candidates),
             "ec_voters": list(result.ec_voters), "ec": None, "ec_counts": {}, "ec_drawn": False}

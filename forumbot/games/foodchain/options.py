@@ -8,9 +8,6 @@ from typing import Any
 from forumbot.errors import ConfigError
 from forumbot.games.options import options_from
 
-CHOICES: dict[str, tuple[str, ...]] = {"tie_vote_voters": ("tied", "all")}
-
-
 @dataclass(frozen=True)
 class FoodChainOptions:
     seed: str = ""                     # the secret seed of every random default (selections, moves, EC draws)
@@ -26,12 +23,11 @@ class FoodChainOptions:
     winner_tol: int = 1
     all_dead_garnets: int = 4          # each winner's garnets when every player met their Death Condition
     garnet_divisor: int = 3
-    tie_vote_voters: str = "tied"      # all players tied: who votes for the EC, the tied players or "all"
     game_thread: str = "game"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> FoodChainOptions:
-        options = options_from(cls, data, source, "Food Chain", choices=CHOICES, converters={"seed": _seed})
+        options = options_from(cls, data, source, "Food Chain", converters={"seed": _seed})
         if not options.seed:
             raise ConfigError("Food Chain needs a secret seed for its random defaults", path=source,
                               fix='add seed = "..." to [game.options]')

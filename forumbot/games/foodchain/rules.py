@@ -141,8 +141,7 @@ class Outcome:
 
 
 def outcome(players: Sequence[str], points: Mapping[str, int], met: Mapping[str, str], *, sole_winner_tol: int = 2,
-            winner_tol: int = 1, all_dead_garnets: int = 4, garnet_divisor: int = 3,
-            tie_vote_voters: str = "tied") -> Outcome:
+            winner_tol: int = 1, all_dead_garnets: int = 4, garnet_divisor: int = 3) -> Outcome:
     """Winners, Tokens of Life, garnets and the Elimination Candidate's choice, from the final points
     (after the crowd penalty) and who met their Death Condition."""
     survivors = [p for p in players if p not in met]
@@ -153,11 +152,10 @@ def outcome(players: Sequence[str], points: Mapping[str, int], met: Mapping[str,
         garnets = {p: max(0, points[p]) // garnet_divisor for p in survivors}
     else:
         garnets = {p: all_dead_garnets for p in winners}
-    if len(pool) > 1 and len(winners) == len(pool):
-        # "If all players tie, then no ToLs are given and there is a majority vote for the EC."
-        candidates = tuple(p for p in players if p in met) or tuple(players)
-        voters = winners if tie_vote_voters == "tied" else tuple(players)
-        return Outcome("all_tied", winners, {}, garnets, candidates, voters)
+    if len(players) > 1 and len(winners) == len(players):
+        # "If all players tie, then no ToLs are given and there is a majority vote for the EC": every player
+        # wins (no one or everyone met their Death Condition, all with the same points); all of them vote.
+        return Outcome("all_tied", winners, {}, garnets, tuple(players), tuple(players))
     tol = {p: sole_winner_tol if len(winners) == 1 else winner_tol for p in winners}
     if survivors and len(survivors) < len(players):
         candidates = tuple(p for p in players if p in met)
