@@ -236,6 +236,10 @@ class Runner:
                                host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
         self._states[run.name] = (version + 1, state, step.host)
+        remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
+        for event, post in step.events:
+            if remove is not None and post and event.data.get("remove_post"):
+                remove(post, str(event.data.get("reason", "")))
         result.intents += len(step.intents)
         result.flags += step.flags
 

@@ -16,7 +16,7 @@ from forumbot.games.base import GameSetup
 from forumbot.games.foodchain.rules import HABITATS
 from forumbot.games.foodchain.state import EC_VOTE, OVER, ROUND, FCState
 from forumbot.grammar import load_grammar
-from forumbot.model import PlayerRef
+from forumbot.model import Intent, PlayerRef
 from forumbot.parse import PostParser
 from forumbot.render import Renderer
 from forumbot.text.names import Roster
@@ -294,3 +294,37 @@ def test_a_random_game_keeps_its_invariants(seed, moves):
     if r["case"] == "survivors":
         assert not set(r["winners"]) & set(r["met"]) and set(r["ec_candidates"]) == set(r["met"])
     assert sum(r["tol"].values()) in (0, 2) or sum(r["tol"].values()) == len(r["winners"])
+
+
+# ---- the location channels -------------------------------------------------------------------------
+def test_location_channels_refuse_posts_by_players_not_there_and_the_dead_get_their_own():
+    from forumbot.paths import data_dir
+    from forumbot.replay import replay
+
+    result = replay(data_dir("samples") / "foodchain-game.toml")
+    forum = result.forum
+    assert forum is not None
+    sky = forum.thread_posts("foodchain-game/sky")
+    assert [p["body"] for p in sky if p["author"] == "Lou"] == [
+        "[removed by the bot: Lou is in the River, not the Sky, this round]"]
+    forest = [p["body"] for p in forum.thread_posts("foodchain-game/forest")]
+    assert "Nice day in the forest, Ben." in forest and "[removed by the bot: the dead may only talk in the dead's " \
+        "channel]" in forest
+    assert [p["body"] for p in forum.thread_posts("foodchain-game/dead")] == ["Dee got me."]
+    told = [m for m in result.messages if m.get("pm") == "Lou" and m["kind"] == "rejected"]
+    assert "not the Sky" in told[0]["text"]
+
+
+def test_a_channel_is_open_to_the_players_there_this_round_and_the_dead_to_the_dead():
+    state = started(CAST)
+    post = Intent("post", author="Pred", post_id="x")
+    assert GAME.guard_post(state, "Pred", "forest", post) == []
+    assert GAME.guard_post(state, "Pred", "game", post) == []
+    assert GAME.guard_post(state, "Scav", "forest", post)[0].data["reason"] == \
+        "Scav is in the Sky, not the Forest, this round"
+    assert GAME.guard_post(state, "Pred", "dead", post)[0].data["reason"] == "only the dead talk in the dead's channel"
+    state, _ = pm(state, "Hunt", "attack Prey")
+    state, _ = end_round(state)
+    assert GAME.guard_post(state, "Prey", "dead", post) == []
+    assert GAME.guard_post(new(["A", "B"]), "A", "sky", post) == []            # before round 1: open
+    assert "sky" not in GAME.threads(new(["A", "B"], channels=False))

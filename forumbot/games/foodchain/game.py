@@ -28,6 +28,7 @@ from forumbot.model import Event, Intent
 from forumbot.tournament import Entry
 
 ROUND_KINDS = ("move", "attack", "no_attack")
+DEAD_CHANNEL = "dead"
 
 
 class Refused(Exception):
@@ -164,13 +165,35 @@ class FoodChainGame:
 
     # ---- threads -----------------------------------------------------------------------------
     def threads(self, state: FCState) -> dict[str, str]:
-        return {"game": state.options.game_thread}
+        channels = {c: c for c in (*HABITATS, DEAD_CHANNEL)} if state.options.channels else {}
+        return {"game": state.options.game_thread, **channels}
 
     def pm_authors(self, state: FCState) -> tuple[str, ...]:
         return state.players + ((state.host,) if state.host and state.host not in state.players else ())
 
     def command_threads(self, state: FCState) -> tuple[str, ...]:
-        return ()
+        """The location channels: their posts carry no commands but are read so that the bot can guard them."""
+        return (*HABITATS, DEAD_CHANNEL) if state.options.channels else ()
+
+    def guard_post(self, state: FCState, author: str, thread: str, post: Intent) -> list[Event]:
+        """A post in a location channel by a player who may not be there (another habitat this round, the
+        living in the dead's channel, the dead in a habitat's): refused, to be removed where the platform
+        can. Before round 1 and after the game the channels are open to everyone."""
+        if thread not in (*HABITATS, DEAD_CHANNEL) or state.phase not in (ROUND, EC_VOTE) or author == state.host:
+            return []
+        if author not in state.players:
+            why = f"{author} is not playing Food Chain"
+        elif author in state.dead:
+            why = "" if thread == DEAD_CHANNEL else "the dead may only talk in the dead's channel"
+        elif thread == DEAD_CHANNEL:
+            why = "only the dead talk in the dead's channel"
+        else:
+            here = state.location[author]
+            why = "" if thread == here else f"{author} is in the {here.title()}, not the {thread.title()}, this round"
+        if not why:
+            return []
+        event = refusal(post, why, code="channel", pm=True, subject="Food Chain: post removed")
+        return [Event(event.kind, {**event.data, "remove_post": True})]
 
     # ---- storage, views, the ledger ----------------------------------------------------------
     def to_json(self, state: FCState) -> dict[str, Any]:

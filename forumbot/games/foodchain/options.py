@@ -24,6 +24,8 @@ class FoodChainOptions:
     all_dead_garnets: int = 4          # each winner's garnets when every player met their Death Condition
     garnet_divisor: int = 3
     game_thread: str = "game"
+    channels: bool = True              # a thread per habitat ("forest", ...) and one for the dead ("dead"),
+    #                                    moderated by the bot: a post by someone not there is flagged and removed
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> FoodChainOptions:
