@@ -70,3 +70,16 @@ def test_the_standings_post_in_bbcode():
     event = standings_event("t", [{"game": "g", "player": "A[b]", "tol": 2, "garnets": 1, "ec": 0}])
     text = Renderer("bbcode").text(event)
     assert text.startswith("[b]Standings: t[/b]") and "A[\u200bb\u200b]: 2 Tokens of Life, 1 garnet" in text
+
+
+def test_games_belong_to_a_tournament_named_in_the_bot_config_or_the_game_file(tmp_path):
+    from forumbot.botconfig import load_bot_config
+
+    game = tmp_path / "fc.toml"
+    game.write_text(SAMPLE.read_text(encoding="utf-8").split("# ---- selection")[0], encoding="utf-8")
+    (tmp_path / "bot.toml").write_text(
+        '[platforms.local]\nkind = "local"\npath = "forum.db"\n'
+        '[[games]]\nconfig = "fc.toml"\nplatform = "local"\n'
+        '[[games]]\nconfig = "fc.toml"\nplatform = "local"\nname = "fc-2"\ntournament = "other"\n', encoding="utf-8")
+    first, second = load_bot_config(tmp_path / "bot.toml").games
+    assert first.config.tournament == "liar-game" and second.config.tournament == "other"
