@@ -62,7 +62,8 @@ def of(events, kind):
 
 # ---- selection ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("lang", "text", "pick"), [
-    ("en", "Predator, main habitat Forest, starting in River", {"animal": "predator", "main": "forest", "start": "river"}),
+    ("en", "Predator, main habitat Forest, starting in River",
+     {"animal": "predator", "main": "forest", "start": "river"}),
     ("en", "select Prey Sky Field", {"animal": "prey", "main": "sky", "start": "field"}),
     ("en", "Hunter, start Sky", {"animal": "hunter", "start": "sky"}),
     ("en", "I choose Scavenger, starting location: the River", {"animal": "scavenger", "start": "river"}),
@@ -82,7 +83,8 @@ def test_an_incomplete_selection_gets_a_pm_naming_what_is_missing_and_later_mess
     assert events[0].data["missing"] == ["Main Habitat", "starting location"]
     assert "Still missing: Main Habitat, starting location" in Renderer("markdown").text(events[0], "foodchain")
     state, events = pm(state, "A", "I choose predator, home Sky, start Field")
-    assert state.picks["A"] == {"animal": "predator", "main": "sky", "start": "field"} and events[0].data["missing"] == []
+    assert state.picks["A"] == {"animal": "predator", "main": "sky", "start": "field"}
+    assert events[0].data["missing"] == []
 
 
 def test_no_selection_randomizes_animal_habitat_and_location_from_the_seed():

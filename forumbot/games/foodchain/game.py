@@ -241,7 +241,8 @@ def _begin(state: FCState) -> tuple[FCState, list[Event]]:
         if drawn:
             randomized[player] = drawn
     state = state.with_(phase=ROUND, round=1, animals=animals, location=location, randomized=randomized,
-                        points={p: 0 for p in state.players}, ends=state.ends + timedelta(hours=state.options.round_hours))
+                        points={p: 0 for p in state.players},
+                        ends=state.ends + timedelta(hours=state.options.round_hours))
     return state, [*(views.assigned_event(state, p) for p in state.players), views.round_start_event(state, [])]
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from forumbot.errors import ConfigError
 from forumbot.games.options import options_from
 
+
 @dataclass(frozen=True)
 class FoodChainOptions:
     seed: str = ""                     # the secret seed of every random default (selections, moves, EC draws)

@@ -109,7 +109,8 @@ def host_view_event(state: FCState) -> Event:
 def summary(state: FCState, ledger: list[dict[str, Any]]) -> dict[str, Any]:
     r = state.result
     return {"phase": state.phase, "round": state.round, "deadline": format_time(state.ends),
-            "animals": {p: {"animal": a.kind, **({"main": a.main} if a.main else {})} for p, a in state.animals.items()},
+            "animals": {p: {"animal": a.kind, **({"main": a.main} if a.main else {})}
+                        for p, a in state.animals.items()},
             "randomized": state.randomized, "rounds": list(state.history), "dead": state.dead,
             "points": r.get("final_points") if r else None, "case": r.get("case"), "met": r.get("met"),
             "winners": r.get("winners"), "tol": r.get("tol"), "garnets": r.get("garnets"),

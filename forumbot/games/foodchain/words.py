@@ -12,7 +12,8 @@ ANIMAL_WORDS = {"predator": "predator", "prey": "prey", "scavenger": "scavenger"
                 "хищник": "predator", "жертв": "prey", "добыч": "prey", "падальщик": "scavenger",
                 "охотник": "hunter"}
 HABITAT_WORDS = {"forest": "forest", "field": "field", "river": "river", "sky": "sky",
-                 "лес": "forest", "поле": "field", "поля": "field", "полю": "field", "рек": "river", "реч": "river", "неб": "sky"}
+                 "лес": "forest", "поле": "field", "поля": "field", "полю": "field", "рек": "river", "реч": "river",
+                 "неб": "sky"}
 _WORD = re.compile(r"[\w']+")
 _MAIN = re.compile(r"^(main|home|habitat|основн|дом|ареал|среда)")
 _START = re.compile(r"^(start|starting|begin|location|старт|начал|начн|локац)")
