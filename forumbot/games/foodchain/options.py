@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.options import options_from
+from forumbot.games.options import options_from, options_json, seed_text
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class FoodChainOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> FoodChainOptions:
-        options = options_from(cls, data, source, "Food Chain", converters={"seed": _seed})
+        options = options_from(cls, data, source, "Food Chain", converters={"seed": seed_text})
         if not options.seed:
             raise ConfigError("Food Chain needs a secret seed for its random defaults", path=source,
                               fix='add seed = "..." to [game.options]')
@@ -42,10 +42,4 @@ class FoodChainOptions:
         return options
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def _seed(value: Any, source: str) -> str:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ConfigError(f"option seed = {value!r} has the wrong type", path=source, fix="write a string")
-    return str(value)
+        return options_json(self)

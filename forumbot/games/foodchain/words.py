@@ -27,21 +27,17 @@ def _stem(word: str, table: dict[str, str]) -> str | None:
     return None
 
 
+def _first(text: str, table: dict[str, str]) -> str | None:
+    return next((found for word in _WORD.findall(text) if (found := _stem(word, table))), None)
+
+
 def animal_in(text: str) -> str | None:
-    for word in _WORD.findall(text):
-        found = _stem(word, ANIMAL_WORDS)
-        if found:
-            return found
-    return None
+    return _first(text, ANIMAL_WORDS)
 
 
 def habitat_in(text: str) -> str | None:
     """The first habitat a text names ("to the River", "в лес")."""
-    for word in _WORD.findall(text):
-        found = _stem(word, HABITAT_WORDS)
-        if found:
-            return found
-    return None
+    return _first(text, HABITAT_WORDS)
 
 
 def selection(text: str, animal: str | None = None) -> dict[str, str]:

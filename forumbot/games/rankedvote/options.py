@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.options import options_from
+from forumbot.games.options import options_from, options_json
 
 CHOICES: dict[str, tuple[str, ...]] = {"final_tie": ("default_order", "random")}
 
@@ -44,14 +44,7 @@ class RankedVoteOptions:
         return options
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
-
-
-def _plain(value: Any) -> Any:
-    """A value as JSON keeps it (tuples as lists)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return list(value) if isinstance(value, tuple) else value
+        return options_json(self)
 
 
 def _aliases(value: Any, source: str) -> dict[str, tuple[str, ...]]:
