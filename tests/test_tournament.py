@@ -83,3 +83,11 @@ def test_games_belong_to_a_tournament_named_in_the_bot_config_or_the_game_file(t
         '[[games]]\nconfig = "fc.toml"\nplatform = "local"\nname = "fc-2"\ntournament = "other"\n', encoding="utf-8")
     first, second = load_bot_config(tmp_path / "bot.toml").games
     assert first.config.tournament == "liar-game" and second.config.tournament == "other"
+
+
+def test_tally_shows_a_games_own_template_for_the_host(tmp_path):
+    db = tmp_path / "bot.db"
+    replay(data_dir("samples") / "cyoa-vote.toml", store_path=db).store.close()
+    out = CliRunner().invoke(cli, ["tally", "--db", str(db), "--dialect", "bbcode"])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("[b]The result: Food Chain[/b]") and "(no vote sent: default order)" in out.output
