@@ -330,3 +330,22 @@ def test_a_channel_is_open_to_the_players_there_this_round_and_the_dead_to_the_d
     assert GAME.guard_post(state, "Prey", "dead", post) == []
     assert GAME.guard_post(new(["A", "B"]), "A", "sky", post) == []            # before round 1: open
     assert "sky" not in GAME.threads(new(["A", "B"], channels=False))
+
+
+def test_the_sample_with_more_dead_needed_by_scavengers_has_a_sole_winner_and_a_drawn_ec():
+    """The same game with scavenger_min_dead = 11: Lou and Max meet their Death Condition (10 died), Fay alone
+    wins two Tokens of Life; she sends no EC, so it is drawn among the twelve others at the deadline, and
+    Lou's and Max's EC messages are refused (they are not winners)."""
+    from dataclasses import replace
+
+    from forumbot.config import load_scenario
+    from forumbot.paths import data_dir
+    from forumbot.replay import replay
+
+    scenario = load_scenario(data_dir("samples") / "foodchain-game.toml")
+    config = replace(scenario.config, options={**scenario.config.options, "scavenger_min_dead": 11})
+    state = replay(replace(scenario, config=config, expect={})).state
+    assert state["case"] == "survivors" and state["winners"] == ["Fay"] and state["tol"] == {"Fay": 2}
+    assert state["met"]["Lou"] == state["met"]["Max"] == "fewer than 11 animals died"
+    assert state["garnets"] == {"Fay": 2} and state["ec"] in state["ec_candidates"]
+    assert len(state["ec_candidates"]) == 12 and sum(state["ec_counts"].values()) == 0
