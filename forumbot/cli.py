@@ -231,12 +231,17 @@ def check_config(paths: tuple[str, ...]) -> None:
     from forumbot.runner import GameRun, setup_of
 
     def check(path: str) -> None:
+        from forumbot.render.check import check_templates
         try:
             scenario = load_scenario(path)
             run = GameRun.build(scenario.config, dialect=scenario.config.dialect)
             run.game.new(setup_of(scenario.config))
         except ConfigError as err:
             raise locate(err, path) from None
+        problems = check_templates(run.renderer, scenario.config.game)   # each names its template's line
+        if problems:
+            raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
+                              + "\n".join(str(problem) for problem in problems))
 
     def run() -> int:
         failed = 0
