@@ -48,12 +48,19 @@ def _link_bbcode(text: str, url: str) -> str:
     return f"[url={url.replace(']', '%5D')}]{text}[/url]" if url else text
 
 
-def _esc_markdown(text: str) -> str:
-    return escape_markdown(defuse(text, "markdown"))
+# Names come back in every vote count: each is defused and escaped once.
+@lru_cache(maxsize=4096)
+def _escaped(text: str, dialect: str) -> str:
+    defused = defuse(text, dialect)
+    return escape_markdown(defused) if dialect == "markdown" else escape_bbcode(defused)
 
 
-def _esc_bbcode(text: str) -> str:
-    return escape_bbcode(defuse(text, "bbcode"))
+def _esc_markdown(text: Any) -> str:
+    return _escaped(str(text), "markdown")
+
+
+def _esc_bbcode(text: Any) -> str:
+    return _escaped(str(text), "bbcode")
 
 
 def _code_markdown(text: str) -> str:
