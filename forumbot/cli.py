@@ -334,8 +334,9 @@ def _simulated(config: BotConfig, sim_dir: str | None, in_place: bool) -> BotCon
         return config
     folder = sim_dir or tempfile.mkdtemp(prefix="forumbot-simulation-")
     copy, resumed = simulation_config(config, folder)
-    click.echo(f"simulation on a copy in {folder} ({'resumed' if resumed else 'copied from the live store'}): "
-               f"the live store {config.store} and the platforms are not touched")
+    start = "resumed" if resumed else "copied from the live store" if config.store.exists() else "no live store yet"
+    click.echo(f"simulation on a copy in {folder} ({start}): the live store {config.store} and the platforms "
+               "are not touched")
     return copy
 
 

@@ -8,6 +8,7 @@ import dataclasses
 import re
 import shutil
 import sqlite3
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -103,7 +104,8 @@ def bot_posts(forum: Path) -> list[str]:
         return [r[0] for r in db.execute("SELECT body FROM forum_posts WHERE author = 'forumbot' ORDER BY id")]
 
 
-def test_simulation_runs_on_a_copy_and_never_touches_live_data(tmp_path):
+def test_simulation_runs_on_a_copy_and_never_touches_live_data(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))            # where the default copy goes
     config = live_bot(tmp_path / "live")
     live_store, live_forum = tmp_path / "live" / "bot.db", tmp_path / "live" / "forum.db"
     before = dump(live_store), dump(live_forum)
@@ -113,7 +115,7 @@ def test_simulation_runs_on_a_copy_and_never_touches_live_data(tmp_path):
                  "--step", "900")
     assert out.exit_code == 0, out.output
     found = re.search(r"simulation on a copy in (\S+) \(copied from the live store\)", out.output)
-    assert found and "not touched" in out.output, out.output
+    assert found and "not touched" in out.output and Path(found.group(1)).parent == tmp_path, out.output
     assert (dump(live_store), dump(live_forum)) == before                # a later real run sees nothing of it
     simulated = bot_posts(Path(found.group(1)) / "forum-local.db")
     assert simulated[0] == bot_posts(live_forum)[0]                      # it started from the live data ...
@@ -212,7 +214,8 @@ def test_check_config_reports_a_template_that_breaks_out(tmp_path):
 @pytest.mark.parametrize("dialect", ["markdown", "bbcode"])
 def test_night_notes_plant_no_links_pings_or_bidi(dialect):
     scenario = load_scenario(SAMPLES / "mafia-night-ru.toml")
-    posts = [dataclasses.replace(p, text=p.text.replace("Первая ночь, а уже страшно.", HOSTILE)) for p in scenario.posts]
+    note = "Первая ночь, а уже страшно."                                 # a note that reaches the paper
+    posts = [dataclasses.replace(p, text=p.text.replace(note, HOSTILE)) for p in scenario.posts]
     config = dataclasses.replace(scenario.config, dialect=dialect)
     result = replay(dataclasses.replace(scenario, posts=tuple(posts), config=config))
     papers = [m["text"] for m in result.messages if m["kind"] == "night_end"]

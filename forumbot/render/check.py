@@ -18,12 +18,11 @@ from typing import Any
 import jinja2
 from jinja2 import nodes
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import (UNSAFE_ASYNC_GENERATOR_ATTRIBUTES, UNSAFE_COROUTINE_ATTRIBUTES,
-                            UNSAFE_GENERATOR_ATTRIBUTES)
+from jinja2.sandbox import UNSAFE_ASYNC_GENERATOR_ATTRIBUTES, UNSAFE_COROUTINE_ATTRIBUTES, UNSAFE_GENERATOR_ATTRIBUTES
 
 from forumbot.errors import ConfigError
 from forumbot.model import Event
-from forumbot.render.renderer import Renderer, template_error
+from forumbot.render.renderer import SANDBOX_FIX, Renderer, template_error
 
 UNSAFE_NAMES = {"mro", "format_map", *UNSAFE_GENERATOR_ATTRIBUTES, *UNSAFE_COROUTINE_ATTRIBUTES,
                 *UNSAFE_ASYNC_GENERATOR_ATTRIBUTES}
@@ -65,7 +64,7 @@ def sample_events(game: str) -> tuple[tuple[str, str], ...]:
     from forumbot.config import load_scenario
     from forumbot.paths import data_dir
     from forumbot.replay import replay
-    from forumbot.runner import _LOGGED_SHORT   # kinds the event log keeps only the headline of
+    from forumbot.runner import _LOGGED_SHORT  # kinds the event log keeps only the headline of
 
     seen: dict[str, list[str]] = {}
     for path in sorted(data_dir("samples").glob("*.toml")):
@@ -109,10 +108,11 @@ def check_templates(renderer: Renderer, game: str) -> list[ConfigError]:
             continue
         problems += [ConfigError(f"template {name} reaches for '{attr}', which no template may read",
                                  path=str(path), line=line,
-                                 fix="a template reads only its event (e, v), the phrases (t) and the filters")
+                                 fix=SANDBOX_FIX)
                      for attr, line in _reached(tree)]
         problems += _render_problems(renderer, probe, name, game, samples)
-    first: dict[tuple[str | None, int | None], ConfigError] = {}   # one problem a line: the syntax tree and the sandbox often see the same one
+    # One problem a line: the syntax tree and the sandbox often see the same one.
+    first: dict[tuple[str | None, int | None], ConfigError] = {}
     for problem in problems:
         first.setdefault((problem.path, problem.line), problem)
     return list(first.values())

@@ -94,6 +94,9 @@ def phrases(lang: str) -> dict[str, str]:
         return dict(tomllib.load(handle))
 
 
+SANDBOX_FIX = "a template reads only its event (e, v), the phrases (t) and the filters"
+
+
 def template_error(err: Exception, kind: str) -> ConfigError:
     """A ConfigError naming the template file and line where rendering failed (a runtime error, such as a
     sandbox refusal, has its place only in the traceback, whose frames jinja2 maps to template lines)."""
@@ -103,8 +106,10 @@ def template_error(err: Exception, kind: str) -> ConfigError:
             if frame.filename.endswith(".j2"):
                 path, line = frame.filename, frame.lineno
                 break
-    what = "breaks out of the sandbox" if isinstance(err, SecurityError) else "failed"
-    return ConfigError(f"template {kind}.j2 {what}: {err}", path=path, line=line,
+    if isinstance(err, SecurityError):
+        return ConfigError(f"template {kind}.j2 breaks out of the sandbox: {err}", path=path, line=line,
+                           fix=SANDBOX_FIX)
+    return ConfigError(f"template {kind}.j2 failed: {err}", path=path, line=line,
                        fix="check the template against the shipped one")
 
 
