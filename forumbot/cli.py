@@ -4,16 +4,17 @@
 from __future__ import annotations
 
 import json
-import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from forumbot import workdir
 from forumbot.config import Scenario, load_scenario, locate
 from forumbot.errors import ConfigError, ForumbotError
 from forumbot.grammar import load_grammar
@@ -25,7 +26,11 @@ from forumbot.replay import ReplayResult, replay
 from forumbot.text.clean import DIALECTS
 from forumbot.text.names import Roster
 
+if TYPE_CHECKING:
+    from forumbot.botconfig import BotConfig
+
 DEMO_SCENARIO = "mafia-day-ru.toml"
+DEMO_DATABASES = ("forumbot.db", "forum.db")   # the store and the local forum, in the demo's folder
 
 
 def _guard(action: Callable[[], int]) -> int:
@@ -79,15 +84,16 @@ def _replay(path: str, **kwargs: Any) -> ReplayResult:
 @click.option("--pace", type=float, default=0.0, show_default=True,
               help="Seconds to wait between posts, to watch the game unfold.")
 @click.option("--dir", "folder", type=click.Path(file_okay=False), default=".forumbot-demo",
-              show_default=True, help="Where the demo keeps its store and local forum (recreated each run).")
+              show_default=True, help="Where the demo keeps its store and local forum: a new or empty folder, or "
+              "one an earlier demo made (its databases are replaced; nothing else is touched).")
 def demo(scenario_path: str | None, pace: float, folder: str) -> None:
     """Play a sample Mafia day on the local forum and print every post as it happens."""
 
     def run() -> int:
         path = scenario_path or str(data_dir("samples") / DEMO_SCENARIO)
         scenario = _load(path)
-        shutil.rmtree(folder, ignore_errors=True)
-        Path(folder).mkdir(parents=True)
+        if workdir.claim(folder, "demo"):
+            workdir.remove_databases(folder, DEMO_DATABASES)
         click.echo(f"forumbot demo: {path} on the local forum in {folder}/ "
                    f"({len(scenario.config.players)} players, {len(scenario.posts)} posts)\n")
 
@@ -98,7 +104,7 @@ def demo(scenario_path: str | None, pace: float, folder: str) -> None:
 
         result = _replay(path, on_message=lambda m: show(m, _print_message),
                         on_post=lambda p: show(p, _print_post),
-                        store_path=Path(folder) / "forumbot.db", forum_path=Path(folder) / "forum.db")
+                        store_path=Path(folder) / DEMO_DATABASES[0], forum_path=Path(folder) / DEMO_DATABASES[1])
         state = result.state
         click.echo(f"Phase now: {state['phase']}; alive: {len(state['alive'])}; "
                    f"flags for the host: {len(result.flags)}")
@@ -261,12 +267,17 @@ def check_config(paths: tuple[str, ...]) -> None:
     from forumbot.runner import GameRun, setup_of
 
     def check(path: str) -> None:
+        from forumbot.render.check import check_templates
         try:
             scenario = load_scenario(path)
             run = GameRun.build(scenario.config, dialect=scenario.config.dialect)
             run.game.new(setup_of(scenario.config))
         except ConfigError as err:
             raise locate(err, path) from None
+        problems = check_templates(run.renderer, scenario.config.game)   # each names its template's line
+        if problems:
+            raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
+                              + "\n".join(str(problem) for problem in problems))
 
     def run() -> int:
         failed = 0
@@ -300,7 +311,14 @@ def _logging(level: str) -> None:
 @click.option("--until", "until", default=None, help="With --simulate-from: stop at this time.")
 @click.option("--step", "step", type=float, default=None,
               help="With --simulate-from: seconds between polls (default: the platforms' poll_seconds).")
-def run(config_path: str, once: bool, simulate_from: str | None, until: str | None, step: float | None) -> None:
+@click.option("--sim-dir", "sim_dir", type=click.Path(file_okay=False), default=None,
+              help="With --simulate-from: the folder for the simulation's copies of the store and local forums "
+              "(default: a new temporary folder); run again with the same folder to resume.")
+@click.option("--in-place", "in_place", is_flag=True,
+              help="With --simulate-from: run on the configured store and platforms themselves (a test bot "
+              "against a test forum); everything it posts is real.")
+def run(config_path: str, once: bool, simulate_from: str | None, until: str | None, step: float | None,
+        sim_dir: str | None, in_place: bool) -> None:
     """Run the bot: poll every configured game, end phases at their deadlines, deliver every post once."""
     from forumbot.botconfig import load_bot_config
     from forumbot.model import parse_time
@@ -310,6 +328,9 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
     def go() -> int:
         config = load_bot_config(config_path)
         _logging(config.log_level)
+        if (sim_dir or in_place) and not simulate_from or (sim_dir and in_place):
+            raise ConfigError("--sim-dir and --in-place are for a simulation, and exclude each other",
+                              fix="add --simulate-from, and pass one of them")
         if simulate_from:
             if not until:
                 raise ConfigError("--simulate-from needs --until", fix="add --until 2026-03-05T00:00:00Z")
@@ -317,6 +338,7 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
                 start, end = parse_time(simulate_from), parse_time(until)
             except ValueError:
                 raise ConfigError("--simulate-from and --until take times like 2026-03-01T20:00:00Z") from None
+            config = _simulated(config, sim_dir, in_place)
             service = Service(config, clock=VirtualClock(start))
             every = step or min(p.poll_seconds for p in config.platforms.values())
             service.simulate(start, end, every)
@@ -330,6 +352,22 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
         return 0
 
     sys.exit(_guard(go))
+
+
+def _simulated(config: BotConfig, sim_dir: str | None, in_place: bool) -> BotConfig:
+    """The config a simulation runs (copies in their own folder, unless `in_place`), said on stdout."""
+    from forumbot.simulation import simulation_config
+
+    if in_place:
+        click.echo(f"simulation IN PLACE: it writes to the store {config.store} and posts on the platforms "
+                   f"{', '.join(config.platforms)}")
+        return config
+    folder = sim_dir or tempfile.mkdtemp(prefix="forumbot-simulation-")
+    copy, resumed = simulation_config(config, folder)
+    start = "resumed" if resumed else "copied from the live store" if config.store.exists() else "no live store yet"
+    click.echo(f"simulation on a copy in {folder} ({start}): the live store {config.store} and the platforms "
+               "are not touched")
+    return copy
 
 
 @cli.command()

@@ -50,7 +50,7 @@ def run_bot(config: Path, crash: str | None = None) -> int:
     if crash:
         env["FORUMBOT_CRASH"] = crash
     done = subprocess.run([sys.executable, "-m", "forumbot", "run", "--config", str(config),
-                           "--simulate-from", START, "--until", UNTIL, "--step", "900"],
+                           "--in-place", "--simulate-from", START, "--until", UNTIL, "--step", "900"],
                           env=env, capture_output=True, text=True, timeout=300)
     if done.returncode not in (0, -signal.SIGKILL):
         raise AssertionError(f"the bot failed ({done.returncode}):\n{done.stderr[-3000:]}")

@@ -53,8 +53,9 @@ def run_bot(config: Path, until: datetime, crash: str | None = None) -> int:
     env.pop("FORUMBOT_CRASH", None)
     if crash:
         env["FORUMBOT_CRASH"] = crash
-    done = subprocess.run([sys.executable, "-m", "forumbot", "run", "--config", str(config), "--simulate-from",
-                           f"{START:%Y-%m-%dT%H:%M:%SZ}", "--until", f"{until:%Y-%m-%dT%H:%M:%SZ}", "--step", "300"],
+    done = subprocess.run([sys.executable, "-m", "forumbot", "run", "--config", str(config), "--in-place",
+                           "--simulate-from", f"{START:%Y-%m-%dT%H:%M:%SZ}", "--until", f"{until:%Y-%m-%dT%H:%M:%SZ}",
+                           "--step", "300"],
                           env=env, cwd=config.parent, capture_output=True, text=True, timeout=300)
     if done.returncode not in (0, -signal.SIGKILL):
         raise AssertionError(f"the bot failed ({done.returncode}):\n{done.stderr[-3000:]}")

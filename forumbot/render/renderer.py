@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import traceback
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import lru_cache
@@ -11,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
 from forumbot.model import Event, Outgoing, parse_time
+from forumbot.render.defuse import defuse, strip_bidi
 
 _HERE = Path(__file__).resolve().parent
 DIALECTS = ("markdown", "bbcode")
@@ -44,12 +48,36 @@ def _link_bbcode(text: str, url: str) -> str:
     return f"[url={url.replace(']', '%5D')}]{text}[/url]" if url else text
 
 
+# Names come back in every vote count: each is defused and escaped once.
+@lru_cache(maxsize=4096)
+def _escaped(text: str, dialect: str) -> str:
+    defused = defuse(text, dialect)
+    return escape_markdown(defused) if dialect == "markdown" else escape_bbcode(defused)
+
+
+def _esc_markdown(text: Any) -> str:
+    return _escaped(str(text), "markdown")
+
+
+def _esc_bbcode(text: Any) -> str:
+    return _escaped(str(text), "bbcode")
+
+
+def _code_markdown(text: str) -> str:
+    """Text for inside a `code span`: defused, and a backtick (which would end the span) shown as ˋ."""
+    return defuse(text, "markdown").replace("`", "\u02cb")
+
+
+# `esc` is the one filter for text a player wrote (names, notes, reasons quoting them): it defuses links,
+# mentions and bidi controls, then escapes markup; `code` does the same for text inside a code span.
 _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
-    "markdown": {"esc": escape_markdown, "link": _link_markdown, "strike": lambda s: f"~~{s}~~",
-                 "bold": lambda s: f"**{s}**"},
-    "bbcode": {"esc": escape_bbcode, "link": _link_bbcode, "strike": lambda s: f"[s]{s}[/s]",
-               "bold": lambda s: f"[b]{s}[/b]"},
+    "markdown": {"esc": _esc_markdown, "code": _code_markdown, "link": _link_markdown,
+                 "strike": lambda s: f"~~{s}~~", "bold": lambda s: f"**{s}**"},
+    "bbcode": {"esc": _esc_bbcode, "code": _esc_bbcode, "link": _link_bbcode,
+               "strike": lambda s: f"[s]{s}[/s]", "bold": lambda s: f"[b]{s}[/b]"},
 }
+# Phrase parameters that name a status, weapon, kind or action are shown in the post's language.
+_TRANSLATED_PARAMS = ("status", "weapon", "kind", "action")
 
 
 def _when(value: str) -> str:
@@ -66,6 +94,25 @@ def phrases(lang: str) -> dict[str, str]:
         return dict(tomllib.load(handle))
 
 
+SANDBOX_FIX = "a template reads only its event (e, v), the phrases (t) and the filters"
+
+
+def template_error(err: Exception, kind: str) -> ConfigError:
+    """A ConfigError naming the template file and line where rendering failed (a runtime error, such as a
+    sandbox refusal, has its place only in the traceback, whose frames jinja2 maps to template lines)."""
+    path, line = getattr(err, "filename", None), getattr(err, "lineno", None)
+    if path is None:
+        for frame in reversed(traceback.extract_tb(err.__traceback__)):
+            if frame.filename.endswith(".j2"):
+                path, line = frame.filename, frame.lineno
+                break
+    if isinstance(err, SecurityError):
+        return ConfigError(f"template {kind}.j2 breaks out of the sandbox: {err}", path=path, line=line,
+                           fix=SANDBOX_FIX)
+    return ConfigError(f"template {kind}.j2 failed: {err}", path=path, line=line,
+                       fix="check the template against the shipped one")
+
+
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
@@ -74,27 +121,40 @@ class Renderer:
         if dialect not in DIALECTS:
             raise ConfigError(f"no post templates for dialect '{dialect}'", fix="use markdown or bbcode")
         loaders: list[jinja2.BaseLoader] = []
+        self.host_folder: Path | None = None     # the host's templates for this dialect, if any
         if template_dir is not None:
             folder = Path(template_dir) / dialect
             if not folder.is_dir():
                 raise ConfigError(f"template folder {folder} does not exist",
                                   fix=f"create {folder} with the templates to override")
             loaders.append(jinja2.FileSystemLoader(str(folder)))
+            self.host_folder = folder
         loaders.append(jinja2.FileSystemLoader(str(_HERE / "templates" / dialect)))
-        self.env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), trim_blocks=True,
-                                      lstrip_blocks=True, keep_trailing_newline=False,
-                                      undefined=jinja2.StrictUndefined, autoescape=False)
-        filters = _DIALECT_FILTERS[dialect]
-        self.env.filters.update(filters)
-        self.env.filters["when"] = _when
-        self.env.globals["voter"] = self._voter
-        self.env.globals["reason"] = self._reason
         self.dialect = dialect
         self.lang = lang
-        self._filters = filters
+        self._filters = _DIALECT_FILTERS[dialect]
+        self.env = self.environment(jinja2.ChoiceLoader(loaders))
+        self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
+
+    def environment(self, loader: jinja2.BaseLoader,
+                    undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
+        """A sandboxed jinja2 environment (a host's template may read its data, never Python's insides nor
+        change anything) with this renderer's filters and globals."""
+        env = ImmutableSandboxedEnvironment(loader=loader, trim_blocks=True, lstrip_blocks=True,
+                                            keep_trailing_newline=False, undefined=undefined, autoescape=False)
+        env.filters.update(self._filters)
+        env.filters["when"] = _when
+        env.globals["voter"] = self._voter
+        env.globals["reason"] = self._reason
+        env.globals["result"] = self._result
+        return env
+
+    def _format(self, phrase: str, params: Mapping[str, Any]) -> str:
+        """A phrase (possibly the host's) filled in through the sandbox: `{x.__class__}` cannot look inside."""
+        return self._formatter.vformat(phrase, (), params)
 
     def _voter(self, entry: Mapping[str, Any]) -> str:
         key = (entry["name"], entry.get("url", ""), bool(entry.get("final")), bool(entry.get("withdrawn")))
@@ -110,21 +170,37 @@ class Renderer:
             self._voter_cache[key] = text
         return text
 
-    def _reason(self, error: Mapping[str, Any]) -> str:
-        """A vote error in the post's language: phrase `error_<code>` (or `error_<code>_candidates` when
-        there are candidates), else the English reason."""
+    def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:
+        """A vote error (or, with prefix "refuse_", a refusal) in the post's language: phrase
+        `<prefix><code>` (or `<prefix><code>_candidates` when there are candidates), else the English
+        reason. Not escaped: the template escapes the whole line."""
         params = dict(error.get("params") or {})
         code = error.get("code") or ""
         phrase = None
         if params.get("candidates"):
-            phrase = self.phrases.get(f"error_{code}_candidates")
-        phrase = phrase or self.phrases.get(f"error_{code}")
+            phrase = self.phrases.get(f"{prefix}{code}_candidates")
+        phrase = phrase or self.phrases.get(f"{prefix}{code}")
         if phrase is None:
             return str(error.get("reason", ""))
         try:
-            return phrase.format(**params)
-        except (KeyError, IndexError, ValueError):
+            return self._format(phrase, params)
+        except (KeyError, IndexError, ValueError, AttributeError, jinja2.TemplateError):
             return str(error.get("reason", ""))
+
+    def _result(self, line: Mapping[str, Any]) -> str:
+        """One line of a night's results: phrase `result_<code>`, its text parameters escaped and its
+        status/weapon/kind/action in the post's language (the code itself when the phrase is missing)."""
+        params: dict[str, Any] = {}
+        for key, value in dict(line.get("params") or {}).items():
+            if key in _TRANSLATED_PARAMS:
+                params[key] = self.phrases.get(f"{key}_{value}", value)
+            else:
+                params[key] = self._filters["esc"](value) if isinstance(value, str) else value
+        code = str(line.get("code", ""))
+        try:
+            return self._format(self.phrases.get(f"result_{code}", code), params)
+        except (KeyError, IndexError, ValueError, AttributeError, jinja2.TemplateError):
+            return code
 
     def _with_voter_lists(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The view with each wagon's voters already joined (`voters_text`): the templates stay short and
@@ -143,6 +219,11 @@ class Renderer:
     def text(self, event: Event, game: str = "") -> str:
         """The text of one event's post: template <game>/<kind>.j2 if the game has its own, else <kind>.j2.
         Raises ConfigError when a template is missing or broken."""
+        names = [f"{game}/{event.kind}.j2"] if game else []
+        return self.body(self.env, [*names, f"{event.kind}.j2"], event)
+
+    def body(self, env: jinja2.Environment, names: list[str], event: Event) -> str:
+        """An event rendered by the first of the templates `names` that exists in `env`."""
         data = dict(event.data)
         params = data.get("params")
         if isinstance(params, dict) and isinstance(params.get("phase"), str):
@@ -152,16 +233,14 @@ class Renderer:
         if isinstance(data.get("view"), dict):
             data["view"] = self._with_voter_lists(data["view"])
         try:
-            names = [f"{game}/{event.kind}.j2"] if game else []
-            template = self.env.select_template([*names, f"{event.kind}.j2"])
+            template = env.select_template(names)
             body = template.render(e=data, v=data, t=self.phrases)
         except jinja2.TemplateNotFound:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
-        except jinja2.TemplateError as err:
-            raise ConfigError(f"template {event.kind}.j2 failed: {err}",
-                              path=getattr(err, "filename", None), line=getattr(err, "lineno", None),
-                              fix="check the template against the shipped one") from None
-        return re.sub(r"\n{3,}", "\n\n", body).strip() + "\n"
+        except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError) as err:
+            raise template_error(err, event.kind) from None
+        # No bidi control belongs in a bot post: whatever a template printed, none is left.
+        return strip_bidi(re.sub(r"\n{3,}", "\n\n", body)).strip() + "\n"
 
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
                game: str = "") -> list[Outgoing]:

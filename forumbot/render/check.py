@@ -1,0 +1,142 @@
+"""`check-config`'s look at a host's templates: each must parse, must not reach for Python's insides, and
+must render the events of the shipped sample games inside the sandbox.
+
+Two looks, because a sandbox refuses only what a template actually runs: every attribute, item or
+`attr` filter spelled in the file is read from its syntax tree (a name starting with "_" or one the
+sandbox forbids, in any branch), then the template is rendered against real events (replays of the
+shipped samples of the game) and once against no data, where anything missing is empty.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2 import nodes
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import UNSAFE_ASYNC_GENERATOR_ATTRIBUTES, UNSAFE_COROUTINE_ATTRIBUTES, UNSAFE_GENERATOR_ATTRIBUTES
+
+from forumbot.errors import ConfigError
+from forumbot.model import Event
+from forumbot.render.renderer import SANDBOX_FIX, Renderer, template_error
+
+UNSAFE_NAMES = {"mro", "format_map", *UNSAFE_GENERATOR_ATTRIBUTES, *UNSAFE_COROUTINE_ATTRIBUTES,
+                *UNSAFE_ASYNC_GENERATOR_ATTRIBUTES}
+SAMPLES_PER_KIND = 6
+
+
+class _Probe(jinja2.ChainableUndefined):
+    """Missing data is empty, but what the sandbox refused raises at once (a plain Undefined would
+    swallow the refusal and print nothing)."""
+
+    def __init__(self, hint: str | None = None, obj: Any = jinja2.utils.missing, name: str | None = None,
+                 exc: type[Exception] = jinja2.UndefinedError) -> None:
+        if exc is SecurityError:
+            raise SecurityError(hint or f"access to {name!r} is unsafe")
+        super().__init__(hint, obj, name, exc)
+
+
+def _unsafe(name: object) -> bool:
+    return isinstance(name, str) and (name.startswith("_") or name in UNSAFE_NAMES)
+
+
+def _reached(tree: nodes.Template) -> Iterator[tuple[str, int]]:
+    """Each unsafe attribute or item name spelled in a template, with its line."""
+    for node in tree.find_all((nodes.Getattr, nodes.Getitem, nodes.Filter)):
+        if isinstance(node, nodes.Getattr):
+            name: object = node.attr
+        elif isinstance(node, nodes.Getitem):
+            name = node.arg.value if isinstance(node.arg, nodes.Const) else None
+        else:
+            name = node.args[0].value if node.name == "attr" and node.args and isinstance(
+                node.args[0], nodes.Const) else None
+        if _unsafe(name):
+            yield str(name), node.lineno
+
+
+@lru_cache(maxsize=8)
+def sample_events(game: str) -> tuple[tuple[str, str], ...]:
+    """(kind, data as JSON) of every event the shipped samples of `game` produce, a few of each kind."""
+    from forumbot.config import load_scenario
+    from forumbot.paths import data_dir
+    from forumbot.replay import replay
+    from forumbot.runner import _LOGGED_SHORT  # kinds the event log keeps only the headline of
+
+    seen: dict[str, list[str]] = {}
+    for path in sorted(data_dir("samples").glob("*.toml")):
+        try:
+            scenario = load_scenario(path)
+        except ConfigError:
+            continue
+        if scenario.config.game != game:
+            continue
+        result = replay(scenario)
+        assert result.store is not None
+        for row in result.store.events(scenario.config.name):
+            found = [] if row["kind"] in _LOGGED_SHORT else [(row["kind"], row["data"])]
+            view = json.loads(row["data"]).get("view")
+            if row["kind"] == "day_end" and isinstance(view, dict):
+                found.append(("vote_count", json.dumps(view)))    # the day's last vote count, in full
+            for kind, data in found:
+                kept = seen.setdefault(kind, [])
+                if len(kept) < SAMPLES_PER_KIND and data not in kept:
+                    kept.append(data)
+    return tuple((kind, data) for kind, rows in seen.items() for data in rows)
+
+
+def check_templates(renderer: Renderer, game: str) -> list[ConfigError]:
+    """What is wrong with the host's templates of `renderer` (none when it has none), for a `game`."""
+    folder = renderer.host_folder
+    if folder is None:
+        return []
+    problems: list[ConfigError] = []
+    strict = renderer.env
+    probe = renderer.environment(strict.loader or jinja2.BaseLoader(), undefined=_Probe)
+    samples = sample_events(game)
+    for path in sorted(folder.rglob("*.j2")):
+        name = path.relative_to(folder).as_posix()
+        source = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            tree = strict.parse(source, name, str(path))
+        except jinja2.TemplateSyntaxError as err:
+            problems.append(ConfigError(f"template {name} does not parse: {err.message}", path=str(path),
+                                        line=err.lineno, fix="check the template against the shipped one"))
+            continue
+        problems += [ConfigError(f"template {name} reaches for '{attr}', which no template may read",
+                                 path=str(path), line=line,
+                                 fix=SANDBOX_FIX)
+                     for attr, line in _reached(tree)]
+        problems += _render_problems(renderer, probe, name, game, samples)
+    # One problem a line: the syntax tree and the sandbox often see the same one.
+    first: dict[tuple[str | None, int | None], ConfigError] = {}
+    for problem in problems:
+        first.setdefault((problem.path, problem.line), problem)
+    return list(first.values())
+
+
+def _render_problems(renderer: Renderer, probe: jinja2.Environment, name: str, game: str,
+                     samples: tuple[tuple[str, str], ...]) -> list[ConfigError]:
+    """Render one template against the sample events it would post, then against no data."""
+    kind = Path(name).stem
+    if "/" in name and not name.startswith(f"{game}/"):
+        mine: list[str] = []                         # another game's template: no samples of its events
+    else:
+        mine = [data for sample_kind, data in samples if sample_kind == kind]
+    problems = []
+    for data in mine:
+        try:
+            renderer.body(renderer.env, [name], Event(kind, json.loads(data)))
+        except ConfigError as err:        # it names the template's file and line
+            problems.append(err)
+            break
+    try:
+        probe.get_template(name).render(e={}, v={}, t=renderer.phrases)
+    except SecurityError as err:
+        problems.append(template_error(err, kind))
+    except Exception:   # noqa: BLE001 - with no data any template may fail; only a refusal counts here
+        pass
+    return problems
