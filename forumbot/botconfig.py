@@ -9,6 +9,7 @@
     [[games]]
     config = "games/mafia-1.toml"    # a game config: the [game] and [[players]] of a scenario
     platform = "local"
+    tournament = "liar-game"         # optional: the tournament ledger its awards go to
     [games.threads]                  # optional: the game's thread → the platform's thread id
     votes = "mafia-1/votes"
 """
@@ -29,7 +30,7 @@ BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 # edit_policy (first_seen, edited, flag); credentials stay in praw.ini or praw_* environment variables.
 PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
                  "inbox_every", "edit_policy")
-GAME_KEYS = ("config", "platform", "name", "threads")
+GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies")
 # Where a lobby's spawned games get threads of their own: platforms that open a thread by posting in it.
@@ -103,6 +104,8 @@ def load_bot_config(path: str | Path) -> BotConfig:
         config = scenario.config
         if "name" in entry:
             config = GameConfig(**{**config.__dict__, "name": str(entry["name"])})
+        if "tournament" in entry:   # the tournament ledger the game's awards go to (forumbot/tournament.py)
+            config = GameConfig(**{**config.__dict__, "tournament": str(entry["tournament"])})
         if config.name in names:
             raise doc.error(f"two games are named '{config.name}'", str(entry["config"]),
                             fix="give one of them name = \"...\"")

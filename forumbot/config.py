@@ -19,7 +19,7 @@ from forumbot.paths import data_dir
 from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
-             "no_lynch_used", "phrases")
+             "no_lynch_used", "phrases", "tournament")
 PLAYER_KEYS = ("name", "role", "aliases", "alive")
 POST_KEYS = ("at", "author", "thread", "pm", "text")
 RUN_KEYS = ("until", "poll_seconds")
@@ -45,6 +45,7 @@ class GameConfig:
     templates: str | None = None
     phrases: dict[str, str] = field(default_factory=dict)
     source: str = ""
+    tournament: str | None = None   # the tournament ledger the game's awards go to (forumbot/tournament.py)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "game": self.game, "lang": self.lang, "ruleset": self.ruleset,
@@ -153,7 +154,8 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
         name=default_name, game=kind, lang=lang, start=_time(doc, game["start"], "start"), players=players,
         options=options, ruleset=ruleset, phase=game.get("phase"), host=game.get("host"), dead=dead,
         state=state, grammar=tuple(extra), dialect=game.get("dialect", "markdown"),
-        templates=game.get("templates"), phrases=dict(phrases), source=doc.path)
+        templates=game.get("templates"), phrases=dict(phrases), source=doc.path,
+        tournament=str(game["tournament"]) if game.get("tournament") else None)
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -64,6 +64,17 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
 
 
 def _read(run: GameRun, step: Step, post: Post) -> None:
+    guard = getattr(run.game, "guard_post", None)   # a game that moderates its threads (Food Chain's channels)
+    if guard is not None and not post.pm:
+        refused = guard(step.state, post.author, run.thread_name(post.thread),
+                        Intent("post", post_id=post.platform_id, author=post.author, at=post.created,
+                               line=post.body[:200], url=post.url))
+        for event in refused:
+            step.events.append((event, post.platform_id))
+            step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
+                                   at=post.created, line=post.body[:200]))
+        if refused:
+            return
     parsed = run.parser.parse(post)
     step.flags += parsed.flags
     for intent in parsed.intents:

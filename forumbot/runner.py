@@ -129,6 +129,7 @@ class Runner:
                 result.errors.append(err)
                 log.warning("re-reading %s's posts failed (%s); the deadline goes on", run.name, err)
             self._advance(run, now, result)
+            self._settle(run, now)
         if pms:
             # Only now, with every game's reading of them committed, may a private message count as read.
             try:
@@ -235,8 +236,22 @@ class Runner:
                                host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
         self._states[run.name] = (version + 1, state, step.host)
+        remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
+        for event, post in step.events:
+            if remove is not None and post and event.data.get("remove_post"):
+                remove(post, str(event.data.get("reason", "")))
         result.intents += len(step.intents)
         result.flags += step.flags
+
+    def _settle(self, run: GameRun, now: datetime) -> None:
+        """A finished game's awards go to its tournament's ledger, once (recording them again is a no-op, so
+        a crash between the game's last step and this costs nothing)."""
+        entries = getattr(run.game, "ledger_entries", None)
+        if not run.config.tournament or entries is None or run.name not in self._states:
+            return
+        found = entries(self.state(run, check=False))
+        if found:
+            self.store.record_ledger(run.config.tournament, run.name, found, now)
 
     def recount(self, run: GameRun, now: datetime) -> Any:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""

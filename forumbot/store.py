@@ -75,6 +75,14 @@ def m005_outbox_slot(db: Database) -> None:
     db.table("outbox").add_column("slot", str)
 
 
+@migrations()
+def m006_tournament_ledger(db: Database) -> None:
+    """The tournament ledger (forumbot/tournament.py): Tokens of Life, garnets, Elimination Candidates."""
+    db.table("ledger").create({"tournament": str, "game": str, "seq": int, "player": str, "tol": int,
+                               "garnets": int, "ec": int, "reason": str, "at": str},
+                              pk=("tournament", "game", "seq"))
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -352,3 +360,23 @@ class Store:
 
     def events(self, game: str) -> list[dict[str, Any]]:
         return list(self.db["events"].rows_where("game = ?", [game], order_by="seq"))
+
+    # ---- the tournament ledger -----------------------------------------------------------------
+    def record_ledger(self, tournament: str, game: str, entries: Iterable[Any], at: datetime | None = None) -> int:
+        """A game's ledger entries (forumbot.tournament.Entry), once: recording them again changes nothing.
+        Returns how many were new."""
+        rows = [(tournament, game, seq, e.player, e.tol, e.garnets, e.ec, e.reason, format_time(at) if at else _now())
+                for seq, e in enumerate(entries, start=1)]
+        with self.db.atomic():
+            before = self.db.execute("SELECT count(*) FROM ledger WHERE tournament = ? AND game = ?",
+                                     [tournament, game]).fetchone()[0]
+            self.db.conn.executemany("INSERT OR IGNORE INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        return max(0, len(rows) - before)
+
+    def ledger(self, tournament: str) -> list[dict[str, Any]]:
+        """The tournament's entries, in the order they were recorded."""
+        return list(self.db["ledger"].rows_where("tournament = ?", [tournament], order_by="rowid"))
+
+    def tournaments(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT tournament FROM ledger ORDER BY tournament")]
+

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import Game, GameSetup
+from forumbot.games.foodchain import FOOD_CHAIN
 from forumbot.games.infiltration import INFILTRATION
 from forumbot.games.infiltration.lobby import InfiltrationLobby
 from forumbot.games.mafia import MAFIA
+from forumbot.games.rankedvote import RANKED_VOTE
 
 LOBBY = InfiltrationLobby()
-GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION, LOBBY.name: LOBBY}
+GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION, LOBBY.name: LOBBY,
+                       RANKED_VOTE.name: RANKED_VOTE, FOOD_CHAIN.name: FOOD_CHAIN}
 
 
 def get_game(name: str) -> Game:

@@ -76,3 +76,20 @@ def options_from(cls: type[T], data: Mapping[str, Any], source: str, game: str, 
             raise ConfigError(f"option {key} = '{chosen}' is not allowed", path=source,
                               fix="use one of: " + ", ".join(allowed))
     return cls(**values)
+
+
+def seed_text(value: Any, source: str) -> str:
+    """The `seed` option of a game with random draws: any string, or a whole number taken as its text."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise ConfigError(f"option seed = {value!r} has the wrong type", path=source, fix="write a string")
+    return str(value)
+
+
+def options_json(options: Any) -> dict[str, Any]:
+    """An options dataclass as JSON keeps it (tuples as lists), for a game's stored state."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        return list(value) if isinstance(value, tuple) else value
+    return {f.name: plain(getattr(options, f.name)) for f in fields(options)}
+

@@ -84,6 +84,10 @@ class LocalForum:
         """A player deletes a post: its text becomes "[deleted]", as Reddit shows it."""
         self.edit_post(platform_id, "[deleted]")
 
+    def remove_post(self, platform_id: str, reason: str = "") -> None:
+        """The bot, as moderator, removes a post it refused (Food Chain's location channels)."""
+        self.edit_post(platform_id, f"[removed by the bot: {reason}]" if reason else "[removed by the bot]")
+
     def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
                at: datetime | None = None) -> str:
         with self.db.atomic():

@@ -3,11 +3,11 @@ is what it is). Each reading of the rules we had to choose is an option here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.options import options_from
+from forumbot.games.options import options_from, options_json, seed_text
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "spy_reveal": ("public", "private"),
@@ -38,7 +38,7 @@ class InfiltrationOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> InfiltrationOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
-        options = options_from(cls, data, source, "Infiltration", choices=CHOICES, converters={"seed": _seed})
+        options = options_from(cls, data, source, "Infiltration", choices=CHOICES, converters={"seed": seed_text})
         if options.setup_hours <= 0 or options.turn_hours <= 0:
             raise ConfigError("setup_hours and turn_hours must be positive", path=source)
         if not 0 <= options.info_points <= 18:
@@ -46,11 +46,4 @@ class InfiltrationOptions:
         return options
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def _seed(value: Any, source: str) -> str:
-    """The random seed: any string, or a whole number taken as its text."""
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise ConfigError(f"option seed = {value!r} has the wrong type", path=source, fix="write a string")
-    return str(value)
+        return options_json(self)
