@@ -227,16 +227,32 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
 @cli.command(name="check-config")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def check_config(paths: tuple[str, ...]) -> None:
-    """Check scenario or game config files: syntax, keys, ruleset, grammar, templates, roster."""
-    from forumbot.runner import GameRun, setup_of
+    """Check scenario, game or bot config files: syntax, keys, ruleset, options, grammar, templates, roster,
+    dialect, and that each game can be played to its end."""
+    from forumbot.botconfig import load_bot_config
+    from forumbot.gamerun import check_setup
+    from forumbot.runner import GameRun
+    from forumbot.tomlfile import load_toml
 
-    def check(path: str) -> None:
+    def check_game(config: Any, path: str, dialect: str) -> None:
         try:
-            scenario = load_scenario(path)
-            run = GameRun.build(scenario.config, dialect=scenario.config.dialect)
-            run.game.new(setup_of(scenario.config))
+            GameRun.build(config, dialect=dialect)
+            check_setup(config)
         except ConfigError as err:
             raise locate(err, path) from None
+
+    def check(path: str) -> None:
+        if set(load_toml(path).data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config
+            bot = load_bot_config(path)
+            for entry in bot.games:
+                dialect = bot.platforms[entry.platform].options.get("dialect", entry.config.dialect)
+                check_game(entry.config, entry.config.source or path, dialect)
+            return
+        try:
+            scenario = load_scenario(path)
+        except ConfigError as err:
+            raise locate(err, path) from None
+        check_game(scenario.config, path, scenario.config.dialect)
 
     def run() -> int:
         failed = 0

@@ -104,15 +104,19 @@ class Runner:
             if not self.store.has_open_flag(run.name, reason):
                 self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
 
-    def start(self, at: datetime) -> None:
+    def start(self, at: datetime, *, isolate: bool = False) -> None:
         """Create every game whose start time has come and that is not in the store yet, with its opening
-        posts in the outbox. A game starting later is created by the first step at or after its start."""
+        posts in the outbox. A game starting later is created by the first step at or after its start.
+        Raises ConfigError for a game that cannot start; with `isolate` (a step's), flags it for the host
+        once instead and starts the others."""
         for run in self.runs:
             if run.config.start > at or run.name in self._states or self.store.game_version(run.name) is not None:
                 continue
             try:
                 state = run.game.new(setup_of(run.config))
             except ForumbotError as err:   # a game that cannot start must not keep the others from it
+                if not isolate:
+                    raise
                 log.error("%s cannot start: %s", run.name, err)
                 reason = f"the game cannot start: {err}"
                 if not self.store.has_open_flag(run.name, reason):
@@ -139,7 +143,7 @@ class Runner:
         """Fetch, read, decide and deliver once. Platform failures are logged and retried next step."""
         result = StepResult()
         self._reconcile(now)
-        self.start(now)
+        self.start(now, isolate=True)
         threads = sorted({run.thread_id(t) for run in self.started()
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
         pms: list[Post] = []
