@@ -1,10 +1,11 @@
-"""The command line: `forumbot demo | replay | parse | tally | check-config`. Each returns an exit code:
+"""The command line: `forumbot demo | replay | parse | tally | check-config | run | status | flags`. Each returns an exit code:
 0 fine, 1 a check failed, 2 bad input (the message names the file, line and fix)."""
 
 from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -29,12 +30,27 @@ DEMO_SCENARIO = "mafia-day-ru.toml"
 
 
 def _guard(action: Callable[[], int]) -> int:
-    """Run a command; a ForumbotError becomes a clear message and exit code 2, never a traceback."""
+    """Run a command; a ForumbotError, or the store failing under it (a damaged page, a full disk, a
+    read-only file), becomes a clear message and exit code 2, never a traceback."""
     try:
         return action()
     except ForumbotError as err:
         click.echo(f"error: {err}", err=True)
         return 2
+    except sqlite3.Error as err:
+        click.echo(f"error: the store failed: {err}\n  fix: {_store_fix(str(err))}", err=True)
+        return 2
+
+
+def _store_fix(message: str) -> str:
+    text = message.lower()
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return "the bot must be able to write the store file and its folder: check their owner and permissions"
+    if "full" in text or "disk i/o" in text:
+        return "free some disk space, then start the bot again: nothing committed is lost"
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return "the store file is damaged: restore it from a backup (or sqlite3 STORE '.recover' > dump.sql)"
+    return "check the store file (forumbot status --db STORE) and the disk it is on"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -141,9 +157,12 @@ def read_roster(path: str) -> list[PlayerRef]:
     """A roster file: one player a line, `Name` or `Name | alias | alias`; # starts a comment."""
     players = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
     except OSError as err:
         raise ConfigError(f"cannot read the roster: {err}", path=path) from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"the roster is not UTF-8 text ({err.reason} at byte {err.start})", path=path,
+                          fix="save the file as UTF-8") from None
     for number, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].strip()
         if not text:
@@ -318,34 +337,51 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
     sys.exit(_guard(go))
 
 
+def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list[Any]]:
+    """The store a bot config names (or --db), and the config's games. Raises ConfigError when neither is
+    given or there is no store yet."""
+    from forumbot.store import Store
+
+    games: list[Any] = []
+    if config_path:
+        from forumbot.botconfig import load_bot_config
+        bot = load_bot_config(config_path)
+        path, games = str(bot.store), list(bot.games)
+    elif db_path:
+        path = db_path
+    else:
+        raise ConfigError("say which bot", fix="pass --config bot.toml or --db forumbot.db")
+    if not Path(path).exists():
+        raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
+    return Store(path), games
+
+
+def _flag_line(flag: dict[str, Any]) -> str:
+    where = flag.get("url") or flag.get("post") or ""
+    who = f"{flag['author']}: " if flag.get("author") else ""
+    done = f" [resolved {flag['resolved']}]" if flag.get("resolved") else ""
+    line = f"  #{flag['id']} {flag['at']} {flag['game']}: {who}{flag['reason']}{done}"
+    return line + (f"\n      {where}" if where else "")
+
+
+FLAGS_IN_STATUS = 10
+
+
 @cli.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
 def status(config_path: str | None, db_path: str | None) -> None:
-    """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors."""
+    """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors, and the
+    open flags for the host (newest first)."""
     from forumbot.games import get_game
-    from forumbot.store import Store
 
     def go() -> int:
-        waiting: list[str] = []
-        if config_path:
-            from forumbot.botconfig import load_bot_config
-            bot = load_bot_config(config_path)
-            path = str(bot.store)
-            waiting = [f"  {g.config.name} ({g.config.game}): starts {g.config.start:%Y-%m-%dT%H:%M:%SZ}"
-                       for g in bot.games]
-        elif db_path:
-            path = db_path
-        else:
-            raise ConfigError("say which bot", fix="pass --config bot.toml or --db forumbot.db")
-        if not Path(path).exists():
-            raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
-        store = Store(path)
+        store, configured = _open_store(config_path, db_path)
         click.echo("Games:")
         known = {row.name for row in store.games()}
-        for line in waiting:
-            if line.split(" (")[0].strip() not in known:
-                click.echo(line)
+        for entry in configured:
+            if entry.config.name not in known:
+                click.echo(f"  {entry.config.name} ({entry.config.game}): starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
         for row in store.games():
             summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
             pending = len(store.pending(row.name))
@@ -364,6 +400,48 @@ def status(config_path: str | None, db_path: str | None) -> None:
             click.echo("Undelivered with errors:")
             for message in failed[:10]:
                 click.echo(f"  {message['key']} ({message['attempts']} attempt(s)): {message['last_error']}")
+        open_flags = store.flag_list()
+        click.echo(f"Open flags: {len(open_flags)}" + (" (newest first; forumbot flags --resolve ID)" if open_flags else ""))
+        for flag in open_flags[:FLAGS_IN_STATUS]:
+            click.echo(_flag_line(flag))
+        if len(open_flags) > FLAGS_IN_STATUS:
+            click.echo(f"  ... and {len(open_flags) - FLAGS_IN_STATUS} more: forumbot flags")
+        return 0
+
+    sys.exit(_guard(go))
+
+
+@cli.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
+@click.option("--game", "game_name", default=None, help="Only this game's flags.")
+@click.option("--all", "show_all", is_flag=True, help="Resolved flags too.")
+@click.option("--resolve", "resolve", type=int, multiple=True, metavar="ID",
+              help="Mark a flag resolved (repeat for several).")
+@click.option("--json", "as_json", is_flag=True, help="Print the flags as JSON.")
+def flags(config_path: str | None, db_path: str | None, game_name: str | None, show_all: bool,
+          resolve: tuple[int, ...], as_json: bool) -> None:
+    """The flags for the host (refused commands, unread names, posts that could not be read...), newest
+    first, and resolving them. Exit 2 when an ID to resolve is not an open flag."""
+
+    def go() -> int:
+        store, _ = _open_store(config_path, db_path)
+        if resolve:
+            done = store.resolve_flags(resolve, datetime.now(UTC))
+            missing = [i for i in resolve if i not in done]
+            if done:
+                click.echo("resolved: " + ", ".join(f"#{i}" for i in done))
+            if missing:
+                raise ConfigError("not open flags: " + ", ".join(f"#{i}" for i in missing),
+                                  fix="forumbot flags --all lists every flag with its id")
+            return 0
+        listed = store.flag_list(game_name, include_resolved=show_all)
+        if as_json:
+            click.echo(json.dumps(listed, ensure_ascii=False, indent=2))
+            return 0
+        click.echo(f"{len(listed)} {'' if show_all else 'open '}flag(s)" + (f" of {game_name}" if game_name else ""))
+        for flag in listed:
+            click.echo(_flag_line(flag))
         return 0
 
     sys.exit(_guard(go))

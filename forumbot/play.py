@@ -110,7 +110,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     for intent in intents:
         step.intents.append(intent)
         if intent.kind == "host_which_game":
-            happened = [refusal(intent, intent.data["reason"], code="host_which_game", pm=True,
+            code = "host_no_such_game" if intent.data["named"] else "host_which_game"
+            happened = [refusal(intent, intent.data["reason"], code=code, pm=True,
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
