@@ -96,7 +96,11 @@ class PlatformWorker:
             log.debug("%s: backing off until %s", self.name, self.backoff.next_try)
             return None
         with self.lock:
-            result = self.runner.step(now)
+            try:
+                result = self.runner.step(now)
+            except (sqlite3.Error, StoreError) as err:   # so `status` does not keep showing a good poll
+                _record_failure(self, now, err)
+                raise
         if result.errors:
             retry_at = self.backoff.failed(now)
             self.runner.store.platform_failed(self.name, now, str(result.errors[-1]), self.backoff.failures,
@@ -183,7 +187,6 @@ class Service:
                 worker.poll(self.clock())
             except (sqlite3.Error, StoreError) as err:   # the store itself fails: stop (exit 2, no traceback)
                 log.error("%s: the store failed (%s); stopping", name, err)
-                _record_failure(worker, self.clock(), err)
                 failed.append(err)
                 scheduler.shutdown(wait=False)
                 return

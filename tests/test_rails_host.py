@@ -18,7 +18,7 @@ from forumbot.cli import cli
 from forumbot.config import GameConfig
 from forumbot.errors import ConfigError
 from forumbot.games.infiltration.setup import row_index
-from forumbot.host import MAX_EXTEND_HOURS
+
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
@@ -165,13 +165,12 @@ def game_file(tmp_path: Path, name: str, players=("Alice", "Bob", "Carol"), extr
 
 
 @pytest.mark.parametrize("players,extra,roles,needle", [
-    (("Alice",), "[game.options]\nvotes_only = true", None, "at least 3 players; the roster has 1"),
+    (("Alice",), "", None, "at least 3 players; the roster has 1"),
     (("Alice", "Bob", "Carol"), 'ruleset = "bodysnatchers"', None, "no player has a role"),
     (("Alice", "Bob", "Carol"), 'ruleset = "bodysnatchers"', {"Alice": "maniac", "Bob": "writer"},
      "Carol have no role"),
     (("Alice", "Bob", "Carol"), "", None, "the ruleset has no roles"),
-    (("Alice", "Bob", "Carol"), 'dialect = "wiki"\n[game.options]\nvotes_only = true', None,
-     "dialect = 'wiki' is not one the bot can post in"),
+    (("Alice", "Bob", "Carol"), 'dialect = "wiki"', None, "dialect = 'wiki' is not one the bot can post in"),
 ])
 def test_item12_check_config_refuses_games_that_cannot_be_played(tmp_path, players, extra, roles, needle):
     path = game_file(tmp_path, "nonsense", players, extra, roles)
@@ -181,10 +180,17 @@ def test_item12_check_config_refuses_games_that_cannot_be_played(tmp_path, playe
 
 def test_item12_a_vote_count_game_and_a_full_game_pass(tmp_path):
     votes = game_file(tmp_path, "votes", extra="[game.options]\nvotes_only = true")
-    roles = {"Alice": "maniac", "Bob": "writer", "Carol": "bouncer"}
-    full = game_file(tmp_path, "full", extra='ruleset = "bodysnatchers"', roles=roles)
+    full = playable(tmp_path, "full")
     out = invoke("check-config", str(votes), str(full))
     assert out.exit_code == 0 and out.output.count("ok:") == 2, out.output
+
+
+ROLES = {"Alice": "maniac", "Bob": "writer", "Carol": "bouncer"}
+
+
+def playable(tmp_path: Path, name: str = "g") -> Path:
+    """A game every version of the bot accepts: every player has a role of the ruleset."""
+    return game_file(tmp_path, name, extra='ruleset = "bodysnatchers"', roles=ROLES)
 
 
 def bot_file(tmp_path: Path, game: Path, dialect: str = "markdown") -> Path:
@@ -195,15 +201,15 @@ def bot_file(tmp_path: Path, game: Path, dialect: str = "markdown") -> Path:
 
 
 def test_item12_check_config_checks_bot_configs_and_the_bot_refuses_a_nonsense_game(tmp_path):
-    good = bot_file(tmp_path, game_file(tmp_path, "good", extra="[game.options]\nvotes_only = true"))
+    good = bot_file(tmp_path, playable(tmp_path, "good"))
     out = invoke("check-config", str(good))
     assert out.exit_code == 0 and "ok:" in out.output, out.output
-    bad = bot_file(tmp_path, game_file(tmp_path, "bad", players=("Alice",), extra="[game.options]\nvotes_only = true"))
+    bad = bot_file(tmp_path, game_file(tmp_path, "bad", players=("Alice",)))
     out = invoke("check-config", str(bad))
     assert out.exit_code == 2 and "at least 3 players" in out.output, out.output
     with pytest.raises(ConfigError, match="at least 3 players"):   # `forumbot run` loads it the same way
         load_bot_config(bad)
-    wiki = bot_file(tmp_path, game_file(tmp_path, "good", extra="[game.options]\nvotes_only = true"), "wiki")
+    wiki = bot_file(tmp_path, playable(tmp_path, "good"), "wiki")
     out = invoke("check-config", str(wiki))
     assert out.exit_code == 2 and "'wiki' is not one the bot can post in" in out.output, out.output
 
@@ -225,7 +231,7 @@ def test_item12_a_game_that_cannot_start_is_flagged_and_the_others_start():
 def test_item13_a_huge_extend_is_refused_not_a_crash():
     forum, (run,), runner = make()
     forum.add_pm("Host", forum.account, "extend 100000000", at=at(1))
-    forum.add_pm("Host", forum.account, f"extend {MAX_EXTEND_HOURS + 1}", at=at(1.5))
+    forum.add_pm("Host", forum.account, f"extend {24 * 366 + 1}", at=at(1.5))
     forum.add_post("g/votes", "Alice", "vote Bob", at=at(2))
     runner.step(at(3))
     state = runner.state(run)
@@ -313,21 +319,24 @@ def test_item14_a_damaged_store_gives_exit_2_and_no_traceback(tmp_path):
 @pytest.mark.parametrize("failure,fix", [("database or disk is full", "free some disk space"),
                                           ("attempt to write a readonly database", "permissions")])
 def test_item14_a_full_disk_or_read_only_store_during_a_poll_gives_exit_2(tmp_path, monkeypatch, failure, fix):
-    bot = bot_file(tmp_path, game_file(tmp_path, "g", extra="[game.options]\nvotes_only = true"))
+    bot = bot_file(tmp_path, playable(tmp_path))
 
     def fails(*args, **kwargs):
         raise sqlite3.OperationalError(failure)
 
-    monkeypatch.setattr(Store, "commit_step", fails)
+    monkeypatch.setattr(Store, "save_posts", fails)      # the game starts; the poll's first write fails
     out = invoke("run", "--config", str(bot), "--once")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit), out.output
     assert failure in out.output and fix in out.output
+    monkeypatch.undo()
+    out = invoke("status", "--config", str(bot))         # not a stale "last good poll"
+    assert out.exit_code == 0 and f"last error at" in out.output and f"the store failed: {failure}" in out.output
 
 
 def test_item14_a_read_only_store_file_gives_exit_2(tmp_path):
     if os.geteuid() == 0:
         pytest.skip("root writes read-only files; the test above covers the message")
-    bot = bot_file(tmp_path, game_file(tmp_path, "g", extra="[game.options]\nvotes_only = true"))
+    bot = bot_file(tmp_path, playable(tmp_path))
     assert invoke("run", "--config", str(bot), "--once").exit_code == 0
     files = [tmp_path / n for n in ("bot.db", "bot.db-wal", "bot.db-shm") if (tmp_path / n).exists()]
     for path in [*files, tmp_path]:
@@ -340,12 +349,15 @@ def test_item14_a_read_only_store_file_gives_exit_2(tmp_path):
             path.chmod(0o755 if path.is_dir() else 0o644)
 
 
-def test_item14_a_roster_that_is_not_utf8_and_a_toml_with_a_bom(tmp_path):
+def test_item14_a_roster_that_is_not_utf8_gives_exit_2(tmp_path):
     roster = tmp_path / "roster.txt"
     roster.write_bytes("Алиса\nБоб\n".encode("cp1251"))
     out = CliRunner().invoke(cli, ["parse", "--roster", str(roster)], input="vote Bob")
     assert out.exit_code == 2 and "not UTF-8" in out.output and isinstance(out.exception, SystemExit), out.output
-    path = game_file(tmp_path, "bom", extra="[game.options]\nvotes_only = true")
+
+
+def test_item14_a_toml_file_with_a_bom_is_read(tmp_path):
+    path = playable(tmp_path, "bom")
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     out = invoke("check-config", str(path))
     assert out.exit_code == 0 and "ok:" in out.output, out.output
