@@ -1,5 +1,5 @@
-"""The command line: `forumbot demo | replay | parse | tally | check-config | run | status | flags`. Each returns an exit code:
-0 fine, 1 a check failed, 2 bad input (the message names the file, line and fix)."""
+"""The command line: `forumbot demo | replay | parse | tally | check-config | run | status | flags`. Each
+returns an exit code: 0 fine, 1 a check failed, 2 bad input (the message names the file, line and fix)."""
 
 from __future__ import annotations
 
@@ -381,7 +381,8 @@ def status(config_path: str | None, db_path: str | None) -> None:
         known = {row.name for row in store.games()}
         for entry in configured:
             if entry.config.name not in known:
-                click.echo(f"  {entry.config.name} ({entry.config.game}): starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
+                click.echo(f"  {entry.config.name} ({entry.config.game}): "
+                           f"starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
         for row in store.games():
             summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
             pending = len(store.pending(row.name))
@@ -401,7 +402,8 @@ def status(config_path: str | None, db_path: str | None) -> None:
             for message in failed[:10]:
                 click.echo(f"  {message['key']} ({message['attempts']} attempt(s)): {message['last_error']}")
         open_flags = store.flag_list()
-        click.echo(f"Open flags: {len(open_flags)}" + (" (newest first; forumbot flags --resolve ID)" if open_flags else ""))
+        hint = " (newest first; forumbot flags --resolve ID)" if open_flags else ""
+        click.echo(f"Open flags: {len(open_flags)}{hint}")
         for flag in open_flags[:FLAGS_IN_STATUS]:
             click.echo(_flag_line(flag))
         if len(open_flags) > FLAGS_IN_STATUS:

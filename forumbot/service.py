@@ -122,7 +122,8 @@ class PlatformWorker:
 def _record_failure(worker: PlatformWorker, now: datetime, err: Exception) -> None:
     """Tell `status` that the last poll failed, if the store still takes a write."""
     try:
-        worker.runner.store.platform_failed(worker.name, now, f"the store failed: {err}", worker.backoff.failures + 1, now)
+        worker.runner.store.platform_failed(worker.name, now, f"the store failed: {err}",
+                                            worker.backoff.failures + 1, now)
     except sqlite3.Error:
         log.debug("could not record the failure in the store either")
 

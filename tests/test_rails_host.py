@@ -18,7 +18,6 @@ from forumbot.cli import cli
 from forumbot.config import GameConfig
 from forumbot.errors import ConfigError
 from forumbot.games.infiltration.setup import row_index
-
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
@@ -330,7 +329,7 @@ def test_item14_a_full_disk_or_read_only_store_during_a_poll_gives_exit_2(tmp_pa
     assert failure in out.output and fix in out.output
     monkeypatch.undo()
     out = invoke("status", "--config", str(bot))         # not a stale "last good poll"
-    assert out.exit_code == 0 and f"last error at" in out.output and f"the store failed: {failure}" in out.output
+    assert out.exit_code == 0 and "last error at" in out.output and f"the store failed: {failure}" in out.output
 
 
 def test_item14_a_read_only_store_file_gives_exit_2(tmp_path):
