@@ -85,9 +85,10 @@ class Runner:
         return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra, *lookalikes)))
 
     def _host_games(self, run: GameRun) -> tuple[str, ...]:
-        """Every game on this platform that the game's host runs, sorted, when there are several."""
+        """Every started game on this platform that the game's host runs, sorted, when there are several (a
+        step has read every started game's state before any game reads its posts)."""
         host = run.config.host
-        names = sorted(r.name for r in self.runs if host and r.config.host == host)
+        names = sorted(r.name for r in self.runs if host and r.config.host == host and r.name in self._states)
         return tuple(names) if len(names) > 1 else ()
 
     def _isolated(self, run: GameRun, result: StepResult, what: str, action: Any) -> None:

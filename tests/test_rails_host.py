@@ -121,6 +121,14 @@ def test_item8_a_host_of_two_games_must_name_the_game():
     assert any("no game named g3" in p and "g1, g2" in p for p in pms(forum, "Host"))
 
 
+def test_item8_a_game_not_started_yet_does_not_count():
+    later = GameConfig(**{**config("g0").__dict__, "start": at(100)})     # first by name, not started
+    forum, (waiting, run), runner = make(later, config("g1"))
+    forum.add_pm("Host", forum.account, "extend 24", at=at(1))
+    runner.step(at(2))
+    assert runner.state(run).phase_ends == at(48) and runner.store.game("g0") is None
+
+
 def test_item8_a_host_of_one_game_need_not_name_it():
     forum, (run, other), runner = make(config("g1"), config("g2", host="Other"))
     forum.add_pm("Host", forum.account, "extend 24", at=at(1))
