@@ -32,7 +32,7 @@ def write_games(folder: Path, games: int, start: datetime, poll: float, day_hour
     for number in range(games):
         game = folder / f"g{number:03d}.toml"
         game.write_text(f'[game]\nname = "mafia"\nlang = "en"\nstart = "{start:%Y-%m-%dT%H:%M:%SZ}"\n'
-                        f'[game.options]\nday_hours = {day_hours}\n'
+                        f'[game.options]\nvotes_only = true\nday_hours = {day_hours}\n'
                         + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS), encoding="utf-8")
         text += f'[[games]]\nconfig = "{game.name}"\n'
     config = folder / "bot.toml"

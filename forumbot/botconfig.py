@@ -21,7 +21,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import GameConfig, load_ruleset, load_scenario
+from forumbot.config import POST_DIALECTS, GameConfig, load_ruleset, load_scenario, locate
+from forumbot.errors import ConfigError
+from forumbot.gamerun import check_setup
 from forumbot.tomlfile import TomlFile, load_toml
 
 PLATFORM_KINDS = ("local", "reddit")
@@ -81,6 +83,9 @@ def load_bot_config(path: str | Path) -> BotConfig:
         poll = table.get("poll_seconds", 60)
         if not isinstance(poll, (int, float)) or poll <= 0:
             raise doc.error("poll_seconds must be a positive number", "poll_seconds")
+        if table.get("dialect", "markdown") not in POST_DIALECTS:
+            raise doc.error(f"dialect = {table['dialect']!r} is not one the bot can post in", "dialect",
+                            fix="use one of: " + ", ".join(POST_DIALECTS))
         options = {k: v for k, v in table.items() if k not in ("kind", "poll_seconds")}
         if "path" in options:
             options["path"] = str(base / options["path"])
@@ -113,6 +118,10 @@ def load_bot_config(path: str | Path) -> BotConfig:
         threads = entry.get("threads", {})
         if not isinstance(threads, dict) or not all(isinstance(v, str) for v in threads.values()):
             raise doc.error("[games.threads] maps a game thread to a platform thread id", "threads")
+        try:   # a game that could never be played to its end is refused before the bot starts
+            check_setup(config)
+        except ConfigError as err:
+            raise locate(err, str(base / entry["config"])) from None
         games.append(BotGame(config, platform, dict(threads)))
     retry = bot.get("retry_max_seconds", 900)
     return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),

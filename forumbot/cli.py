@@ -1,9 +1,10 @@
-"""The command line: `forumbot demo | replay | parse | tally | check-config`. Each returns an exit code:
-0 fine, 1 a check failed, 2 bad input (the message names the file, line and fix)."""
+"""The command line: `forumbot demo | replay | parse | tally | check-config | run | status | flags`. Each
+returns an exit code: 0 fine, 1 a check failed, 2 bad input (the message names the file, line and fix)."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 import tempfile
 import time
@@ -34,12 +35,27 @@ DEMO_DATABASES = ("forumbot.db", "forum.db")   # the store and the local forum, 
 
 
 def _guard(action: Callable[[], int]) -> int:
-    """Run a command; a ForumbotError becomes a clear message and exit code 2, never a traceback."""
+    """Run a command; a ForumbotError, or the store failing under it (a damaged page, a full disk, a
+    read-only file), becomes a clear message and exit code 2, never a traceback."""
     try:
         return action()
     except ForumbotError as err:
         click.echo(f"error: {err}", err=True)
         return 2
+    except sqlite3.Error as err:
+        click.echo(f"error: the store failed: {err}\n  fix: {_store_fix(str(err))}", err=True)
+        return 2
+
+
+def _store_fix(message: str) -> str:
+    text = message.lower()
+    if "readonly" in text or "read-only" in text or "unable to open" in text:
+        return "the bot must be able to write the store file and its folder: check their owner and permissions"
+    if "full" in text or "disk i/o" in text:
+        return "free some disk space, then start the bot again: nothing committed is lost"
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return "the store file is damaged: restore it from a backup (or sqlite3 STORE '.recover' > dump.sql)"
+    return "check the store file (forumbot status --db STORE) and the disk it is on"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -147,9 +163,12 @@ def read_roster(path: str) -> list[PlayerRef]:
     """A roster file: one player a line, `Name` or `Name | alias | alias`; # starts a comment."""
     players = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
     except OSError as err:
         raise ConfigError(f"cannot read the roster: {err}", path=path) from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"the roster is not UTF-8 text ({err.reason} at byte {err.start})", path=path,
+                          fix="save the file as UTF-8") from None
     for number, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].strip()
         if not text:
@@ -263,21 +282,38 @@ def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> N
 @cli.command(name="check-config")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def check_config(paths: tuple[str, ...]) -> None:
-    """Check scenario or game config files: syntax, keys, ruleset, grammar, templates, roster."""
-    from forumbot.runner import GameRun, setup_of
+    """Check scenario, game or bot config files: syntax, keys, ruleset, options, grammar, templates, roster,
+    dialect, and that each game can be played to its end."""
+    from forumbot.botconfig import load_bot_config
+    from forumbot.gamerun import check_setup
+    from forumbot.runner import GameRun
+    from forumbot.tomlfile import load_toml
 
-    def check(path: str) -> None:
+    def check_game(config: Any, path: str, dialect: str) -> None:
         from forumbot.render.check import check_templates
+
         try:
-            scenario = load_scenario(path)
-            run = GameRun.build(scenario.config, dialect=scenario.config.dialect)
-            run.game.new(setup_of(scenario.config))
+            run = GameRun.build(config, dialect=dialect)
+            check_setup(config)
         except ConfigError as err:
             raise locate(err, path) from None
-        problems = check_templates(run.renderer, scenario.config.game)   # each names its template's line
+        problems = check_templates(run.renderer, config.game)   # each names its template's line
         if problems:
             raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
                               + "\n".join(str(problem) for problem in problems))
+
+    def check(path: str) -> None:
+        if set(load_toml(path).data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config
+            bot = load_bot_config(path)
+            for entry in bot.games:
+                dialect = bot.platforms[entry.platform].options.get("dialect", entry.config.dialect)
+                check_game(entry.config, entry.config.source or path, dialect)
+            return
+        try:
+            scenario = load_scenario(path)
+        except ConfigError as err:
+            raise locate(err, path) from None
+        check_game(scenario.config, path, scenario.config.dialect)
 
     def run() -> int:
         failed = 0
@@ -370,34 +406,52 @@ def _simulated(config: BotConfig, sim_dir: str | None, in_place: bool) -> BotCon
     return copy
 
 
+def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list[Any]]:
+    """The store a bot config names (or --db), and the config's games. Raises ConfigError when neither is
+    given or there is no store yet."""
+    from forumbot.store import Store
+
+    games: list[Any] = []
+    if config_path:
+        from forumbot.botconfig import load_bot_config
+        bot = load_bot_config(config_path)
+        path, games = str(bot.store), list(bot.games)
+    elif db_path:
+        path = db_path
+    else:
+        raise ConfigError("say which bot", fix="pass --config bot.toml or --db forumbot.db")
+    if not Path(path).exists():
+        raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
+    return Store(path), games
+
+
+def _flag_line(flag: dict[str, Any]) -> str:
+    where = flag.get("url") or flag.get("post") or ""
+    who = f"{flag['author']}: " if flag.get("author") else ""
+    done = f" [resolved {flag['resolved']}]" if flag.get("resolved") else ""
+    line = f"  #{flag['id']} {flag['at']} {flag['game']}: {who}{flag['reason']}{done}"
+    return line + (f"\n      {where}" if where else "")
+
+
+FLAGS_IN_STATUS = 10
+
+
 @cli.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
 def status(config_path: str | None, db_path: str | None) -> None:
-    """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors."""
+    """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors, and the
+    open flags for the host (newest first)."""
     from forumbot.games import get_game
-    from forumbot.store import Store
 
     def go() -> int:
-        waiting: list[str] = []
-        if config_path:
-            from forumbot.botconfig import load_bot_config
-            bot = load_bot_config(config_path)
-            path = str(bot.store)
-            waiting = [f"  {g.config.name} ({g.config.game}): starts {g.config.start:%Y-%m-%dT%H:%M:%SZ}"
-                       for g in bot.games]
-        elif db_path:
-            path = db_path
-        else:
-            raise ConfigError("say which bot", fix="pass --config bot.toml or --db forumbot.db")
-        if not Path(path).exists():
-            raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
-        store = Store(path)
+        store, configured = _open_store(config_path, db_path)
         click.echo("Games:")
         known = {row.name for row in store.games()}
-        for line in waiting:
-            if line.split(" (")[0].strip() not in known:
-                click.echo(line)
+        for entry in configured:
+            if entry.config.name not in known:
+                click.echo(f"  {entry.config.name} ({entry.config.game}): "
+                           f"starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
         for row in store.games():
             summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
             pending = len(store.pending(row.name))
@@ -416,6 +470,49 @@ def status(config_path: str | None, db_path: str | None) -> None:
             click.echo("Undelivered with errors:")
             for message in failed[:10]:
                 click.echo(f"  {message['key']} ({message['attempts']} attempt(s)): {message['last_error']}")
+        open_flags = store.flag_list()
+        hint = " (newest first; forumbot flags --resolve ID)" if open_flags else ""
+        click.echo(f"Open flags: {len(open_flags)}{hint}")
+        for flag in open_flags[:FLAGS_IN_STATUS]:
+            click.echo(_flag_line(flag))
+        if len(open_flags) > FLAGS_IN_STATUS:
+            click.echo(f"  ... and {len(open_flags) - FLAGS_IN_STATUS} more: forumbot flags")
+        return 0
+
+    sys.exit(_guard(go))
+
+
+@cli.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
+@click.option("--game", "game_name", default=None, help="Only this game's flags.")
+@click.option("--all", "show_all", is_flag=True, help="Resolved flags too.")
+@click.option("--resolve", "resolve", type=int, multiple=True, metavar="ID",
+              help="Mark a flag resolved (repeat for several).")
+@click.option("--json", "as_json", is_flag=True, help="Print the flags as JSON.")
+def flags(config_path: str | None, db_path: str | None, game_name: str | None, show_all: bool,
+          resolve: tuple[int, ...], as_json: bool) -> None:
+    """The flags for the host (refused commands, unread names, posts that could not be read...), newest
+    first, and resolving them. Exit 2 when an ID to resolve is not an open flag."""
+
+    def go() -> int:
+        store, _ = _open_store(config_path, db_path)
+        if resolve:
+            done = store.resolve_flags(resolve, datetime.now(UTC))
+            missing = [i for i in resolve if i not in done]
+            if done:
+                click.echo("resolved: " + ", ".join(f"#{i}" for i in done))
+            if missing:
+                raise ConfigError("not open flags: " + ", ".join(f"#{i}" for i in missing),
+                                  fix="forumbot flags --all lists every flag with its id")
+            return 0
+        listed = store.flag_list(game_name, include_resolved=show_all)
+        if as_json:
+            click.echo(json.dumps(listed, ensure_ascii=False, indent=2))
+            return 0
+        click.echo(f"{len(listed)} {'' if show_all else 'open '}flag(s)" + (f" of {game_name}" if game_name else ""))
+        for flag in listed:
+            click.echo(_flag_line(flag))
         return 0
 
     sys.exit(_guard(go))

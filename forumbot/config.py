@@ -16,6 +16,7 @@ from forumbot.errors import ConfigError
 from forumbot.grammar import Command, commands_from_toml
 from forumbot.model import PlayerRef, parse_time
 from forumbot.paths import data_dir
+from forumbot.render.renderer import DIALECTS as POST_DIALECTS
 from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
@@ -150,10 +151,14 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     if not isinstance(phrases, dict) or not all(isinstance(v, str) for v in phrases.values()):
         raise doc.error("[game.phrases] must map phrase names to strings", "phrases")
     state = {"no_lynch_used": game["no_lynch_used"]} if "no_lynch_used" in game else {}
+    dialect = game.get("dialect", "markdown")
+    if dialect not in POST_DIALECTS:
+        raise doc.error(f"dialect = {dialect!r} is not one the bot can post in", "dialect",
+                        fix="use one of: " + ", ".join(POST_DIALECTS))
     return GameConfig(
         name=default_name, game=kind, lang=lang, start=_time(doc, game["start"], "start"), players=players,
         options=options, ruleset=ruleset, phase=game.get("phase"), host=game.get("host"), dead=dead,
-        state=state, grammar=tuple(extra), dialect=game.get("dialect", "markdown"),
+        state=state, grammar=tuple(extra), dialect=dialect,
         templates=game.get("templates"), phrases=dict(phrases), source=doc.path,
         tournament=str(game["tournament"]) if game.get("tournament") else None)
 

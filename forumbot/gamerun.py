@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forumbot.config import GameConfig
+from forumbot.errors import ConfigError
 from forumbot.games import Game, GameSetup, get_game
 from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef, parse_time
 from forumbot.parse import PostParser
 from forumbot.render import Renderer
+from forumbot.render.renderer import DIALECTS
 from forumbot.text.names import Roster
 
 
@@ -19,6 +21,22 @@ def setup_of(config: GameConfig) -> GameSetup:
     return GameSetup(game=config.game, players=config.players, start=config.start, options=config.options,
                      phase=config.phase, lang=config.lang, host=config.host, dead=config.dead,
                      state=config.state)
+
+
+def check_setup(config: GameConfig) -> Any:
+    """The game's first state, or ConfigError when the rules refuse the setup or the game could never be
+    played to its end (a one-player roster, Mafia players without roles). A live game without a seed
+    gets a secret one when it starts, so the check lends it one."""
+    game = get_game(config.game)
+    options = config.options if "seed" in config.options else {**config.options, "seed": 1}
+    state = game.new(GameSetup(game=config.game, players=config.players, start=config.start, options=options,
+                               phase=config.phase, lang=config.lang, host=config.host, dead=config.dead,
+                               state=config.state))
+    unplayable = getattr(game, "unplayable", None)
+    problem = unplayable(state) if unplayable else None
+    if problem:
+        raise ConfigError(problem[0], path=config.source or None, fix=problem[1])
+    return state
 
 
 @dataclass
@@ -42,7 +60,7 @@ class GameRun:
         if config.grammar:
             grammar = grammar.with_commands(config.grammar, config.source)
         roster = Roster(config.players, lang=config.lang)
-        renderer = Renderer(dialect if dialect in ("markdown", "bbcode") else "markdown", config.lang,
+        renderer = Renderer(dialect if dialect in DIALECTS else "markdown", config.lang,
                             template_dir=config.templates, overrides=config.phrases)
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
         return cls(config, game, PostParser(grammar, roster), renderer, prefix, dict(thread_ids or {}))

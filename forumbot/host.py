@@ -11,6 +11,7 @@ the player's private messages go to the new account.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,8 +19,28 @@ from typing import Any
 from forumbot.games.base import Game, refusal
 from forumbot.model import Event, Intent, format_time, parse_time
 
-_NUMBER = re.compile(r"\s*(-?[0-9]+(?:[.,][0-9]+)?)")   # "12", "1.5", "12h", "12 часов"
-HOST_KINDS = ("host_extend", "host_end_phase", "host_pause", "host_resume", "host_replace", "host_modkill")
+_NUMBER = re.compile(r"\s*(-?[0-9]{1,6}(?:[.,][0-9]{1,3})?)(?![0-9])")   # "12", "1.5", "12h", "12 часов"
+HOST_KINDS = ("host_extend", "host_end_phase", "host_pause", "host_resume", "host_replace", "host_modkill",
+              "host_game")
+# The most an `extend` may move a deadline, either way: a year (a bigger number is a typo, and past
+# datetime's range it would crash the game).
+MAX_EXTEND_HOURS = 24 * 366
+# Letters that look like Latin ones, folded to them when comparing account names ("Hоst" with a
+# Cyrillic о is not the host, but it is told so and the host is flagged).
+_LOOKALIKES = str.maketrans("авсеєіјкмнорѕтухьӏ", "abceeijkmhopstyxbl")
+_DIGITS = re.compile(r"[0-9]+$")
+
+
+def account_key(name: str) -> str:
+    """An account name folded for comparing lookalikes: NFKC, case, spaces, Cyrillic letters shaped like
+    Latin ones. Two accounts with one key are one account or an impersonation."""
+    text = unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKES)
+    return "".join(char for char in text if not char.isspace() and unicodedata.category(char) != "Cf")
+
+
+def looks_like(account: str, name: str | None) -> bool:
+    """Whether `account` is `name` or a lookalike of it."""
+    return bool(name) and account_key(account) == account_key(name or "")
 
 
 @dataclass(frozen=True)
@@ -60,26 +81,31 @@ def _refuse(intent: Intent, reason: str, code: str, params: dict[str, Any] | Non
     return refusal(intent, reason, code=code, params=params, pm=True)
 
 
-def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_name: str | None
-               ) -> tuple[Any, HostState, list[Event]]:
+def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_name: str | None,
+               roster: tuple[str, ...] = ()) -> tuple[Any, HostState, list[Event]]:
     """One host command. A command from anyone but the host, or one that cannot apply now, is refused
-    with a private answer and changes nothing."""
+    with a private answer and changes nothing. `roster` is the game's players (for `replace`)."""
     if not host_name or intent.author != host_name:
         return state, host, [_refuse(intent, "only the host can do that", "host_only")]
     at = intent.at or datetime.min
     kind = intent.kind
+    if kind == "host_game":   # which game a PM is for: the reader (forumbot/play.py) has used it
+        return state, host, []
     deadline = game.next_deadline(state)
     if kind == "host_extend":
         found = _NUMBER.match(str(intent.data.get("hours", "")))
         hours = float(found.group(1).replace(",", ".")) if found else 0.0
-        if hours == 0 or deadline is None:
-            return state, host, [_refuse(intent, "say by how many hours, during a phase with a deadline",
-                                         "host_extend")]
+        if hours == 0 or abs(hours) > MAX_EXTEND_HOURS or deadline is None:
+            return state, host, [_refuse(intent, f"say by how many hours (at most {MAX_EXTEND_HOURS}), during a "
+                                         "phase with a deadline", "host_extend", {"limit": MAX_EXTEND_HOURS})]
         state = game.shift(state, timedelta(hours=hours))
         return state, host, [_notice("extended", hours=hours, deadline=_when(game.next_deadline(state)))]
     if kind == "host_end_phase":
         if deadline is None:
             return state, host, [_refuse(intent, "no phase is running", "host_nothing")]
+        refused = _wrong_phase(game, state, intent)
+        if refused is not None:
+            return state, host, [refused]
         # Move the deadline to now: the runner fires it before reading the next post.
         return game.shift(state, at - deadline), host, [_notice("ended")]
     if kind == "host_pause":
@@ -95,6 +121,10 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         player, account = intent.data.get("target"), str(intent.data.get("account", "")).strip()
         if not player or not account:
             return state, host, [_refuse(intent, "write: replace PLAYER with ACCOUNT", "host_replace")]
+        taken = _taken(host, account, host_name, roster)
+        if taken is not None:
+            return state, host, [_refuse(intent, f"{account} cannot take over {player}: {taken}", "host_replace_taken",
+                                         {"account": account, "player": player, "why": taken})]
         old = host.account_of(player)
         accounts = {a: p for a, p in host.accounts.items() if p != player}
         accounts[account] = player
@@ -112,6 +142,32 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
     return state, host, [_refuse(intent, f"unknown host command {kind}", "host_unknown")]
 
 
+def _wrong_phase(game: Game, state: Any, intent: Intent) -> Event | None:
+    """A refusal when an "end" command does not name the phase running now ("end day" at night: the day
+    it meant has already ended), or names none."""
+    current = str(game.summary(state).get("phase") or "")
+    kind = _DIGITS.sub("", current)
+    named = account_key(str(intent.data.get("phase", "")))
+    if named in (current, kind) and named:
+        return None
+    suggestion = f"end {kind}" if kind in ("day", "night") else f"end phase {current}"
+    if not named:
+        return _refuse(intent, f"say which phase you end: it is {current} now, so write \"{suggestion}\"",
+                       "host_end_which", {"current": current, "command": suggestion})
+    return _refuse(intent, f"it is {current} now, not {named}: nothing was ended (write \"{suggestion}\" to end "
+                   f"{current})", "host_end_other", {"current": current, "named": named, "command": suggestion})
+
+
+def _taken(host: HostState, account: str, host_name: str | None, roster: tuple[str, ...]) -> str | None:
+    """Why an account cannot take over a player (it is the host, or it plays someone already), or None."""
+    if looks_like(account, host_name):
+        return "that is the host"
+    playing = {account_key(a) for a in (*roster, *host.accounts) if host.player_of(a) is not None}
+    if account_key(account) in playing:
+        return "that account already plays in this game"
+    return None
+
+
 def _when(value: datetime | None) -> str | None:
     return format_time(value) if value else None
 
@@ -121,4 +177,4 @@ def extend_deadline(value: datetime | None, delta: timedelta) -> datetime | None
     return value + delta if value is not None else None
 
 
-__all__ = ["HOST_KINDS", "HostState", "apply_host", "extend_deadline"]
+__all__ = ["HOST_KINDS", "MAX_EXTEND_HOURS", "HostState", "account_key", "apply_host", "extend_deadline", "looks_like"]

@@ -3,13 +3,19 @@ the runner, recounts and replays share. No I/O: the caller stores what it return
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from forumbot.gamerun import GameRun
-from forumbot.host import HOST_KINDS, HostState, apply_host
+from forumbot.games.base import refusal
+from forumbot.host import HOST_KINDS, HostState, account_key, apply_host
 from forumbot.model import Event, Flag, Intent, Post
+
+log = logging.getLogger("forumbot.play")
+HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
+             "modkill PLAYER")
 
 
 @dataclass
@@ -25,10 +31,12 @@ class Step:
 
 
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
-         host: HostState | None = None) -> Step:
+         host: HostState | None = None, host_games: tuple[str, ...] = ()) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
     end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
-    the host layer. The runner and recounts share it."""
+    the host layer. `host_games`: every game on the platform its host runs, sorted (the host's PMs must
+    name one when there are several; the first answers for all). A post whose reading raises is skipped
+    and flagged; the game goes on. The runner and recounts share it."""
     game = run.game
     step = Step(state, host or HostState())
     commands = {run.thread_id(t) for t in game.command_threads(state)}
@@ -58,12 +66,28 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             step.flags.append(Flag(reason=f"{post.author} was replaced; the post is not counted",
                                    post_id=post.platform_id, author=post.author, at=post.created))
             continue
+        account = post.author
         if player != post.author:
             post = replace(post, author=player)
-        _read(run, step, post)
+        _read_isolated(run, step, post, account, host_games)
 
 
-def _read(run: GameRun, step: Step, post: Post) -> None:
+def _read_isolated(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...]) -> None:
+    """One post read into the game. When reading it raises (a bug, a value out of range), the game is left
+    as it was before the post, the post is flagged for the host and skipped, and the game goes on."""
+    saved = (step.state, step.host, len(step.events), len(step.intents), len(step.flags))
+    try:
+        _read(run, step, post, account, host_games)
+    except Exception as err:   # one post must not stall its game, nor the games after it
+        log.exception("%s: reading post %s by %s failed; the post is skipped", run.name, post.platform_id, account)
+        step.state, step.host = saved[0], saved[1]
+        del step.events[saved[2]:], step.intents[saved[3]:], step.flags[saved[4]:]
+        step.flags.append(Flag(reason=f"this post could not be read ({type(err).__name__}: {err}); it was skipped "
+                                      "and nothing in it counted", post_id=post.platform_id, author=account,
+                               at=post.created, line=post.body[:200]))
+
+
+def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...]) -> None:
     guard = getattr(run.game, "guard_post", None)   # a game that moderates its threads (Food Chain's channels)
     if guard is not None and not post.pm:
         refused = guard(step.state, post.author, run.thread_name(post.thread),
@@ -76,16 +100,70 @@ def _read(run: GameRun, step: Step, post: Post) -> None:
         if refused:
             return
     parsed = run.parser.parse(post)
+    intents: list[Intent] = parsed.intents
+    answers_for_host = not host_games or host_games[0] == run.name
+    from_host = post.pm and bool(run.config.host) and post.author == run.config.host
+    if from_host:
+        picked = _for_this_game(run, intents, host_games, answers_for_host)
+        if picked is None:
+            return   # a PM for another of the host's games
+        intents = picked
+        if not parsed.intents and not parsed.flags and answers_for_host:
+            line = post.body.strip().splitlines()[0][:200] if post.body.strip() else ""
+            asked = Intent("host_unknown", post_id=post.platform_id, author=account, at=post.created,
+                           line=line, url=post.url)
+            step.events.append((_to_account(refusal(asked, f"no command found; the host's commands are: "
+                                                           f"{HOST_HELP}", code="host_not_understood",
+                                                    params={"commands": HOST_HELP}, pm=True), account),
+                                post.platform_id))
+            return
     step.flags += parsed.flags
-    for intent in parsed.intents:
+    for intent in intents:
         step.intents.append(intent)
-        if intent.kind in HOST_KINDS:
+        if intent.kind == "host_which_game":
+            code = "host_no_such_game" if intent.data["named"] else "host_which_game"
+            happened = [refusal(intent, intent.data["reason"], code=code, pm=True,
+                                params={"games": intent.data["games"], "named": intent.data["named"]})]
+        elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
-                                                         run.config.host)
+                                                         run.config.host, tuple(p.name for p in run.config.players))
         else:
             step.state, happened = run.game.apply(step.state, intent)
         for event in happened:
+            if event.kind == "rejected" and event.data.get("pm_to") == intent.author:
+                event = _to_account(event, account)   # the sender's own account, even if replaced since
             step.events.append((event, post.platform_id))
             if event.kind == "rejected":
                 step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
+
+
+def _to_account(event: Event, account: str) -> Event:
+    """A private answer addressed to the account that sent the post (the runner does not redirect it to
+    whoever plays the player now)."""
+    return Event(event.kind, {**event.data, "pm_to": account, "to_account": True})
+
+
+def _for_this_game(run: GameRun, intents: list[Intent], host_games: tuple[str, ...], answers: bool
+                   ) -> list[Intent] | None:
+    """The host's PM as this game reads it. A host with several games names the game on a line of its own
+    ("game NAME"); a PM naming another of them is not this game's (None); a PM with commands that names
+    none, or names no game of the host's, is answered once (by the host's first game) with the choices."""
+    named = [str(i.data.get("game", "")) for i in intents if i.kind == "host_game"]
+    rest = [i for i in intents if i.kind != "host_game"]
+    keys = {account_key(g) for g in host_games}
+    if any(account_key(n) == account_key(run.name) for n in named):
+        return rest
+    if not rest or (not named and len(host_games) <= 1):
+        return rest
+    if any(account_key(n) in keys for n in named):
+        return None
+    if not answers:
+        return None
+    choices = ", ".join(host_games or (run.name,))
+    if named:
+        reason = f"you run no game named {named[0]}; your games: {choices}"
+    else:
+        reason = f"you run several games ({choices}): say which on a line of its own, like \"game {host_games[0]}\""
+    return [replace(rest[0], kind="host_which_game",
+                    data={"reason": reason, "games": choices, "named": named[0] if named else ""})]

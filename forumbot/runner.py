@@ -5,14 +5,15 @@ caller says what time it is (the scheduler's clock live, a virtual clock in a re
 from __future__ import annotations
 
 import logging
+import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.crashpoints import crashpoint
-from forumbot.errors import ConfigError, PlatformError
+from forumbot.errors import ConfigError, ForumbotError, PlatformError, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
-from forumbot.host import HostState
+from forumbot.host import HostState, looks_like
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
@@ -30,6 +31,7 @@ class StepResult:
     flags: list[Flag] = field(default_factory=list)
     delivered: list[dict[str, Any]] = field(default_factory=list)
     errors: list[PlatformError] = field(default_factory=list)
+    failed_games: list[str] = field(default_factory=list)   # games whose step raised (flagged; the rest went on)
 
 
 # Events whose full data is already in the outbox as rendered text: the event log keeps their headline.
@@ -78,15 +80,49 @@ class Runner:
 
     def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
         extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
-        return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra)))
+        # Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") are read too: refused and flagged.
+        lookalikes = tuple(a for a in self.store.new_pm_authors(run.name) if looks_like(a, run.config.host))
+        return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra, *lookalikes)))
 
-    def start(self, at: datetime) -> None:
+    def _host_games(self, run: GameRun) -> tuple[str, ...]:
+        """Every started game on this platform that the game's host runs, sorted, when there are several (a
+        step has read every started game's state before any game reads its posts)."""
+        host = run.config.host
+        names = sorted(r.name for r in self.runs if host and r.config.host == host and r.name in self._states)
+        return tuple(names) if len(names) > 1 else ()
+
+    def _isolated(self, run: GameRun, result: StepResult, what: str, action: Any) -> None:
+        """Run one game's part of a step; an exception (other than the store's own) is logged and flagged to
+        the host once, and the other games go on. The game's unread posts wait for the next poll."""
+        try:
+            action()
+        except (sqlite3.Error, StoreError, PlatformError):
+            raise
+        except Exception as err:
+            log.exception("%s: %s failed; the other games go on", run.name, what)
+            result.failed_games.append(run.name)
+            reason = f"the game could not {what} ({type(err).__name__}: {err}); it is retried every poll"
+            if not self.store.has_open_flag(run.name, reason):
+                self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
+
+    def start(self, at: datetime, *, isolate: bool = False) -> None:
         """Create every game whose start time has come and that is not in the store yet, with its opening
-        posts in the outbox. A game starting later is created by the first step at or after its start."""
+        posts in the outbox. A game starting later is created by the first step at or after its start.
+        Raises ConfigError for a game that cannot start; with `isolate` (a step's), flags it for the host
+        once instead and starts the others."""
         for run in self.runs:
             if run.config.start > at or run.name in self._states or self.store.game_version(run.name) is not None:
                 continue
-            state = run.game.new(setup_of(run.config))
+            try:
+                state = run.game.new(setup_of(run.config))
+            except ForumbotError as err:   # a game that cannot start must not keep the others from it
+                if not isolate:
+                    raise
+                log.error("%s cannot start: %s", run.name, err)
+                reason = f"the game cannot start: {err}"
+                if not self.store.has_open_flag(run.name, reason):
+                    self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "", at=at)])
+                continue
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
             self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
@@ -108,7 +144,7 @@ class Runner:
         """Fetch, read, decide and deliver once. Platform failures are logged and retried next step."""
         result = StepResult()
         self._reconcile(now)
-        self.start(now)
+        self.start(now, isolate=True)
         threads = sorted({run.thread_id(t) for run in self.started()
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
         pms: list[Post] = []
@@ -124,12 +160,12 @@ class Runner:
             log.warning("fetching from %s failed (%s); reading what is stored", self.platform.name, err)
         for run in self.runs:
             try:
-                self._recheck(run, now)
+                self._isolated(run, result, "re-read its posts", lambda run=run: self._recheck(run, now))
             except PlatformError as err:
                 result.errors.append(err)
                 log.warning("re-reading %s's posts failed (%s); the deadline goes on", run.name, err)
-            self._advance(run, now, result)
-            self._settle(run, now)
+            self._isolated(run, result, "read its posts", lambda run=run: self._advance(run, now, result))
+            self._isolated(run, result, "settle its results", lambda run=run: self._settle(run, now))
         if pms:
             # Only now, with every game's reading of them committed, may a private message count as read.
             try:
@@ -220,7 +256,7 @@ class Runner:
         all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
         pending = self.store.unprocessed_posts(run.name, all_threads, pm_authors=self._pm_authors(run, state, host))
         before = state
-        step = play(run, state, pending, now, self.platform.account, host)
+        step = play(run, state, pending, now, self.platform.account, host, self._host_games(run))
         state, reported = game.report(step.state, now)
         step.events += [(e, "") for e in reported]
         if not step.processed and not step.events:
@@ -258,14 +294,14 @@ class Runner:
         state = run.game.new(setup_of(run.config))
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
         posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, self.host_state(run)))
-        return play(run, state, posts, now, self.platform.account).state
+        return play(run, state, posts, now, self.platform.account, host_games=self._host_games(run)).state
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
                 host: HostState | None = None) -> list[Outgoing]:
         roles = {role: run.thread_id(name) for role, name in run.game.threads(state).items()}
         out: list[Outgoing] = []
         for offset, event in enumerate(events, start=1):
-            if host is not None and isinstance(event.data.get("pm_to"), str):
+            if host is not None and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
                 # a replaced player's private messages go to the account that plays them now
                 event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})
             out += run.renderer.render(event, key=f"{run.name}:{seq + offset}", threads=roles, at=at,

@@ -17,6 +17,7 @@ import logging
 import random
 import secrets
 import signal
+import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -25,7 +26,7 @@ from typing import Any
 
 from forumbot.botconfig import BotConfig, PlatformConfig
 from forumbot.config import GameConfig
-from forumbot.errors import ConfigError
+from forumbot.errors import ConfigError, StoreError
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.platforms.local import LocalForum
@@ -95,7 +96,11 @@ class PlatformWorker:
             log.debug("%s: backing off until %s", self.name, self.backoff.next_try)
             return None
         with self.lock:
-            result = self.runner.step(now)
+            try:
+                result = self.runner.step(now)
+            except (sqlite3.Error, StoreError) as err:   # so `status` does not keep showing a good poll
+                _record_failure(self, now, err)
+                raise
         if result.errors:
             retry_at = self.backoff.failed(now)
             self.runner.store.platform_failed(self.name, now, str(result.errors[-1]), self.backoff.failures,
@@ -105,10 +110,22 @@ class PlatformWorker:
         else:
             self.backoff.succeeded()
             self.runner.store.platform_ok(self.name, now)
+        if result.failed_games:
+            log.warning("%s: %s failed this poll (flagged for the host); the other games went on", self.name,
+                        ", ".join(result.failed_games))
         if result.posts_fetched or result.delivered or result.flags:
             log.info("%s: polled %d new post(s), read %d intent(s), %d flag(s), posted %d message(s)",
                      self.name, result.posts_fetched, result.intents, len(result.flags), len(result.delivered))
         return result
+
+
+def _record_failure(worker: PlatformWorker, now: datetime, err: Exception) -> None:
+    """Tell `status` that the last poll failed, if the store still takes a write."""
+    try:
+        worker.runner.store.platform_failed(worker.name, now, f"the store failed: {err}",
+                                            worker.backoff.failures + 1, now)
+    except sqlite3.Error:
+        log.debug("could not record the failure in the store either")
 
 
 def _seeded(config: GameConfig) -> GameConfig:
@@ -163,10 +180,17 @@ class Service:
             executors={"default": ThreadPoolExecutor(max_workers=max(1, len(self.workers)))},
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
 
+        failed: list[Exception] = []
+
         def job(name: str) -> None:
             worker = self.workers[name]
             try:
                 worker.poll(self.clock())
+            except (sqlite3.Error, StoreError) as err:   # the store itself fails: stop (exit 2, no traceback)
+                log.error("%s: the store failed (%s); stopping", name, err)
+                failed.append(err)
+                scheduler.shutdown(wait=False)
+                return
             except Exception:   # a bug must not stop the other platforms: log it, retry next poll
                 log.exception("%s: the poll failed", name)
             self._bring_forward(scheduler, worker)
@@ -185,6 +209,8 @@ class Service:
                                                  for n, w in self.workers.items()))
         scheduler.start()
         log.info("forumbot stopped")
+        if failed:
+            raise failed[0]
 
     def _bring_forward(self, scheduler: Any, worker: PlatformWorker) -> None:
         """Run the platform's next poll at its next deadline (or its retry time), if sooner."""

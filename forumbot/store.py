@@ -83,6 +83,13 @@ def m006_tournament_ledger(db: Database) -> None:
                               pk=("tournament", "game", "seq"))
 
 
+@migrations()
+def m007_flags_resolved(db: Database) -> None:
+    """When the host resolved a flag (`forumbot flags --resolve`); NULL while it is open."""
+    db.table("flags").add_column("resolved", str)
+    db.table("flags").create_index(["resolved"])
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -357,6 +364,45 @@ class Store:
     def flags(self, game: str | None = None) -> Iterator[dict[str, Any]]:
         yield from self.db["flags"].rows_where("game = ?" if game else None, [game] if game else [],
                                                order_by="id")
+
+    def has_open_flag(self, game: str, reason: str) -> bool:
+        """Whether an open flag of the game already says `reason` (a failure that repeats every poll is
+        flagged once)."""
+        return self.db.execute("SELECT 1 FROM flags WHERE game = ? AND reason = ? AND resolved IS NULL LIMIT 1",
+                               [game, reason]).fetchone() is not None
+
+    def flag_list(self, game: str | None = None, *, include_resolved: bool = False,
+                  limit: int | None = None) -> list[dict[str, Any]]:
+        """Flags newest first, with a link to the post each is about (its url, when the platform gave one)."""
+        where = ["1"]
+        params: list[Any] = []
+        if game:
+            where.append("f.game = ?")
+            params.append(game)
+        if not include_resolved:
+            where.append("f.resolved IS NULL")
+        sql = (f"SELECT f.*, p.url AS url FROM flags f LEFT JOIN posts p ON p.id = f.post "
+               f"WHERE {' AND '.join(where)} ORDER BY f.at DESC, f.id DESC" + (f" LIMIT {int(limit)}" if limit else ""))
+        cursor = self.db.execute(sql, params)
+        columns = [c[0] for c in cursor.description]
+        return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+    def resolve_flags(self, ids: Iterable[int], at: datetime) -> list[int]:
+        """Mark flags resolved; returns the ids that were open (unknown or already resolved ids are left)."""
+        done = []
+        with self.db.atomic():
+            for flag_id in ids:
+                cursor = self.db.execute("UPDATE flags SET resolved = ? WHERE id = ? AND resolved IS NULL",
+                                         [format_time(at), flag_id])
+                if cursor.rowcount:
+                    done.append(flag_id)
+        return done
+
+    def new_pm_authors(self, game: str) -> list[str]:
+        """Who sent the private messages stored since the game last read (a cheap range of rowids)."""
+        mark = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
+        return [row[0] for row in self.db.execute("SELECT DISTINCT author FROM posts WHERE rowid > ? AND pm = 1",
+                                                   [mark[0] if mark else 0]).fetchall()]
 
     def events(self, game: str) -> list[dict[str, Any]]:
         return list(self.db["events"].rows_where("game = ?", [game], order_by="seq"))

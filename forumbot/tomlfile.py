@@ -50,7 +50,7 @@ def load_toml(path: str | Path) -> TomlFile:
     """
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")   # a BOM (Windows editors) is not part of the text
     except FileNotFoundError:
         raise ConfigError("file not found", path=name, fix="check the path") from None
     except (OSError, UnicodeDecodeError) as err:

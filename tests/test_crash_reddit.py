@@ -38,7 +38,7 @@ def prepare(folder: Path, fake: FakeReddit, votes: str, game: str) -> Path:
     (folder / "praw.ini").write_text(f"[fake]\n{site}\n", encoding="utf-8")
     (folder / "game.toml").write_text(
         f'[game]\nname = "mafia"\nlang = "en"\nstart = "{START:%Y-%m-%dT%H:%M:%SZ}"\n'
-        '[game.options]\nday_hours = 2\nnight_hours = 1\n'
+        '[game.options]\nvotes_only = true\nday_hours = 2\nnight_hours = 1\n'
         + "".join(f'[[players]]\nname = "{n}"\n' for n in PLAYERS), encoding="utf-8")
     config = folder / "bot.toml"
     config.write_text('[bot]\nstore = "bot.db"\n[platforms.reddit]\nkind = "reddit"\nsite = "fake"\n'

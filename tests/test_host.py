@@ -61,7 +61,7 @@ def test_only_the_host_may_command():
 def test_host_ends_the_phase_now():
     forum, run, runner = make()
     forum.add_post("g/votes", "Alice", "vote Bob", at=at(1))
-    forum.add_pm("Host", forum.account, "end phase", at=at(3))
+    forum.add_pm("Host", forum.account, "end day", at=at(3))
     forum.add_post("g/votes", "Carol", "vote Bob", at=at(4))      # after the end: not counted
     runner.step(at(5))
     state = runner.state(run)

@@ -275,6 +275,7 @@ def test_bot_config_and_make_platform_read_praw_ini(fake: FakeReddit, tmp_path: 
                                        encoding="utf-8")
     votes = fake.state.add_submission("mafia", "votes")
     (tmp_path / "game.toml").write_text('[game]\nname = "mafia"\nlang = "en"\nstart = "2026-03-01T20:00:00Z"\n'
+                                        '[game.options]\nvotes_only = true\n'
                                         + "".join(f'[[players]]\nname = "{n}"\n' for n in ("alice", "bob", "carol")),
                                         encoding="utf-8")
     (tmp_path / "bot.toml").write_text('[platforms.reddit]\nkind = "reddit"\nsite = "mafiabot"\n'

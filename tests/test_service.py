@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def write_game(folder: Path, name: str, start: datetime, day_hours: float) -> Path:
     path = folder / f"{name}.toml"
     path.write_text(f'[game]\nname = "mafia"\nlang = "en"\nstart = "{start.strftime("%Y-%m-%dT%H:%M:%SZ")}"\n'
-                    f'[game.options]\nday_hours = {day_hours}\n'
+                    f'[game.options]\nvotes_only = true\nday_hours = {day_hours}\n'
                     + "".join(f'[[players]]\nname = "{n}"\n' for n in ["Alice", "Bob", "Carol", "Dave"]),
                     encoding="utf-8")
     return path

@@ -93,7 +93,7 @@ def parse_rows(text: str) -> tuple[list[tuple[str, ...]] | None, str | None]:
 def row_index(seat: int, raw: str) -> tuple[int | None, str | None]:
     """The draft index 0-2 of a row number a player wrote, or None and why not."""
     text = raw.strip().rstrip(":.")
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:   # "²" is a digit to isdigit, not to int()
         return None, f"'{raw}' is not a row number"
     number = int(text)
     rows = half_rows(seat)

@@ -81,6 +81,26 @@ class MafiaGame:
             lang=setup.lang,
         )
 
+    def unplayable(self, state: MafiaState) -> tuple[str, str] | None:
+        """Why a game set up like this could never be played to its end, and the fix; None when it can.
+        `check-config` and a live bot's config refuse such a game (a scenario replayed in tests may not)."""
+        count = len(state.players)
+        if count < 3:
+            return (f"a Mafia game needs at least 3 players; the roster has {count}", "add [[players]]")
+        if state.options.votes_only:
+            return None
+        fix = ("give every player a role = \"...\" of the ruleset, or add votes_only = true to [game.options] "
+               "for a game where the bot counts the votes and the host says who won")
+        if not state.options.roles:
+            return ("the ruleset has no roles, so no side can ever win and the game would never end", fix)
+        missing = [n for n in state.players if n not in state.roles]
+        if len(missing) == count:
+            return ("no player has a role, so no side can ever win and the game would never end", fix)
+        if missing:
+            return (f"{', '.join(missing[:5])}{' and others' if len(missing) > 5 else ''} have no role, so no side "
+                    "can ever win and the game would never end", fix)
+        return None
+
     def start_events(self, state: MafiaState) -> list[Event]:
         """The post that opens the first phase."""
         return [_phase_start(state)]

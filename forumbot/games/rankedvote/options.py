@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.options import options_from, options_json
+from forumbot.games.options import options_from, options_json, seed_text
 
 CHOICES: dict[str, tuple[str, ...]] = {"final_tie": ("default_order", "random")}
 
@@ -25,7 +25,7 @@ class RankedVoteOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> RankedVoteOptions:
-        options = options_from(cls, data, source, "ranked-vote", choices=CHOICES, converters={"aliases": _aliases})
+        options = options_from(cls, data, source, "ranked-vote", choices=CHOICES, converters={"aliases": _aliases, "seed": seed_text})
         if len(options.choices) < 2 or len(set(options.choices)) != len(options.choices):
             raise ConfigError("a ranked vote needs at least two different choices", path=source,
                               fix='write choices = ["Food Chain", "123 Game", ...]')
