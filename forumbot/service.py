@@ -199,15 +199,25 @@ class Service:
             scheduler.add_job(job, "interval", seconds=worker.config.poll_seconds, args=[name],
                               id=f"poll:{name}", next_run_time=self.clock())
 
+        stopping: list[threading.Thread] = []
+
         def stop(signum: int, _frame: Any) -> None:
+            # The handler runs in the main thread, which may hold the scheduler's locks at that moment while a
+            # poll waits for them: shutting down (which waits for that poll) from here could deadlock. Another
+            # thread shuts the scheduler down; the main loop ends when it has.
+            if stopping:
+                return
             log.info("signal %d: finishing the running poll, then stopping", signum)
-            scheduler.shutdown(wait=True)
+            stopping.append(threading.Thread(target=scheduler.shutdown, kwargs={"wait": True}, name="stop"))
+            stopping[0].start()
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
         log.info("forumbot running: %s", ", ".join(f"{n} every {w.config.poll_seconds:g}s"
                                                  for n, w in self.workers.items()))
         scheduler.start()
+        for thread in stopping:
+            thread.join()
         log.info("forumbot stopped")
         if failed:
             raise failed[0]
