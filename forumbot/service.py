@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from forumbot import storelock
 from forumbot.botconfig import BotConfig, PlatformConfig
 from forumbot.config import GameConfig
 from forumbot.errors import ConfigError
@@ -51,6 +52,29 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
         from forumbot.platforms.reddit import from_options
         return from_options(config.name, config.options, clock)
     raise ConfigError(f"platform kind '{config.kind}' is not available", fix="use kind = \"local\" or \"reddit\"")
+
+
+# How long a post may take to show after the time it carries (see Runner): a deadline fires that long after.
+SETTLE_SECONDS = {"local": 2.0, "reddit": 30.0}
+
+
+def settle_of(config: PlatformConfig) -> timedelta:
+    """The platform's `settle_seconds` (default by kind). Raises ConfigError for a bad value."""
+    value = config.options.get("settle_seconds", SETTLE_SECONDS.get(config.kind, 30.0))
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 3600:
+        raise ConfigError(f"[platforms.{config.name}] settle_seconds must be a number of seconds from 0 to 3600",
+                          fix="settle_seconds = 30")
+    return timedelta(seconds=value)
+
+
+def check_simulation(start: datetime, until: datetime, step_seconds: float) -> None:
+    """Raises ConfigError for a simulation that would never end or never run."""
+    if not step_seconds > 0:
+        raise ConfigError(f"the simulation's step must be a positive number of seconds, not {step_seconds:g}",
+                          fix="--step 60")
+    if until < start:
+        raise ConfigError(f"the simulation ends ({format_time(until)}) before it starts ({format_time(start)})",
+                          fix="give --until a time after --simulate-from")
 
 
 @dataclass
@@ -127,6 +151,7 @@ class Service:
         """`fresh_seeds`: give games without a seed a secret random one (default: on the wall clock only,
         so simulations stay reproducible)."""
         self.config = config
+        storelock.hold(config.store)   # one bot per store, for this process's life
         seed = _seeded if (clock is utcnow if fresh_seeds is None else fresh_seeds) else (lambda c: c)
         self.clock = clock
         self.workers: dict[str, PlatformWorker] = {}
@@ -136,7 +161,7 @@ class Service:
                 continue
             platform = make_platform(platform_config, clock)
             runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads) for g in games]
-            runner = Runner(Store(config.store), platform, runs)
+            runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
             self.workers[name] = PlatformWorker(platform_config, runner, backoff)
 
@@ -203,6 +228,7 @@ class Service:
                  on_step: Callable[[datetime], None] | None = None) -> datetime:
         """Poll every platform at `start`, `start + step`, ... up to `until`, and at every deadline on the
         way, on a virtual clock kept in the store (a killed simulation resumes at its last finished poll)."""
+        check_simulation(start, until, step_seconds)
         store = next(iter(self.workers.values())).runner.store
         saved = store.cursor("simulation", "clock")
         now = max(start, parse_time(saved)) if saved else start
