@@ -129,6 +129,8 @@ class Runner:
             posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
             pms = self.platform.fetch_pms()
             crashpoint("fetched")
+            if pms:
+                crashpoint("pms_fetched")
             result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
             result.posts_fetched += self.store.save_posts(self.platform.name, pms)
             crashpoint("stored")
