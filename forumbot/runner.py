@@ -24,8 +24,6 @@ log = logging.getLogger("forumbot.runner")
 RECHECK_WINDOW = timedelta(hours=96)
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
 STALE_RETRIES = 3
-# Where the store keeps, per platform, the time of its last successful read (deadlines up to it may fire).
-READ_CURSOR = "read_until"
 
 
 @dataclass
@@ -111,8 +109,8 @@ class Runner:
 
     def next_deadline(self) -> datetime | None:
         """The soonest deadline of a running game, or start time of a game yet to start."""
-        times = [run.game.next_deadline(self.state(run)) for run in self.started()]
-        times = [t + self.settle for t in times if t is not None]
+        deadlines = [run.game.next_deadline(self.state(run)) for run in self.started()]
+        times = [t + self.settle for t in deadlines if t is not None]
         times += [run.config.start for run in self.runs if run not in self.started()]
         return min(times) if times else None
 
@@ -125,6 +123,7 @@ class Runner:
         threads = sorted({run.thread_id(t) for run in self.started()
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
         pms: list[Post] = []
+        read: datetime | None = None
         try:
             posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
             pms = self.platform.fetch_pms()
@@ -132,21 +131,20 @@ class Runner:
             if pms:
                 crashpoint("pms_fetched")
             result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
-            result.posts_fetched += self.store.save_posts(self.platform.name, pms)
+            result.posts_fetched += self.store.save_posts(self.platform.name, pms, read_at=now)
             crashpoint("stored")
-            self.store.set_cursor(self.platform.name, READ_CURSOR, format_time(now))
             read = now
         except PlatformError as err:
             result.errors.append(err)
             log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
                         err)
-            saved = self.store.cursor(self.platform.name, READ_CURSOR)
+            saved = self.store.cursor(self.platform.name, "read_until")
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
         # just before it, or missed by a failed fetch, still counts by its own time.
         reach = read - self.settle if read is not None else None
         for run in self.runs:
-            run_reach = reach
+            run_reach: datetime | None = reach
             try:
                 self._recheck(run, now, reach)
             except PlatformError as err:
@@ -232,7 +230,8 @@ class Runner:
             return
         deadline = run.game.next_deadline(self.state(run, check=False))
         mark = f"recheck:{run.name}"
-        if deadline is None or reach is None or deadline > min(now, reach) or self.store.cursor(self.platform.name, mark) == format_time(deadline):
+        if deadline is None or reach is None or deadline > min(now, reach) \
+                or self.store.cursor(self.platform.name, mark) == format_time(deadline):
             return
         found = recheck(self.store.command_posts(run.name, deadline - RECHECK_WINDOW), policy)
         flags = list(found.flags)

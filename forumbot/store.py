@@ -141,12 +141,14 @@ class Store:
         self.db.close()
 
     # ---- posts ---------------------------------------------------------------------------------
-    def save_posts(self, platform: str, posts: Iterable[Post], cursor: str | None = None) -> int:
-        """Store new posts (a known id is kept as first seen; an edit is recorded beside it) and the
-        platform's cursor, in one transaction. Returns how many posts were new."""
+    def save_posts(self, platform: str, posts: Iterable[Post], cursor: str | None = None,
+                   read_at: datetime | None = None) -> int:
+        """Store new posts (a known id is kept as first seen; an edit is recorded beside it), the platform's
+        cursor and the time of this successful read (`read_at`, cursor "read_until"), in one transaction.
+        Returns how many posts were new."""
         new = 0
         posts = list(posts)
-        if not posts and cursor is None:
+        if not posts and cursor is None and read_at is None:
             return 0
         fetched = _now()
         with self.db.atomic():
@@ -165,9 +167,9 @@ class Store:
                     self.db.execute("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?",
                                     [post.body, format_time(post.edited or post.created), post.platform_id])
             if cursor is not None:
-                self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, 'posts', ?) "
-                                "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value",
-                                [platform, cursor])
+                self.set_cursor(platform, "posts", cursor)
+            if read_at is not None:
+                self.set_cursor(platform, "read_until", format_time(read_at))
         return new
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:

@@ -41,7 +41,8 @@ def hold(store: str | Path) -> None:
         handle.seek(0)
         pid = handle.read().strip()
         handle.close()
-        raise StoreError(f"another forumbot ({'pid ' + pid if pid else 'another process'}) is already running on the store {store}; "
+        holder = f"pid {pid}" if pid else "another process"
+        raise StoreError(f"another forumbot ({holder}) is already running on the store {store}; "
                          f"stop it first (two bots on one store would lose votes and post twice). "
                          f"The lock is {path}; it is released when that process ends.") from None
     handle.seek(0)
