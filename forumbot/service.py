@@ -69,9 +69,9 @@ def settle_of(config: PlatformConfig) -> timedelta:
 
 def check_simulation(start: datetime, until: datetime, step_seconds: float) -> None:
     """Raises ConfigError for a simulation that would never end or never run."""
-    if not step_seconds > 0:
+    if not 0 < step_seconds <= 366 * 86400:
         raise ConfigError(f"the simulation's step must be a positive number of seconds, not {step_seconds:g}",
-                          fix="--step 60")
+                          fix="--step 60 (at most a year)")
     if until < start:
         raise ConfigError(f"the simulation ends ({format_time(until)}) before it starts ({format_time(start)})",
                           fix="give --until a time after --simulate-from")

@@ -336,6 +336,8 @@ def test_backwards_clock_step_does_not_stall_reading():
      "step must be a positive number of seconds, not -5"),
     (["--simulate-from", "2026-03-01T20:00:00Z", "--until", "2026-03-02T20:00:00Z", "--step", "0"],
      "step must be a positive number of seconds, not 0"),
+    (["--simulate-from", "2026-03-01T20:00:00Z", "--until", "2026-03-02T20:00:00Z", "--step", "inf"],
+     "step must be a positive number of seconds, not inf"),
     (["--simulate-from", "2026-03-02T20:00:00Z", "--until", "2026-03-01T20:00:00Z"],
      "ends (2026-03-01T20:00:00Z) before it starts"),
     (["--until", "2026-03-02T20:00:00Z"], "--until and --step only go with --simulate-from"),
