@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,6 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from helpers import START
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_crash import MARK_READ_ON_FETCH, outcome, prepare, run_bot
 
 from forumbot.botconfig import load_bot_config
@@ -137,6 +140,67 @@ def test_step_never_commits_over_a_state_it_did_not_read(tmp_path, monkeypatch):
         {"Alice": "Bob", "Carol": "Bob"}
     counts = [p["body"] for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
     assert len(counts) == 2 and len(set(counts)) == 2 and "Carol" in counts[-1] and "Alice" in counts[-1]
+
+
+def _racing(first: Runner, second: Runner, forum: LocalForum, late: tuple[str, str, datetime] | None):
+    """A crashpoint hook: when `first` has stored its fetch, `second` steps (another writer), then a post
+    comes in and is stored (as another writer's fetch would)."""
+    import forumbot.runner as runner_module
+
+    real = runner_module.crashpoint
+    done: list[bool] = []
+
+    def hook(name: str) -> None:
+        if name == "stored" and not done:
+            done.append(True)
+            second.step(first_now[0])
+            if late is not None:
+                forum.add_post("g/votes", late[0], f"vote {late[1]}", at=late[2])
+                posts, cursor = forum.fetch_posts(["g/votes"], second.store.cursor("local"))
+                second.store.save_posts("local", posts, cursor)
+        real(name)
+
+    first_now: list[datetime] = [START]
+    return hook, first_now, real
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(PLAYERS), st.booleans(), st.booleans(),
+                          st.booleans()), min_size=1, max_size=6))
+def test_step_never_commits_over_a_state_it_did_not_read_in_any_interleaving(plan):
+    """Two runners on one store, steps interleaved at random, some racing (the other runner commits while
+    one is fetching, and a vote comes in): the game's state always equals a recount of every stored post."""
+    import forumbot.runner as runner_module
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder)
+        forum = LocalForum(path / "forum.db", clock=lambda: LATER)
+        runners = [Runner(Store(path / "bot.db"), LocalForum(path / "forum.db", clock=lambda: LATER),
+                          [GameRun.build(game_config())]) for _ in range(2)]
+        runners[0].start(START)
+        for number, (voter, target, which, race, late) in enumerate(plan):
+            at = hours(1) + timedelta(minutes=10 * number)
+            forum.add_post("g/votes", voter, f"vote {target}", at=at)
+            first, second = runners if which else runners[::-1]
+            if race:
+                hook, first_now, real = _racing(first, second, forum,
+                                                (target, voter, at + timedelta(minutes=2)) if late else None)
+                first_now[0] = at + timedelta(minutes=5)
+                runner_module.crashpoint = hook
+                try:
+                    first.step(at + timedelta(minutes=5))
+                finally:
+                    runner_module.crashpoint = real
+            else:
+                first.step(at + timedelta(minutes=5))
+        check = Runner(Store(path / "bot.db"), forum, [GameRun.build(game_config())])
+        run = check.runs[0]
+        end = hours(1) + timedelta(minutes=10 * len(plan))
+        check.step(end)
+        assert check.state(run).current == check.recount(run, end).current
+        counts = [p["body"] for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
+        keys = [b.rsplit("#fb:", 1)[1] for b in counts]
+        assert len(keys) == len(set(keys))                    # no vote count posted twice
 
 
 # ---- 2. a substitute's PM in the same poll as the host's `replace` --------------------------------------
