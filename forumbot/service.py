@@ -18,6 +18,7 @@ import random
 import secrets
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -88,7 +89,8 @@ class Backoff:
     rng: random.Random = field(default_factory=random.Random)
 
     def ready(self, now: datetime) -> bool:
-        return self.next_try is None or now >= self.next_try
+        # A retry further away than the longest delay means the clock was set back: try now.
+        return self.next_try is None or now >= self.next_try or self.next_try - now > timedelta(seconds=self.cap)
 
     def failed(self, now: datetime) -> datetime:
         self.failures += 1
@@ -98,6 +100,25 @@ class Backoff:
 
     def succeeded(self) -> None:
         self.failures, self.next_try = 0, None
+
+
+@dataclass
+class ClockWatch:
+    """Notices the wall clock being set back, by comparing it with a monotonic clock. APScheduler times its
+    jobs by the wall clock: set back an hour, it would hold every poll for an hour."""
+
+    clock: Clock
+    monotonic: Callable[[], float] = time.monotonic
+    slack_seconds: float = 1.0
+    last: tuple[datetime, float] | None = None
+
+    def stepped_back(self) -> bool:
+        wall, mono = self.clock(), self.monotonic()
+        last, self.last = self.last, (wall, mono)
+        if last is None:
+            return False
+        expected = last[0] + timedelta(seconds=mono - last[1])
+        return (expected - wall).total_seconds() > self.slack_seconds
 
 
 @dataclass
@@ -208,8 +229,27 @@ class Service:
         signal.signal(signal.SIGINT, stop)
         log.info("forumbot running: %s", ", ".join(f"{n} every {w.config.poll_seconds:g}s"
                                                  for n, w in self.workers.items()))
+        stopped = threading.Event()
+        threading.Thread(target=self._watch_clock, args=(scheduler, stopped), daemon=True, name="clock").start()
         scheduler.start()
+        stopped.set()
         log.info("forumbot stopped")
+
+    def _watch_clock(self, scheduler: Any, stopped: threading.Event) -> None:
+        """Every second: when the wall clock was set back, every platform's poll runs now."""
+        watch = ClockWatch(self.clock)
+        watch.stepped_back()
+        while not stopped.wait(1.0):
+            if watch.stepped_back():
+                log.warning("the clock was set back; polling every platform now")
+                self.poll_now(scheduler)
+
+    def poll_now(self, scheduler: Any) -> None:
+        """Run every platform's poll job now."""
+        for worker in self.workers.values():
+            job = scheduler.get_job(f"poll:{worker.name}")
+            if job is not None and job.next_run_time is not None:
+                job.modify(next_run_time=self.clock())
 
     def _bring_forward(self, scheduler: Any, worker: PlatformWorker) -> None:
         """Run the platform's next poll at its next deadline (or its retry time), if sooner."""

@@ -394,6 +394,31 @@ def test_backwards_clock_step_does_not_stall_reading():
     assert runner.state(run).current == {"Carol": "Dave", "Alice": "Bob"}   # and the earlier post in its time
 
 
+def test_backwards_clock_step_does_not_stall_polls(tmp_path):
+    """`forumbot run` on the wall clock: APScheduler would hold every poll until the clock caught up, and a
+    failing platform's retry too. A clock set back is noticed; every poll runs at once; no retry waits."""
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    from forumbot.service import Backoff, ClockWatch
+
+    wall, mono = [hours(5)], [100.0]
+    watch = ClockWatch(lambda: wall[0], monotonic=lambda: mono[0])
+    assert not watch.stepped_back()
+    wall[0], mono[0] = hours(5) + timedelta(seconds=30), 130.0
+    assert not watch.stepped_back()                        # the clock runs on
+    wall[0], mono[0] = hours(4) + timedelta(seconds=31), 131.0
+    assert watch.stepped_back()                            # set back an hour
+    assert not watch.stepped_back()
+    service = Service(load_bot_config(bot_config(tmp_path)), clock=lambda: wall[0])
+    scheduler = BackgroundScheduler(timezone=UTC)
+    scheduler.add_job(print, "interval", seconds=30, id="poll:local", next_run_time=hours(5) + timedelta(seconds=60))
+    service.poll_now(scheduler)
+    assert scheduler.get_job("poll:local").next_run_time == wall[0]
+    backoff = Backoff(base=30, cap=600)
+    backoff.failed(hours(5))
+    assert not backoff.ready(hours(5)) and backoff.ready(hours(4))
+
+
 # ---- 16. `forumbot run`'s options ---------------------------------------------------------------------
 @pytest.mark.parametrize("args,message", [
     (["--simulate-from", "2026-03-01T20:00:00Z", "--until", "2026-03-02T20:00:00Z", "--step", "-5"],
