@@ -22,12 +22,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_crash import MARK_READ_ON_FETCH, outcome, prepare, run_bot
 
+import forumbot.runner as runner_module
 from forumbot.botconfig import load_bot_config
 from forumbot.cli import cli
 from forumbot.config import GameConfig
 from forumbot.crashpoints import POINTS
 from forumbot.errors import PlatformError
-from forumbot.model import PlayerRef, Post
+from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.replay import VirtualClock
 from forumbot.runner import GameRun, Runner
@@ -107,61 +108,49 @@ def test_second_instance_refuses_to_start(tmp_path):
             first.kill()
 
 
-def test_step_never_commits_over_a_state_it_did_not_read(tmp_path, monkeypatch):
-    """Runner A holds the game's state; runner B (another writer on the same store) reads Alice's vote and
-    commits while A is fetching; then Carol's vote is stored. A must not commit Carol's vote over the state
-    without Alice's: it reads the game again and both votes count, each vote count posted once."""
-    forum = LocalForum(tmp_path / "forum.db", clock=lambda: LATER)
-    run_a, run_b = GameRun.build(game_config()), GameRun.build(game_config())
-    a = Runner(Store(tmp_path / "bot.db"), forum, [run_a])
-    b = Runner(Store(tmp_path / "bot.db"), LocalForum(tmp_path / "forum.db", clock=lambda: LATER), [run_b])
-    a.start(START)
-    a.step(hours(0.5))                                  # A now holds the state of version 1
-    forum.add_post("g/votes", "Alice", "vote Bob", at=hours(1))
-    import forumbot.runner as runner_module
-
-    real = runner_module.crashpoint
-    raced = []
-
-    def race(name: str) -> None:
-        if name == "stored" and not raced:
-            raced.append(name)
-            b.step(hours(2))                            # B reads Alice's vote and commits it
-            carol = Post(platform_id="local:carol", thread="g/votes", author="Carol", created=hours(2.5),
-                         body="vote Bob", dialect="markdown")
-            b.store.save_posts("local", [carol])        # then Carol's vote is stored
-        real(name)
-
-    monkeypatch.setattr(runner_module, "crashpoint", race)
-    a.step(hours(3))
-    assert raced
-    assert a.state(run_a).current == {"Alice": "Bob", "Carol": "Bob"}
-    assert Runner(Store(tmp_path / "bot.db"), forum, [GameRun.build(game_config())]).state(run_a).current == \
-        {"Alice": "Bob", "Carol": "Bob"}
-    counts = [p["body"] for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
-    assert len(counts) == 2 and len(set(counts)) == 2 and "Carol" in counts[-1] and "Alice" in counts[-1]
-
-
-def _racing(first: Runner, second: Runner, forum: LocalForum, late: tuple[str, str, datetime] | None):
-    """A crashpoint hook: when `first` has stored its fetch, `second` steps (another writer), then a post
-    comes in and is stored (as another writer's fetch would)."""
-    import forumbot.runner as runner_module
-
+def _racing(first_at: datetime, second: Runner, forum: LocalForum, late: tuple[str, str, datetime] | None):
+    """A crashpoint hook: once a runner has stored its fetch, `second` (another writer on the same store)
+    steps and commits; then, if `late` (author, target, time) is given, that vote comes in and is stored as
+    another writer's fetch would store it."""
     real = runner_module.crashpoint
     done: list[bool] = []
 
     def hook(name: str) -> None:
         if name == "stored" and not done:
             done.append(True)
-            second.step(first_now[0])
+            second.step(first_at)
             if late is not None:
                 forum.add_post("g/votes", late[0], f"vote {late[1]}", at=late[2])
                 posts, cursor = forum.fetch_posts(["g/votes"], second.store.cursor("local"))
                 second.store.save_posts("local", posts, cursor)
         real(name)
 
-    first_now: list[datetime] = [START]
-    return hook, first_now, real
+    return hook
+
+
+def _two_runners(folder: Path) -> tuple[LocalForum, list[Runner]]:
+    forum = LocalForum(folder / "forum.db", clock=lambda: LATER)
+    runners = [Runner(Store(folder / "bot.db"), LocalForum(folder / "forum.db", clock=lambda: LATER),
+                      [GameRun.build(game_config())]) for _ in range(2)]
+    runners[0].start(START)
+    return forum, runners
+
+
+def test_step_never_commits_over_a_state_it_did_not_read(tmp_path, monkeypatch):
+    """Runner A holds the game's state; runner B (another writer on the same store) reads Alice's vote and
+    commits while A is fetching; then Carol's vote is stored. A must not commit Carol's vote over the state
+    without Alice's: it reads the game again and both votes count, each vote count posted once."""
+    forum, (a, b) = _two_runners(tmp_path)
+    a.step(hours(0.5))                                  # A now holds the state of version 1
+    forum.add_post("g/votes", "Alice", "vote Bob", at=hours(1))
+    monkeypatch.setattr(runner_module, "crashpoint", _racing(hours(2), b, forum, ("Carol", "Bob", hours(2.5))))
+    a.step(hours(3))
+    run = a.runs[0]
+    assert a.state(run).current == {"Alice": "Bob", "Carol": "Bob"}
+    assert Runner(Store(tmp_path / "bot.db"), forum, [GameRun.build(game_config())]).state(run).current == \
+        {"Alice": "Bob", "Carol": "Bob"}
+    counts = [p["body"] for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
+    assert len(counts) == 2 and len(set(counts)) == 2 and "Carol" in counts[-1] and "Alice" in counts[-1]
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -169,38 +158,30 @@ def _racing(first: Runner, second: Runner, forum: LocalForum, late: tuple[str, s
                           st.booleans()), min_size=1, max_size=6))
 def test_step_never_commits_over_a_state_it_did_not_read_in_any_interleaving(plan):
     """Two runners on one store, steps interleaved at random, some racing (the other runner commits while
-    one is fetching, and a vote comes in): the game's state always equals a recount of every stored post."""
-    import forumbot.runner as runner_module
-
+    one is fetching, and a vote may come in): the game's state always equals a recount of every stored
+    post, and no vote count is posted twice."""
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder)
-        forum = LocalForum(path / "forum.db", clock=lambda: LATER)
-        runners = [Runner(Store(path / "bot.db"), LocalForum(path / "forum.db", clock=lambda: LATER),
-                          [GameRun.build(game_config())]) for _ in range(2)]
-        runners[0].start(START)
+        forum, runners = _two_runners(Path(folder))
         for number, (voter, target, which, race, late) in enumerate(plan):
             at = hours(1) + timedelta(minutes=10 * number)
             forum.add_post("g/votes", voter, f"vote {target}", at=at)
             first, second = runners if which else runners[::-1]
+            real = runner_module.crashpoint
             if race:
-                hook, first_now, real = _racing(first, second, forum,
-                                                (target, voter, at + timedelta(minutes=2)) if late else None)
-                first_now[0] = at + timedelta(minutes=5)
-                runner_module.crashpoint = hook
-                try:
-                    first.step(at + timedelta(minutes=5))
-                finally:
-                    runner_module.crashpoint = real
-            else:
+                runner_module.crashpoint = _racing(at + timedelta(minutes=5), second, forum,
+                                                   (target, voter, at + timedelta(minutes=2)) if late else None)
+            try:
                 first.step(at + timedelta(minutes=5))
-        check = Runner(Store(path / "bot.db"), forum, [GameRun.build(game_config())])
+            finally:
+                runner_module.crashpoint = real
+        check = Runner(Store(Path(folder) / "bot.db"), forum, [GameRun.build(game_config())])
         run = check.runs[0]
         end = hours(1) + timedelta(minutes=10 * len(plan))
         check.step(end)
         assert check.state(run).current == check.recount(run, end).current
         counts = [p["body"] for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
         keys = [b.rsplit("#fb:", 1)[1] for b in counts]
-        assert len(keys) == len(set(keys))                    # no vote count posted twice
+        assert len(keys) == len(set(keys))
 
 
 # ---- 2. a substitute's PM in the same poll as the host's `replace` --------------------------------------
