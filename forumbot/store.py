@@ -262,7 +262,8 @@ class Store:
         stamp = format_time(at) if at else _now()
         processed = list(processed)
         with self.db.atomic():
-            # BEGIN IMMEDIATE's write lock is taken by the first write; read the row under it.
+            # The transaction is deferred: take the write lock first (a no-op update), so the row read below
+            # is the newest and no other writer can change it before the commit.
             self.db.execute("UPDATE games SET version = version WHERE name = ?", [name])
             row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
                                   [name]).fetchone()
