@@ -31,7 +31,7 @@ BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 # reddit: site (a praw.ini section), subreddit, user_agent, inbox_every (read PMs every N polls),
 # edit_policy (first_seen, edited, flag); credentials stay in praw.ini or praw_* environment variables.
 PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
-                 "inbox_every", "edit_policy")
+                 "inbox_every", "edit_policy", "settle_seconds")
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies")

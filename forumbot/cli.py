@@ -341,7 +341,8 @@ def _logging(level: str) -> None:
 @cli.command()
 @click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
               help="The bot config (see config/bot.example.toml).")
-@click.option("--once", is_flag=True, help="Poll every platform once (firing due deadlines) and exit.")
+@click.option("--once", is_flag=True,
+              help="Poll every platform once (firing due deadlines) and exit; exit code 1 if a poll failed.")
 @click.option("--simulate-from", "simulate_from", default=None,
               help="Run on a virtual clock from this time (ISO-8601) instead of the wall clock.")
 @click.option("--until", "until", default=None, help="With --simulate-from: stop at this time.")
@@ -359,9 +360,15 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
     from forumbot.botconfig import load_bot_config
     from forumbot.model import parse_time
     from forumbot.replay import VirtualClock
-    from forumbot.service import Service
+    from forumbot.service import Service, check_simulation
 
     def go() -> int:
+        if not simulate_from and (until or step is not None):
+            raise ConfigError("--until and --step only go with --simulate-from",
+                              fix="add --simulate-from 2026-03-01T20:00:00Z, or drop them to run on the wall clock")
+        if simulate_from and once:
+            raise ConfigError("--once runs on the wall clock; it does not go with --simulate-from",
+                              fix="drop --once, or --simulate-from")
         config = load_bot_config(config_path)
         _logging(config.log_level)
         if (sim_dir or in_place) and not simulate_from or (sim_dir and in_place):
@@ -374,16 +381,20 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
                 start, end = parse_time(simulate_from), parse_time(until)
             except ValueError:
                 raise ConfigError("--simulate-from and --until take times like 2026-03-01T20:00:00Z") from None
+            every = min(p.poll_seconds for p in config.platforms.values()) if step is None else step
+            check_simulation(start, end, every)
             config = _simulated(config, sim_dir, in_place)
             service = Service(config, clock=VirtualClock(start))
-            every = step or min(p.poll_seconds for p in config.platforms.values())
             service.simulate(start, end, every)
             return 0
         service = Service(config)
         if once:
             service.start_games()
-            service.poll_all(service.clock())
-            return 0
+            results = service.poll_all(service.clock())
+            failed = {name: r.errors for name, r in results.items() if r is not None and r.errors}
+            for name, errors in failed.items():
+                click.echo(f"error: {name}: {len(errors)} failure(s), last: {errors[-1]}", err=True)
+            return 1 if failed else 0
         service.run_forever()
         return 0
 

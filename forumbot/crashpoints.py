@@ -10,7 +10,9 @@ import signal
 _SPEC = os.environ.get("FORUMBOT_CRASH", "")
 _POINT, _, _COUNT = _SPEC.partition(":")
 _LEFT = int(_COUNT) if _COUNT.isdigit() else 1
-POINTS = ("fetched", "stored", "advanced", "committed", "before_send", "after_send", "delivered", "pm_read")
+# "pms_fetched": right after a fetch that brought private messages (where marking them read too early loses them).
+POINTS = ("fetched", "stored", "advanced", "committed", "before_send", "after_send", "delivered", "pm_read",
+          "pms_fetched")
 
 
 def crashpoint(name: str) -> None:

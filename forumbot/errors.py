@@ -36,6 +36,10 @@ class StoreError(ForumbotError):
     """The SQLite store could not be read or written."""
 
 
+class StaleState(StoreError):
+    """A step was about to commit over a game state it had not read (another writer moved the game on)."""
+
+
 class IntentError(ForumbotError):
     """Base of the errors about one player's or host's command."""
 

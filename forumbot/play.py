@@ -31,13 +31,17 @@ class Step:
 
 
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
-         host: HostState | None = None, host_games: tuple[str, ...] = ()) -> Step:
+         host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
     end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
     the host layer. `host_games`: every game on the platform its host runs, sorted (the host's PMs must
     name one when there are several; the first answers for all). A post whose reading raises is skipped
-    and flagged; the game goes on. The runner and recounts share it."""
+    and flagged; the game goes on. The runner and recounts share it.
+
+    `reach` (default `now`): the time up to which the platform has been read. A deadline after it does not
+    fire yet, and the posts made after that deadline wait with it (they are left out of `processed`)."""
     game = run.game
+    reach = now if reach is None else min(reach, now)
     step = Step(state, host or HostState())
     commands = {run.thread_id(t) for t in game.command_threads(state)}
     index = 0
@@ -48,6 +52,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         # A post at the deadline's very second still counts; the deadline fires before later posts.
         if deadline is not None and deadline != stalled and deadline <= now and step.host.paused_at is None \
                 and (post is None or deadline < post.created):
+            if deadline > reach:
+                return step
             before = step.state
             step.state, fired = game.on_deadline(step.state, deadline, now=now)
             step.events += [(e, "") for e in fired]

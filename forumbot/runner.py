@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.crashpoints import crashpoint
-from forumbot.errors import ConfigError, ForumbotError, PlatformError, StoreError
+from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
 from forumbot.host import HostState, looks_like
-from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
 from forumbot.store import Store
@@ -22,6 +23,8 @@ from forumbot.store import Store
 log = logging.getLogger("forumbot.runner")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
+# How often a step that found its game moved on by another writer reads it again and redoes its work.
+STALE_RETRIES = 3
 
 
 @dataclass
@@ -48,10 +51,14 @@ def _for_log(event: Event) -> Event:
 class Runner:
     """Drives games on one platform over one store."""
 
-    def __init__(self, store: Store, platform: Platform, runs: list[GameRun]) -> None:
+    def __init__(self, store: Store, platform: Platform, runs: list[GameRun],
+                 settle: timedelta = timedelta(0)) -> None:
+        """`settle`: how long a post may take to show on the platform after the time it carries; a deadline
+        fires only once the platform has been read successfully that long after it."""
         self.store = store
         self.platform = platform
         self.runs = runs
+        self.settle = settle
         # The last state this runner read or wrote per game, with the store's version of it: reading the
         # JSON back after every step would cost more than the step itself.
         self._states: dict[str, tuple[int, Any, HostState]] = {}
@@ -125,8 +132,12 @@ class Runner:
                 continue
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
-            self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
-                                   events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0)
+            try:
+                self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
+                                       events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
+                                       expected_version=0)
+            except StaleState:
+                log.warning("%s was created by another writer meanwhile; reading it", run.name)
 
     def started(self) -> list[GameRun]:
         """The games that exist in the store."""
@@ -134,10 +145,10 @@ class Runner:
 
     def next_deadline(self) -> datetime | None:
         """The soonest deadline of a running game, or start time of a game yet to start."""
-        times = [run.game.next_deadline(self.state(run)) for run in self.started()]
+        deadlines = [run.game.next_deadline(self.state(run)) for run in self.started()]
+        times = [t + self.settle for t in deadlines if t is not None]
         times += [run.config.start for run in self.runs if run not in self.started()]
-        deadlines = [t for t in times if t is not None]
-        return min(deadlines) if deadlines else None
+        return min(times) if times else None
 
     # ---- one step ------------------------------------------------------------------------------
     def step(self, now: datetime) -> StepResult:
@@ -148,23 +159,36 @@ class Runner:
         threads = sorted({run.thread_id(t) for run in self.started()
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
         pms: list[Post] = []
+        read: datetime | None = None
         try:
             posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
             pms = self.platform.fetch_pms()
             crashpoint("fetched")
+            if pms:
+                crashpoint("pms_fetched")
             result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
-            result.posts_fetched += self.store.save_posts(self.platform.name, pms)
+            result.posts_fetched += self.store.save_posts(self.platform.name, pms, read_at=now)
             crashpoint("stored")
+            read = now
         except PlatformError as err:
             result.errors.append(err)
-            log.warning("fetching from %s failed (%s); reading what is stored", self.platform.name, err)
+            log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
+                        err)
+            saved = self.store.cursor(self.platform.name, "read_until")
+            read = min(now, parse_time(saved)) if saved else None
+        # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
+        # just before it, or missed by a failed fetch, still counts by its own time.
+        reach = read - self.settle if read is not None else None
         for run in self.runs:
+            run_reach: datetime | None = reach
             try:
-                self._isolated(run, result, "re-read its posts", lambda run=run: self._recheck(run, now))
+                self._isolated(run, result, "re-read its posts", lambda run=run: self._recheck(run, now, reach))
             except PlatformError as err:
                 result.errors.append(err)
-                log.warning("re-reading %s's posts failed (%s); the deadline goes on", run.name, err)
-            self._isolated(run, result, "read its posts", lambda run=run: self._advance(run, now, result))
+                run_reach = None
+                log.warning("re-reading %s's posts failed (%s); its deadline waits", run.name, err)
+            self._isolated(run, result, "read its posts",
+                           lambda run=run, run_reach=run_reach: self._advance(run, now, result, run_reach))
             self._isolated(run, result, "settle its results", lambda run=run: self._settle(run, now))
         if pms:
             # Only now, with every game's reading of them committed, may a private message count as read.
@@ -207,6 +231,9 @@ class Runner:
 
     def _tell(self, run: GameRun, intent: Intent, now: datetime) -> None:
         """An intent from the bot itself (not from a post), applied and committed as a step of its own."""
+        self._fresh(run, lambda: self._tell_once(run, intent, now))
+
+    def _tell_once(self, run: GameRun, intent: Intent, now: datetime) -> None:
         state = self.state(run)
         version, _, host = self._states[run.name]
         seq = self.store.event_seq(run.name)
@@ -214,10 +241,24 @@ class Runner:
         outbox = self._render(run, state, events, seq, now, host)
         self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
                                events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
-                               expected_seq=seq)
+                               expected_seq=seq, expected_version=version)
         self._states[run.name] = (version + 1, state, host)
 
-    def _recheck(self, run: GameRun, now: datetime) -> None:
+    def _fresh(self, run: GameRun, work: Callable[[], None]) -> None:
+        """Do a step's work; when its commit finds that another writer moved the game on, forget the state
+        held, read the game again and redo the work (a step never commits over a state it did not read)."""
+        for attempt in range(1, STALE_RETRIES + 1):
+            try:
+                work()
+                return
+            except StaleState as err:
+                if attempt == STALE_RETRIES:
+                    raise
+                log.warning("%s; reading the game again", err)
+                self._states.pop(run.name, None)
+                self.state(run)
+
+    def _recheck(self, run: GameRun, now: datetime, reach: datetime | None) -> None:
         """Before a deadline fires, re-read the posts of the last days that carried commands, once per
         deadline, and apply the platform's edit policy: flags for the host about edits and deletions, and
         under "edited" the new text read again as a post made at the time of the edit."""
@@ -227,7 +268,8 @@ class Runner:
             return
         deadline = run.game.next_deadline(self.state(run, check=False))
         mark = f"recheck:{run.name}"
-        if deadline is None or deadline > now or self.store.cursor(self.platform.name, mark) == format_time(deadline):
+        if deadline is None or reach is None or deadline > min(now, reach) \
+                or self.store.cursor(self.platform.name, mark) == format_time(deadline):
             return
         found = recheck(self.store.command_posts(run.name, deadline - RECHECK_WINDOW), policy)
         flags = list(found.flags)
@@ -246,17 +288,36 @@ class Runner:
             log.info("%s: re-read before %s: %d edited, %d deleted", run.name, format_time(deadline),
                      len(found.edited), len(found.deleted))
 
-    def _advance(self, run: GameRun, now: datetime, result: StepResult) -> None:
+    def _advance(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         if run.name not in self._states:
             return
+        self._fresh(run, lambda: self._advance_once(run, now, result, reach))
+
+    def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What a game reads in a state: its threads, and the authors whose private messages it reads."""
+        threads = tuple(sorted({run.thread_id(t) for t in set(run.game.threads(state).values())}))
+        return threads, self._pm_authors(run, state, host)
+
+    def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         game = run.game
         state = self.state(run, check=False)
         version, _, host = self._states[run.name]
         seq = self.store.event_seq(run.name)
-        all_threads = [run.thread_id(t) for t in set(game.threads(state).values())]
-        pending = self.store.unprocessed_posts(run.name, all_threads, pm_authors=self._pm_authors(run, state, host))
+        threads, authors = self._reading(run, state, host)
+        # Deadlines fire up to `reach` only; with no successful read at all, none fires.
+        until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
+        while True:
+            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors)
+            step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until)
+            # The step may make the game read more (the host's `replace` adds the new account's private
+            # messages): read again from the same state, with those too, so a post that came in the same
+            # poll is read in its place instead of being passed over.
+            more_threads, more_authors = self._reading(run, step.state, step.host)
+            if set(more_threads) <= set(threads) and set(more_authors) <= set(authors):
+                break
+            threads = tuple(sorted({*threads, *more_threads}))
+            authors = tuple(dict.fromkeys((*authors, *more_authors)))
         before = state
-        step = play(run, state, pending, now, self.platform.account, host, self._host_games(run))
         state, reported = game.report(step.state, now)
         step.events += [(e, "") for e in reported]
         if not step.processed and not step.events:
@@ -268,7 +329,7 @@ class Runner:
                                processed=step.processed,
                                intents=step.intents, flags=step.flags,
                                events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
-                               at=now, expected_seq=seq,
+                               at=now, expected_seq=seq, expected_version=version,
                                host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
         self._states[run.name] = (version + 1, state, step.host)

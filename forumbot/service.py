@@ -19,11 +19,13 @@ import secrets
 import signal
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from forumbot import storelock
 from forumbot.botconfig import BotConfig, PlatformConfig
 from forumbot.config import GameConfig
 from forumbot.errors import ConfigError, StoreError
@@ -54,6 +56,29 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
     raise ConfigError(f"platform kind '{config.kind}' is not available", fix="use kind = \"local\" or \"reddit\"")
 
 
+# How long a post may take to show after the time it carries (see Runner): a deadline fires that long after.
+SETTLE_SECONDS = {"local": 2.0, "reddit": 30.0}
+
+
+def settle_of(config: PlatformConfig) -> timedelta:
+    """The platform's `settle_seconds` (default by kind). Raises ConfigError for a bad value."""
+    value = config.options.get("settle_seconds", SETTLE_SECONDS.get(config.kind, 30.0))
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 3600:
+        raise ConfigError(f"[platforms.{config.name}] settle_seconds must be a number of seconds from 0 to 3600",
+                          fix="settle_seconds = 30")
+    return timedelta(seconds=value)
+
+
+def check_simulation(start: datetime, until: datetime, step_seconds: float) -> None:
+    """Raises ConfigError for a simulation that would never end or never run."""
+    if not 0 < step_seconds <= 366 * 86400:
+        raise ConfigError(f"the simulation's step must be a positive number of seconds, not {step_seconds:g}",
+                          fix="--step 60 (at most a year)")
+    if until < start:
+        raise ConfigError(f"the simulation ends ({format_time(until)}) before it starts ({format_time(start)})",
+                          fix="give --until a time after --simulate-from")
+
+
 @dataclass
 class Backoff:
     """Consecutive failures of one platform and when to try again: base × 2^n, capped, with jitter."""
@@ -65,7 +90,8 @@ class Backoff:
     rng: random.Random = field(default_factory=random.Random)
 
     def ready(self, now: datetime) -> bool:
-        return self.next_try is None or now >= self.next_try
+        # A retry further away than the longest delay means the clock was set back: try now.
+        return self.next_try is None or now >= self.next_try or self.next_try - now > timedelta(seconds=self.cap)
 
     def failed(self, now: datetime) -> datetime:
         self.failures += 1
@@ -75,6 +101,25 @@ class Backoff:
 
     def succeeded(self) -> None:
         self.failures, self.next_try = 0, None
+
+
+@dataclass
+class ClockWatch:
+    """Notices the wall clock being set back, by comparing it with a monotonic clock. APScheduler times its
+    jobs by the wall clock: set back an hour, it would hold every poll for an hour."""
+
+    clock: Clock
+    monotonic: Callable[[], float] = time.monotonic
+    slack_seconds: float = 1.0
+    last: tuple[datetime, float] | None = None
+
+    def stepped_back(self) -> bool:
+        wall, mono = self.clock(), self.monotonic()
+        last, self.last = self.last, (wall, mono)
+        if last is None:
+            return False
+        expected = last[0] + timedelta(seconds=mono - last[1])
+        return (expected - wall).total_seconds() > self.slack_seconds
 
 
 @dataclass
@@ -144,6 +189,7 @@ class Service:
         """`fresh_seeds`: give games without a seed a secret random one (default: on the wall clock only,
         so simulations stay reproducible)."""
         self.config = config
+        storelock.hold(config.store)   # one bot per store, for this process's life
         seed = _seeded if (clock is utcnow if fresh_seeds is None else fresh_seeds) else (lambda c: c)
         self.clock = clock
         self.workers: dict[str, PlatformWorker] = {}
@@ -153,7 +199,7 @@ class Service:
                 continue
             platform = make_platform(platform_config, clock)
             runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads) for g in games]
-            runner = Runner(Store(config.store), platform, runs)
+            runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
             self.workers[name] = PlatformWorker(platform_config, runner, backoff)
 
@@ -215,12 +261,31 @@ class Service:
         signal.signal(signal.SIGINT, stop)
         log.info("forumbot running: %s", ", ".join(f"{n} every {w.config.poll_seconds:g}s"
                                                  for n, w in self.workers.items()))
+        stopped = threading.Event()
+        threading.Thread(target=self._watch_clock, args=(scheduler, stopped), daemon=True, name="clock").start()
         scheduler.start()
+        stopped.set()
         for thread in stopping:
             thread.join()
         log.info("forumbot stopped")
         if failed:
             raise failed[0]
+
+    def _watch_clock(self, scheduler: Any, stopped: threading.Event) -> None:
+        """Every second: when the wall clock was set back, every platform's poll runs now."""
+        watch = ClockWatch(self.clock)
+        watch.stepped_back()
+        while not stopped.wait(1.0):
+            if watch.stepped_back():
+                log.warning("the clock was set back; polling every platform now")
+                self.poll_now(scheduler)
+
+    def poll_now(self, scheduler: Any) -> None:
+        """Run every platform's poll job now."""
+        for worker in self.workers.values():
+            job = scheduler.get_job(f"poll:{worker.name}")
+            if job is not None and job.next_run_time is not None:
+                job.modify(next_run_time=self.clock())
 
     def _bring_forward(self, scheduler: Any, worker: PlatformWorker) -> None:
         """Run the platform's next poll at its next deadline (or its retry time), if sooner."""
@@ -239,6 +304,7 @@ class Service:
                  on_step: Callable[[datetime], None] | None = None) -> datetime:
         """Poll every platform at `start`, `start + step`, ... up to `until`, and at every deadline on the
         way, on a virtual clock kept in the store (a killed simulation resumes at its last finished poll)."""
+        check_simulation(start, until, step_seconds)
         store = next(iter(self.workers.values())).runner.store
         saved = store.cursor("simulation", "clock")
         now = max(start, parse_time(saved)) if saved else start

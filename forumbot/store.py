@@ -18,7 +18,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from forumbot.errors import StoreError
+from forumbot.errors import StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.sqlite import open_database
 
@@ -90,6 +90,16 @@ def m007_flags_resolved(db: Database) -> None:
     db.table("flags").create_index(["resolved"])
 
 
+@migrations()
+def m008_carry_progress(db: Database) -> None:
+    """A store from before m002 kept a game's progress only in `processed`; m002 gave every game a post mark
+    of 0, so the game would read every stored post again. Carry that progress forward: the mark is the newest
+    post the game has processed (before m002 a step read every stored post of its threads, so nothing older
+    waits)."""
+    db.execute("UPDATE games SET post_mark = coalesce((SELECT max(posts.rowid) FROM processed JOIN posts "
+               "ON posts.id = processed.post WHERE processed.game = games.name), 0) WHERE post_mark = 0")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -105,6 +115,20 @@ def _now() -> str:
     return format_time(datetime.now(UTC))
 
 
+def _refuse_emptied(path: str | Path) -> None:
+    """A store file of 0 bytes is never one the bot made (SQLite writes its header when the bot first opens
+    it): it was truncated. Taking it for a fresh store would start every game again and post its opening
+    twice, so refuse it."""
+    if str(path) == ":memory:":
+        return
+    file = Path(path)
+    wal = Path(f"{path}-wal")
+    if file.is_file() and file.stat().st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
+        raise StoreError(f"the store {path} is empty (0 bytes): it was truncated or is not a forumbot store; "
+                         "restore it from a backup, or delete the file to start every game from scratch "
+                         "(the games' opening posts will then be posted again)")
+
+
 def _post_from_row(row: dict[str, Any]) -> Post:
     return Post(platform_id=row["id"], thread=row["thread"], author=row["author"],
                 created=parse_time(row["created"]), body=row["body"], dialect=row["dialect"] or "plain",
@@ -116,6 +140,7 @@ class Store:
     """The SQLite store. `path` is a file (WAL mode) or ":memory:"."""
 
     def __init__(self, path: str | Path = ":memory:") -> None:
+        _refuse_emptied(path)
         try:
             self.db = open_database(path)
             self.db.execute("PRAGMA foreign_keys=on")
@@ -124,18 +149,21 @@ class Store:
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)
-        self._marks: dict[str, int] = {}   # the newest post rowid handed out per game, for its next mark
+        # (rowid, id) of the posts last handed out per game, for its next mark
+        self._handed: dict[str, list[tuple[int, str]]] = {}
 
     def close(self) -> None:
         self.db.close()
 
     # ---- posts ---------------------------------------------------------------------------------
-    def save_posts(self, platform: str, posts: Iterable[Post], cursor: str | None = None) -> int:
-        """Store new posts (a known id is kept as first seen; an edit is recorded beside it) and the
-        platform's cursor, in one transaction. Returns how many posts were new."""
+    def save_posts(self, platform: str, posts: Iterable[Post], cursor: str | None = None,
+                   read_at: datetime | None = None) -> int:
+        """Store new posts (a known id is kept as first seen; an edit is recorded beside it), the platform's
+        cursor and the time of this successful read (`read_at`, cursor "read_until"), in one transaction.
+        Returns how many posts were new."""
         new = 0
         posts = list(posts)
-        if not posts and cursor is None:
+        if not posts and cursor is None and read_at is None:
             return 0
         fetched = _now()
         with self.db.atomic():
@@ -154,9 +182,9 @@ class Store:
                     self.db.execute("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?",
                                     [post.body, format_time(post.edited or post.created), post.platform_id])
             if cursor is not None:
-                self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, 'posts', ?) "
-                                "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value",
-                                [platform, cursor])
+                self.set_cursor(platform, "posts", cursor)
+            if read_at is not None:
+                self.set_cursor(platform, "read_until", format_time(read_at))
         return new
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
@@ -166,17 +194,30 @@ class Store:
 
     def unprocessed_posts(self, game: str, threads: Iterable[str], pm_authors: Iterable[str] = ()) -> list[Post]:
         """Posts in the game's threads, and private messages from `pm_authors`, that the game has not read
-        yet, oldest first. Every step reads all the posts stored before it, so the posts stored after the
-        game's mark are exactly the new ones."""
+        yet, oldest first. The game's mark is the newest post up to which it has read every post, so the
+        posts stored after it, less those already processed (a step may leave posts after a deadline that
+        cannot fire yet for the next one), are exactly the new ones."""
         mark_row = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
         where, params = self._posts_where(threads, pm_authors)
         # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
-        sql = f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND ({where}) ORDER BY created, rowid"
-        cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *params])
+        sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND ({where}) AND NOT EXISTS "
+               f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
+               f"ORDER BY created, rowid")
+        cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *params, game])
         columns = [c[0] for c in cursor.description]
         rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
-        self._marks[game] = max((r["_rowid"] for r in rows), default=mark_row[0] if mark_row else 0)
+        self._handed[game] = sorted((r["_rowid"], r["id"]) for r in rows)
         return [_post_from_row(row) for row in rows]
+
+    def _mark_after(self, game: str, mark: int, processed: Iterable[str]) -> int:
+        """The game's new mark: the newest post handed out such that it and every post handed out before it
+        (by rowid) are processed now."""
+        done = set(processed)
+        for rowid, post in self._handed.get(game, []):
+            if post not in done:
+                break
+            mark = max(mark, rowid)
+        return mark
 
     def posts(self, threads: Iterable[str] | None = None, pm_authors: Iterable[str] = ()) -> list[Post]:
         """Stored posts, oldest first: all, or those of some threads (and PMs from some authors)."""
@@ -225,17 +266,27 @@ class Store:
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
-                    expected_seq: int | None = None, host: dict[str, Any] | None = None) -> int:
+                    expected_seq: int | None = None, expected_version: int | None = None,
+                    host: dict[str, Any] | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        `setup` or `state` None keeps the stored one. Returns the game's new event count. Raises StoreError when
-        another writer moved the game on."""
+        `setup` or `state` None keeps the stored one. Returns the game's new event count.
+
+        `expected_version` is the version of the state the step was computed from (0: a game not created
+        yet); it is checked inside the write transaction, so a step never commits over a state it did not
+        read. Raises StaleState when another writer moved the game on (nothing is written)."""
         stamp = format_time(at) if at else _now()
+        processed = list(processed)
         with self.db.atomic():
+            # The transaction is deferred: take the write lock first (a no-op update), so the row read below
+            # is the newest and no other writer can change it before the commit.
+            self.db.execute("UPDATE games SET version = version WHERE name = ?", [name])
             row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
                                   [name]).fetchone()
             seq, version, mark = row if row else (0, 0, 0)
             if expected_seq is not None and seq != expected_seq:
-                raise StoreError(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+            if expected_version is not None and version != expected_version:
+                raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
             # more than the rows themselves on this path (one step per poll, per game).
             execute = self.db.conn.executemany
@@ -260,7 +311,7 @@ class Store:
                     [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
                       format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox])
             if processed:
-                mark = max(mark, self._marks.get(name, mark))
+                mark = self._mark_after(name, mark, processed)
             record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
                                       "version": version + 1, "post_mark": mark}
             if state is not None or row is None:

@@ -44,13 +44,31 @@ def prepare(folder: Path) -> Path:
     return config
 
 
-def run_bot(config: Path, crash: str | None = None) -> int:
+# A mutant of the bot for the tests that prove this test can fail: it marks private messages read as soon
+# as it has fetched them, before anything stored or read them.
+MARK_READ_ON_FETCH = """
+from forumbot.platforms.local import LocalForum
+fetch = LocalForum.fetch_pms
+def fetch_and_mark(self):
+    pms = fetch(self)
+    if pms:
+        self.mark_read([pm.platform_id for pm in pms])
+    return pms
+LocalForum.fetch_pms = fetch_and_mark
+"""
+
+
+def run_bot(config: Path, crash: str | None = None, mutant: str | None = None) -> int:
+    """`forumbot run` on the scripted game, killed at `crash` if given; `mutant`: code that patches the bot
+    first."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("FORUMBOT_CRASH", None)
     if crash:
         env["FORUMBOT_CRASH"] = crash
-    done = subprocess.run([sys.executable, "-m", "forumbot", "run", "--config", str(config),
-                           "--in-place", "--simulate-from", START, "--until", UNTIL, "--step", "900"],
+    program = ["-m", "forumbot"] if mutant is None else \
+        ["-c", f"{mutant}\nimport sys\nfrom forumbot.cli import main\nsys.argv[0] = 'forumbot'\nmain()"]
+    done = subprocess.run([sys.executable, *program, "run", "--config", str(config), "--in-place",
+                           "--simulate-from", START, "--until", UNTIL, "--step", "900"],
                           env=env, capture_output=True, text=True, timeout=300)
     if done.returncode not in (0, -signal.SIGKILL):
         raise AssertionError(f"the bot failed ({done.returncode}):\n{done.stderr[-3000:]}")

@@ -64,9 +64,9 @@ def test_posts_dated_after_the_clock_wait_for_it():
     forum = LocalForum(clock=lambda: now[0])
     forum.add_post("g/votes", "Alice", "early", at=START)
     forum.add_post("g/votes", "Bob", "later", at=START + timedelta(hours=1))
-    forum.add_post("g/votes", "Carol", "early too", at=START)       # after a future post: waits behind it
+    forum.add_post("g/votes", "Carol", "early too", at=START)       # after a future post: read, not held
     posts, cursor = forum.fetch_posts(["g/votes"], None)
-    assert [p.author for p in posts] == ["Alice"] and cursor == "1"
+    assert [p.author for p in posts] == ["Alice", "Carol"] and cursor == "1"   # the cursor waits for Bob
     now[0] = START + timedelta(hours=2)
     posts, cursor = forum.fetch_posts(["g/votes"], cursor)
     assert [p.author for p in posts] == ["Bob", "Carol"] and cursor == "3"

@@ -282,11 +282,11 @@ def test_item13_a_game_whose_step_fails_is_flagged_once_and_the_others_go_on(mon
     forum.add_post("g2/votes", "Bob", "vote Alice", at=at(1))
     calls = []
 
-    def failing_advance(run, now, result, original=runner._advance):
+    def failing_advance(run, now, result, reach, original=runner._advance):
         if run.name == "g1":
             calls.append(now)
             raise RuntimeError("boom")
-        return original(run, now, result)
+        return original(run, now, result, reach)
 
     monkeypatch.setattr(runner, "_advance", failing_advance)
     first = runner.step(at(2))

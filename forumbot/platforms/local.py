@@ -109,20 +109,22 @@ class LocalForum:
         if not threads:
             return [], cursor
         now = format_time(self.clock())
-        # Read up to the newest id, or to just before the first post dated after the clock (a simulation
-        # puts a whole game on the forum ahead of time): a post added meanwhile waits for the next call.
+        # A post dated after the clock (a simulation puts a whole game on the forum ahead of time; or the
+        # clock stepped back) waits until its time, and the cursor stays before it; the posts after it that
+        # are due are read now (and again, harmlessly, until the cursor passes them), so a clock stepped
+        # back never stalls the reading.
         first_future = self.db.execute("SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?",
                                        [after, now]).fetchone()[0]
-        newest = (first_future - 1) if first_future else (self.db.execute(
-            "SELECT max(id) FROM forum_posts").fetchone()[0] or 0)
+        newest = self.db.execute("SELECT max(id) FROM forum_posts").fetchone()[0] or 0
         marks = ",".join("?" * len(threads))
         rows = self.db.execute(
             f"SELECT id, thread, author, body, created, edited FROM forum_posts "
-            f"WHERE id > ? AND id <= ? AND thread IN ({marks}) ORDER BY id", [after, newest, *threads]).fetchall()
+            f"WHERE id > ? AND id <= ? AND created <= ? AND thread IN ({marks}) ORDER BY id",
+            [after, newest, now, *threads]).fetchall()
         posts = [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
                       body=r[3], dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None,
                       url=f"local://{r[1]}#p{r[0]}") for r in rows]
-        return posts, str(max(after, newest))
+        return posts, str(max(after, first_future - 1 if first_future else newest))
 
     def fetch_pms(self) -> list[Post]:
         rows = self.db.execute("SELECT id, sender, body, created, subject FROM forum_pms "

@@ -25,7 +25,8 @@ class RankedVoteOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> RankedVoteOptions:
-        options = options_from(cls, data, source, "ranked-vote", choices=CHOICES, converters={"aliases": _aliases, "seed": seed_text})
+        options = options_from(cls, data, source, "ranked-vote", choices=CHOICES,
+                               converters={"aliases": _aliases, "seed": seed_text})
         if len(options.choices) < 2 or len(set(options.choices)) != len(options.choices):
             raise ConfigError("a ranked vote needs at least two different choices", path=source,
                               fix='write choices = ["Food Chain", "123 Game", ...]')
