@@ -72,7 +72,15 @@ class NisemonoGame:
             return state.with_(**{table: left}).touch(author)
         if intent.kind != "order":
             raise Refused(f"'{intent.kind}' is not a Nisemonogatari order")
-        return _order(state, author, char, str(intent.data.get("text", "")))
+        # "CharA: ...; CharB: ..." on one line: each part an order, the line all or nothing.
+        first, *more = str(intent.data.get("text", "")).split(";")
+        state = _order(state, author, char, first)
+        for part in more:
+            ref, colon, text = part.partition(":")
+            if not colon:
+                raise Refused(f"'{part.strip()}' names no Character: write 'CharB: location, event, Initiative'")
+            state = _order(state, author, self._own(state, author, ref, False), text)
+        return state
 
     def _own(self, state: NMState, author: str, ref: str, renaming: bool) -> str:
         char = resolve_char(ref, author, state.players, state.names)
