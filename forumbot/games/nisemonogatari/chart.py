@@ -69,7 +69,7 @@ def check_chart(doc: TomlFile, data: Any, functions: tuple[str, ...], prefix: st
         count = sum(1 for e in events if e["location"] == place)
         if count != EVENTS_PER_LOCATION:
             raise doc.error(f"the {place.title()} has {count} event(s); the rules give each location "
-                            f"{EVENTS_PER_LOCATION}", place, fix=f"list exactly two [[events]] with location = \"{place}\"")
+                            f"{EVENTS_PER_LOCATION}", f'"{place}"', fix=f"list exactly two [[events]] with location = \"{place}\"")
     return {"example": bool(table.get("example", False)), "tiers": tiers, "events": events}
 
 
