@@ -158,6 +158,20 @@ def test_missing_orders_leave_a_character_idle_at_no_location_or_repeat_them_as_
     assert last(state)["confessions"] == [] and state.adoration["Ana:A"] == 1200
 
 
+
+@pytest.mark.parametrize(("lang", "text", "where", "hides", "boosts", "names"), [
+    ("en", "hide CharB\nboost CharA", "pm", {"Ana": "Ana:B"}, {"Ana": "Ana:A"}, {}),
+    ("ru", "скрыть CharB\nусилить CharA", "pm", {"Ana": "Ana:B"}, {"Ana": "Ana:A"}, {}),
+    ("en", "hide CharB\nno hide", "pm", {}, {}, {}),
+    ("ru", "усилить CharC\nне усиливать", "pm", {}, {}, {}),
+    ("en", "rename CharC to Nadeko", "thread", {}, {}, {"Ana:C": "Nadeko"}),
+    ("ru", "переименовать CharC в Надеко", "thread", {}, {}, {"Ana:C": "Надеко"}),
+])
+def test_garnet_spends_and_renames_in_english_and_russian(lang, text, where, hides, boosts, names):
+    state, events = send(new(), "Ana", text, lang, where)
+    assert refused(events) == []
+    assert (state.hides, state.boosts, state.names) == (hides, boosts, names)
+
 # ---- renames ---------------------------------------------------------------------------------------
 def test_renames_are_first_come_first_served_in_the_thread_and_player_s_charx_always_works():
     state, events = send(new(), "Ana", "rename CharA to Hitagi", where="thread")

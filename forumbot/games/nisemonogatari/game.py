@@ -61,15 +61,15 @@ class NisemonoGame:
             raise Refused(f"{author} is not playing this game")
         if state.phase == OVER:
             raise Refused("the game is over")
+        if intent.kind in ("unhide", "unboost"):
+            table = "hides" if intent.kind == "unhide" else "boosts"
+            left = {p: c for p, c in getattr(state, table).items() if p != author}
+            return state.with_(**{table: left}).touch(author)
         char = self._own(state, author, str(intent.data.get("char", "")), intent.kind == "rename")
         if intent.kind == "rename":
             return _rename(state, char, str(intent.data.get("name", "")))
         if intent.kind in ("hide", "boost"):
             return _spend(state, author, char, intent.kind)
-        if intent.kind in ("unhide", "unboost"):
-            table = "hides" if intent.kind == "unhide" else "boosts"
-            left = {p: c for p, c in getattr(state, table).items() if p != author}
-            return state.with_(**{table: left}).touch(author)
         if intent.kind != "order":
             raise Refused(f"'{intent.kind}' is not a Nisemonogatari order")
         # "CharA: ...; CharB: ..." on one line: each part an order, the line all or nothing.
