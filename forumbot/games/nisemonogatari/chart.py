@@ -69,7 +69,8 @@ def check_chart(doc: TomlFile, data: Any, functions: tuple[str, ...], prefix: st
         count = sum(1 for e in events if e["location"] == place)
         if count != EVENTS_PER_LOCATION:
             raise doc.error(f"the {place.title()} has {count} event(s); the rules give each location "
-                            f"{EVENTS_PER_LOCATION}", f'"{place}"', fix=f"list exactly two [[events]] with location = \"{place}\"")
+                            f"{EVENTS_PER_LOCATION}", f'"{place}"',
+                            fix=f"list exactly two [[events]] with location = \"{place}\"")
     return {"example": bool(table.get("example", False)), "tiers": tiers, "events": events}
 
 
@@ -136,7 +137,8 @@ def _effect(doc: TomlFile, entry: Any, event: str, target: str, functions: tuple
         if isinstance(amount, bool) or not isinstance(amount, (int, float)):
             raise doc.error(f"event '{event}': {do} needs amount = a number", f'"{do}"', fix="add amount = 1")
         if do == "initiative_next" and not float(amount).is_integer():
-            raise doc.error(f"event '{event}': Initiative is whole, not {amount}", f'"{do}"', fix="write a whole number")
+            raise doc.error(f"event '{event}': Initiative is whole, not {amount}", f'"{do}"',
+                            fix="write a whole number")
         if do == "adoration_multiply" and amount < 0:
             raise doc.error(f"event '{event}': a multiplier cannot be negative", f'"{do}"', fix="write 0 or more")
         out["amount"] = int(amount) if do == "initiative_next" else float(amount)

@@ -170,7 +170,8 @@ class Outcome:
     decided_by: dict[str, str]          # "winner"/"ec" → "hearts", "lessons" or "draw"
 
 
-def _pick(tied: list[str], lessons: Mapping[str, int], fewest: bool, draw: Callable[[list[str]], str]) -> tuple[str, str]:
+def _pick(tied: list[str], lessons: Mapping[str, int], fewest: bool,
+          draw: Callable[[list[str]], str]) -> tuple[str, str]:
     """More than one tied: the most (for the EC, the fewest) lessons taught to Rob, then the Universal
     Tiebreaker (`draw`)."""
     best = (min if fewest else max)(lessons.get(p, 0) for p in tied)

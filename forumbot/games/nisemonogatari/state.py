@@ -4,13 +4,14 @@ hearts are whole hundredths."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from forumbot.games.base import state_json
 from forumbot.games.nisemonogatari.options import NisemonoOptions
 from forumbot.games.nisemonogatari.words import SLOTS, char_id, default_name
-from forumbot.model import format_time, parse_time
+from forumbot.model import parse_time
 
 ROUND, OVER = "round", "over"
 
@@ -69,17 +70,7 @@ class NMState:
 
 
 def state_to_json(state: NMState) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields(state):
-        value = getattr(state, f.name)
-        if f.name == "options":
-            value = value.to_json()
-        elif f.name == "ends":
-            value = format_time(value)
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[f.name] = value
-    return out
+    return state_json(state)
 
 
 def state_from_json(data: dict[str, Any]) -> NMState:
