@@ -33,7 +33,8 @@ _posts = iter(range(10**6))
 
 def new(players=PLAYERS, **options) -> NMState:
     opts = {**TIERS, "seed": "t", "chart": "example", "garnets": {p: 4 for p in players}, **options}
-    return GAME.new(GameSetup("nisemonogatari", tuple(PlayerRef(p) for p in players), START, options=opts))
+    return GAME.new(GameSetup("nisemonogatari", tuple(PlayerRef(p) for p in players), START, options=opts,
+                              host="Host"))
 
 
 def send(state: NMState, author: str, text: str, lang: str = "en", where: str = "pm"):
@@ -316,11 +317,29 @@ def test_the_universal_tiebreaker_is_a_seeded_draw_whose_hash_is_posted_first_an
     assert opening.data["seed_hash"] == hashlib.sha256(b"t").hexdigest()
     state, events = end_round(state)                       # nobody played: all tie at 0, no lessons
     assert state.phase == OVER and state.result["decided_by"] == {"winner": "draw", "ec": "draw"}
-    assert state.result["draws"] == [PLAYERS, [p for p in PLAYERS if p not in state.result["winners"]]]
+    [winner] = state.result["winners"]
+    assert [(d["tied"], d["by"]) for d in state.result["draws"]] == \
+        [(PLAYERS, "seed"), ([p for p in PLAYERS if p != winner], "seed")]
     again, _ = end_round(new(rounds=1))
     assert again.result == state.result                      # the same seed, the same draw
     [end] = [e for e in events if e.kind == "nm_end"]
     assert "seed was: t" in Renderer("markdown").text(end, "nisemonogatari")
+
+
+def test_with_the_host_as_universal_tiebreaker_the_host_names_the_pick_or_the_seed_draws_after_the_wait():
+    state, events = end_round(new(rounds=1, universal_tiebreaker="host"))
+    [ask] = [e for e in events if e.kind == "nm_tiebreak"]
+    assert state.phase == "tiebreak" and ask.data["tied"] == PLAYERS
+    assert "tiebreak NAME" in Renderer("markdown").text(ask, "nisemonogatari")
+    assert refused(send(state, "Ana", "tiebreak Ana")[1]) == ["only the host applies the Universal Tiebreaker"]
+    assert refused(send(state, "Host", "tiebreak Zed")[1]) == ["name one of the tied players: Ana, Bo, Cy"]
+    state, events = send(state, "Host", "tiebreak bo")
+    assert state.phase == "tiebreak" and state.result["tied"] == ["Ana", "Cy"]        # now the EC's tie
+    state, events = GAME.on_deadline(state, state.ends)                                  # the host is silent
+    assert state.phase == OVER and state.result["winners"] == ["Bo"] and state.result["tol"] == {"Bo": 2}
+    assert [(d["tied"], d["chosen"], d["by"]) for d in state.result["draws"]] == \
+        [(PLAYERS, "Bo", "host"), (["Ana", "Cy"], state.result["ec"], "seed")]
+    assert [e.kind for e in events] == ["nm_end"]
 
 
 def test_the_ledger_charges_the_garnets_spent_and_awards_the_tokens_and_the_ec():

@@ -13,7 +13,7 @@ from forumbot.games.nisemonogatari import views
 from forumbot.games.nisemonogatari.chart import load_chart
 from forumbot.games.nisemonogatari.options import NisemonoOptions
 from forumbot.games.nisemonogatari.rules import FUNCTIONS, confess, outcome, resolve
-from forumbot.games.nisemonogatari.state import OVER, ROUND, NMState, state_from_json, state_to_json
+from forumbot.games.nisemonogatari.state import OVER, ROUND, TIEBREAK, NMState, state_from_json, state_to_json
 from forumbot.games.nisemonogatari.words import SLOTS, read_order, resolve_char
 from forumbot.model import Event, Intent
 from forumbot.tournament import Entry, charge
@@ -51,16 +51,19 @@ class NisemonoGame:
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: NMState, intent: Intent) -> tuple[NMState, list[Event]]:
         try:
-            return self._apply(state, intent), []
+            done = self._apply(state, intent)
+            return done if isinstance(done, tuple) else (done, [])
         except Refused as why:
             return state, [refusal(intent, str(why), pm=True, subject=f"{SUBJECT}: not accepted")]
 
-    def _apply(self, state: NMState, intent: Intent) -> NMState:
+    def _apply(self, state: NMState, intent: Intent) -> tuple[NMState, list[Event]] | NMState:
         author = intent.author
+        if intent.kind == "tiebreak":
+            return _host_tiebreak(state, intent)
         if author not in state.players:
             raise Refused(f"{author} is not playing this game")
-        if state.phase == OVER:
-            raise Refused("the game is over")
+        if state.phase != ROUND:
+            raise Refused("the game is over" if state.phase == OVER else "the rounds are over")
         if intent.kind in ("unhide", "unboost"):
             table = "hides" if intent.kind == "unhide" else "boosts"
             left = {p: c for p, c in getattr(state, table).items() if p != author}
@@ -106,6 +109,9 @@ class NisemonoGame:
 
     def on_deadline(self, state: NMState, at: datetime, now: datetime | None = None) -> tuple[NMState, list[Event]]:
         state, replies = self.report(state, at)
+        if state.phase == TIEBREAK:       # the host did not break the tie in time: the seeded draw does
+            state, events = _settle(state.with_(tiebreaks=[*state.tiebreaks, {"chosen": None, "by": "seed"}]))
+            return state, replies + events
         if state.phase != ROUND:
             return state, replies
         state, events = _end_round(state)
@@ -252,23 +258,57 @@ def _end_round(state: NMState) -> tuple[NMState, list[Event]]:
                       hearts=hearts, lessons=lessons, last_orders=orders, history=(*state.history, record))
     if state.round < o.rounds:
         new = new.with_(round=state.round + 1, ends=state.ends + timedelta(hours=o.round_hours))
-    else:
-        new = _finish(new)
-    return new, [views.round_end_event(new, record), *views.private_events(new, record),
-                 *([views.end_event(new)] if new.phase == OVER else [])]
+        return new, [views.round_end_event(new, record), *views.private_events(new, record)]
+    new, ending = _settle(new)
+    return new, [views.round_end_event(new, record), *views.private_events(new, record), *ending]
 
 
-def _finish(state: NMState) -> NMState:
+class _AskHost(Exception):
+    def __init__(self, tied: list[str]) -> None:
+        self.tied = tied
+
+
+def _settle(state: NMState) -> tuple[NMState, list[Event]]:
+    """The end of the game: winners and the EC, the Universal Tiebreaker where needed. With
+    universal_tiebreaker = "host" an undecided tie waits for the host's "tiebreak NAME" (or, after
+    tiebreak_hours, the seeded draw); `tiebreaks` keeps the choices made so far, in order."""
     o = state.options
     rng = state.rng("universal-tiebreaker")
-    draws: list[list[str]] = []
+    made = list(state.tiebreaks)
+    draws: list[dict[str, Any]] = []
 
     def draw(tied: list[str]) -> str:
-        draws.append(list(tied))
-        return rng.choice(sorted(tied))
+        ranked = sorted(tied)
+        seeded = rng.choice(ranked)
+        if o.universal_tiebreaker == "host":
+            if len(draws) >= len(made):
+                raise _AskHost(ranked)
+            by = made[len(draws)]["by"]
+            chosen = made[len(draws)]["chosen"] if by == "host" else seeded
+        else:
+            chosen, by = seeded, "seed"
+        draws.append({"tied": ranked, "chosen": chosen, "by": by})
+        return chosen
 
-    result = outcome(list(state.players), state.hearts, state.lessons, draw, sole_tol=o.sole_winner_tol,
-                     joint_tol=o.joint_winner_tol)
-    return state.with_(phase=OVER, result={"winners": list(result.winners), "tol": result.tol, "ec": result.ec,
+    try:
+        result = outcome(list(state.players), state.hearts, state.lessons, draw, sole_tol=o.sole_winner_tol,
+                         joint_tol=o.joint_winner_tol)
+    except _AskHost as ask:
+        waiting = state.with_(phase=TIEBREAK, result={"tied": ask.tied},
+                              ends=state.ends + timedelta(hours=o.tiebreak_hours))
+        return waiting, [views.tiebreak_event(waiting)]
+    over = state.with_(phase=OVER, result={"winners": list(result.winners), "tol": result.tol, "ec": result.ec,
                                            "decided_by": result.decided_by, "draws": draws})
+    return over, [views.end_event(over)]
 
+
+def _host_tiebreak(state: NMState, intent: Intent) -> tuple[NMState, list[Event]]:
+    if intent.author != state.host:
+        raise Refused("only the host applies the Universal Tiebreaker")
+    if state.phase != TIEBREAK:
+        raise Refused("there is no tie for the host to break now")
+    tied = state.result["tied"]
+    chosen = next((p for p in tied if p.casefold() == str(intent.data.get("name", "")).strip().casefold()), None)
+    if chosen is None:
+        raise Refused(f"name one of the tied players: {', '.join(tied)}")
+    return _settle(state.with_(tiebreaks=[*state.tiebreaks, {"chosen": chosen, "by": "host"}]))

@@ -9,7 +9,7 @@ from typing import Any
 from forumbot.errors import ConfigError
 from forumbot.games.options import options_from, options_json, seed_text
 
-CHOICES: dict[str, tuple[str, ...]] = {"missing_orders": ("idle", "repeat"), "universal_tiebreaker": ("draw",)}
+CHOICES: dict[str, tuple[str, ...]] = {"missing_orders": ("idle", "repeat"), "universal_tiebreaker": ("draw", "host")}
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,9 @@ class NisemonoOptions:
     hide_cost: int = 2                 # garnets to hide one Character's location for a round
     boost_cost: int = 2                # garnets to raise one confessing Character's multiplier one tier
     missing_orders: str = "idle"       # a Character without orders: idle at no location, or last round's repeated
-    universal_tiebreaker: str = "draw"  # a seeded draw; its seed's hash is posted at the start, the seed at the end
+    universal_tiebreaker: str = "draw"  # a seeded draw (its seed's hash posted at the start, the seed at the
+    #                                     end), or "host": the host PMs "tiebreak NAME"
+    tiebreak_hours: float = 24.0       # how long the host has; then the seeded draw decides
     sole_winner_tol: int = 2
     joint_winner_tol: int = 1
     garnets: dict[str, int] = field(default_factory=dict)   # each player's garnets at the start (the ledger's)
@@ -39,8 +41,10 @@ class NisemonoOptions:
                               fix='add seed = "..." to [game.options]')
         if options.rounds < 1 or options.initiative < 0 or not 1 <= options.crowd_cap <= 9:
             raise ConfigError("rounds must be at least 1, initiative at least 0, crowd_cap from 1 to 9", path=source)
-        if options.round_hours <= 0 or options.boost_cap <= 0 or min(options.hide_cost, options.boost_cost) < 0:
-            raise ConfigError("round_hours and boost_cap must be positive, the garnet costs 0 or more", path=source)
+        positive = min(options.round_hours, options.tiebreak_hours, options.boost_cap)
+        if positive <= 0 or min(options.hide_cost, options.boost_cost) < 0:
+            raise ConfigError("round_hours, tiebreak_hours and boost_cap must be positive, the garnet costs 0 or "
+                              "more", path=source)
         if any(v < 0 for v in options.garnets.values()):
             raise ConfigError("a player's garnets cannot be negative", path=source, fix="write 0 or more")
         return options

@@ -13,7 +13,7 @@ from forumbot.games.nisemonogatari.options import NisemonoOptions
 from forumbot.games.nisemonogatari.words import SLOTS, char_id, default_name
 from forumbot.model import parse_time
 
-ROUND, OVER = "round", "over"
+ROUND, TIEBREAK, OVER = "round", "tiebreak", "over"
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class NMState:
     hearts: dict[str, int] = field(default_factory=dict)             # stored in Sam senpai's heart, per player
     lessons: dict[str, int] = field(default_factory=dict)            # times a player's Characters taught Rob
     last_orders: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tiebreaks: list[dict[str, Any]] = field(default_factory=list)     # the Universal Tiebreaker's choices made
     touched: tuple[str, ...] = ()
     history: tuple[dict[str, Any], ...] = ()
     result: dict[str, Any] = field(default_factory=dict)

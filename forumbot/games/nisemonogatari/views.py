@@ -115,6 +115,12 @@ def end_event(state: NMState) -> Event:
                             "decided_by": r["decided_by"], "draws": r["draws"], "seed": state.options.seed})
 
 
+def tiebreak_event(state: NMState) -> Event:
+    """The host is asked to apply the Universal Tiebreaker (universal_tiebreaker = "host")."""
+    return Event("nm_tiebreak", {"thread": "game", "tied": state.result["tied"], "host": state.host,
+                                 "deadline": format_time(state.ends)})
+
+
 def host_view_event(state: NMState) -> Event:
     return Event("nm_host_view", {"phase": state.phase, "round": state.round,
                                   "orders": [_order_row(state, c, o) for c, o in state.orders.items()],
