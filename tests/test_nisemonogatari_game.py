@@ -354,6 +354,14 @@ def test_the_ledger_charges_the_garnets_spent_and_awards_the_tokens_and_the_ec()
     ]
 
 
+def test_the_hosts_tally_shows_the_orders_hides_and_boosts_standing():
+    state, _ = send(new().with_(names={"Ana:A": "Hitagi"}), "Ana", "Hitagi: Rooftop, Lunch Alone, 2, confess\n"
+                                                                     "hide CharA\nboost CharA")
+    text = Renderer("bbcode").text(GAME.tally(state, state.ends), "nisemonogatari")
+    assert "Hitagi (Ana's CharA): Rooftop, Lunch Alone, 2, confesses" in text
+    assert "Hidden: Hitagi (Ana's CharA). Boosted: Hitagi (Ana's CharA)." in text
+
+
 def test_the_state_survives_storage_as_json():
     state, _ = send(new(), "Ana", "CharA: Rooftop, Lunch Alone, 5, confess\nhide CharA")
     state, _ = send(state, "Bo", "rename CharA to Koyomi", where="thread")
