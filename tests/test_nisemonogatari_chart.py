@@ -73,6 +73,8 @@ def test_a_hosts_chart_file_is_loaded_from_its_path_and_is_not_an_example(tmp_pa
     (('amount = 1 }]', 'amount = 1.5 }]'), "Initiative is whole, not 1.5", '"initiative_next"', "whole number"),
     (('{ do = "move", location = "schoolyard" }', '{ do = "move" }'), "move needs location", '"move"',
      "location is one of"),
+    (('name = "Share Lunch"', 'name = "Share Lunch, Maybe"'), "orders are split at , ; and :", "Share Lunch, Maybe",
+     "without them"),
     (('name = "Share Lunch"', 'nmae = "Share Lunch"'), "unknown key 'nmae'", "nmae", "did you mean 'name'?"),
 ])
 def test_a_mistake_in_the_chart_names_the_file_the_line_and_the_fix(tmp_path, change, message, needle, fix):

@@ -103,6 +103,8 @@ def _event(doc: TomlFile, entry: Any, functions: tuple[str, ...], prefix: str) -
     name = entry.get("name")
     if not isinstance(name, str) or not name.strip():
         raise doc.error("an event has no name", "location", fix='add name = "..." to every [[events]]')
+    if any(mark in name for mark in ",;:"):
+        raise doc.error(f"event '{name}': orders are split at , ; and :", name, fix="write the name without them")
     place = str(entry.get("location", "")).strip().lower()
     if place not in LOCATIONS:
         raise doc.error(f"event '{name}' is at location '{entry.get('location')}'", name,
