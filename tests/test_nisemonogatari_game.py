@@ -284,11 +284,12 @@ def test_food_fight_moves_its_target_and_the_target_s_event_does_not_happen():
 
 
 def test_teaching_rob_a_lesson_is_counted_per_player():
-    state, _ = send(new(), "Ana", "CharA: Schoolyard, Teach Rob a Lesson, 1\nCharB: Schoolyard, Teach Rob, 1")
-    state, events = send(state, "Bo", "CharA: Schoolyard, Teach Rob a Lesson, 1")
+    state, events = send(new(), "Ana", "CharA: Schoolyard, Teach Rob a Lesson, 1\nCharB: the Schoolyard, "
+                                       "teach rob a lesson, 1")
+    state, more = send(state, "Bo", "CharA: Schoolyard, Teach Rob a Lesson, 1")
+    assert refused(events + more) == []
     state, _ = end_round(state)
-    assert state.lessons == {"Ana": 1, "Bo": 1, "Cy": 0}
-    assert refused(events) == []
+    assert state.lessons == {"Ana": 2, "Bo": 1, "Cy": 0}
 
 
 # ---- the end -------------------------------------------------------------------------------------
