@@ -8,11 +8,13 @@ from forumbot.games.foodchain import FOOD_CHAIN
 from forumbot.games.infiltration import INFILTRATION
 from forumbot.games.infiltration.lobby import InfiltrationLobby
 from forumbot.games.mafia import MAFIA
+from forumbot.games.nisemonogatari import NISEMONOGATARI
 from forumbot.games.rankedvote import RANKED_VOTE
 
 LOBBY = InfiltrationLobby()
 GAMES: dict[str, Game] = {MAFIA.name: MAFIA, INFILTRATION.name: INFILTRATION, LOBBY.name: LOBBY,
-                       RANKED_VOTE.name: RANKED_VOTE, FOOD_CHAIN.name: FOOD_CHAIN}
+                       RANKED_VOTE.name: RANKED_VOTE, FOOD_CHAIN.name: FOOD_CHAIN,
+                       NISEMONOGATARI.name: NISEMONOGATARI}
 
 
 def get_game(name: str) -> Game:

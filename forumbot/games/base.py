@@ -3,11 +3,12 @@ except from a seeded generator kept in the state."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from forumbot.model import Event, Intent, PlayerRef
+from forumbot.model import Event, Intent, PlayerRef, format_time
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,24 @@ def refusal(intent: Intent, reason: str, *, code: str = "", params: dict[str, An
         if subject:
             data["subject"] = subject
     return Event("rejected", data)
+
+
+def state_json(state: Any, convert: Mapping[str, Callable[[Any], Any]] = {}) -> dict[str, Any]:
+    """A game's frozen state dataclass as JSON: `options` by its to_json, `ends` as time text, tuples as
+    lists, the fields named in `convert` by their own function."""
+    out: dict[str, Any] = {}
+    for f in fields(state):
+        value = getattr(state, f.name)
+        if f.name in convert:
+            value = convert[f.name](value)
+        elif f.name == "options":
+            value = value.to_json()
+        elif f.name == "ends":
+            value = format_time(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
 
 
 class Game(Protocol):

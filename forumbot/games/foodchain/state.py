@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from forumbot.games.base import state_json
 from forumbot.games.foodchain.options import FoodChainOptions
 from forumbot.games.foodchain.rules import Animal
-from forumbot.model import format_time, parse_time
+from forumbot.model import parse_time
 
 SELECTION, ROUND, EC_VOTE, OVER = "selection", "round", "ec_vote", "over"
 
@@ -51,19 +52,7 @@ class FCState:
 
 
 def state_to_json(state: FCState) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in fields(state):
-        value = getattr(state, f.name)
-        if f.name == "options":
-            value = value.to_json()
-        elif f.name == "ends":
-            value = format_time(value)
-        elif f.name == "animals":
-            value = {p: {"kind": a.kind, "main": a.main} for p, a in value.items()}
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[f.name] = value
-    return out
+    return state_json(state, {"animals": lambda v: {p: {"kind": a.kind, "main": a.main} for p, a in v.items()}})
 
 
 def state_from_json(data: dict[str, Any]) -> FCState:
