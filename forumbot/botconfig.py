@@ -22,6 +22,7 @@ from typing import Any
 
 from forumbot.config import GameConfig, load_ruleset, load_scenario
 from forumbot.tomlfile import TomlFile, load_toml
+from forumbot.web.config import WebConfig, web_config
 
 PLATFORM_KINDS = ("local", "reddit")
 BOT_KEYS = ("store", "log_level", "retry_max_seconds")
@@ -31,7 +32,7 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
                  "inbox_every", "edit_policy")
 GAME_KEYS = ("config", "platform", "name", "threads")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
-TOP_KEYS = ("bot", "platforms", "games", "lobbies")
+TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")
 # Where a lobby's spawned games get threads of their own: platforms that open a thread by posting in it.
 LOBBY_PLATFORMS = ("local",)
 
@@ -59,6 +60,7 @@ class BotConfig:
     games: tuple[BotGame, ...]
     retry_max_seconds: float = 900.0
     log_level: str = "info"
+    web: WebConfig | None = None        # [web]: the web forum over a local forum (forumbot/web/)
 
 
 def load_bot_config(path: str | Path) -> BotConfig:
@@ -112,8 +114,11 @@ def load_bot_config(path: str | Path) -> BotConfig:
             raise doc.error("[games.threads] maps a game thread to a platform thread id", "threads")
         games.append(BotGame(config, platform, dict(threads)))
     retry = bot.get("retry_max_seconds", 900)
+    web = web_config(doc, [n for n, p in platforms.items() if p.kind == "local"])
+    if web is not None:   # the bot's links on the served forum open its pages
+        platforms[web.platform].options["base_url"] = web.url
     return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),
-                     float(retry), str(bot.get("log_level", "info")))
+                     float(retry), str(bot.get("log_level", "info")), web)
 
 
 def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGame]:

@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forumbot.tomlfile import TomlFile
+
+if TYPE_CHECKING:
+    from forumbot.runner import Runner
 
 WEB_KEYS = ("listen", "base_url", "platform", "per_page", "private", "trusted_proxies")
 
@@ -92,3 +95,13 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
     if base_url and not base_url.startswith(("http://", "https://")):
         raise doc.error("base_url must start with http:// or https://", "base_url")
     return WebConfig(host, port, base_url, platform, per_page, bool(table.get("private", False)), proxies)
+
+
+def web_games(runner: Runner) -> tuple[WebGame, ...]:
+    """The started games of a runner as the web forum shows them (games that start later appear once the
+    bot is restarted after their start; their threads are listed meanwhile under "Other threads")."""
+    games = []
+    for run in runner.started():
+        threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(runner.state(run)).items()}
+        games.append(WebGame(run.name, threads, run.config.host, tuple(p.name for p in run.config.players)))
+    return tuple(games)
