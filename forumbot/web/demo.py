@@ -59,7 +59,8 @@ class DemoInfo:
 def web_demo(scenario: Scenario, folder: str | Path, *, listen: tuple[str, int] = ("127.0.0.1", 8080),
              pace: float = 2.0, stop: threading.Event | None = None, on_ready: Callable[[DemoInfo], None] | None = None,
              on_post: Printer | None = None, on_message: Printer | None = None,
-             on_live: Callable[[DemoInfo], None] | None = None, poll_seconds: float = 1.0) -> DemoInfo:
+             on_live: Callable[[DemoInfo], None] | None = None, poll_seconds: float = 1.0,
+             per_page: int = 50) -> DemoInfo:
     """Serve the demo until `stop` is set (never, without one: Ctrl-C ends it). Raises ConfigError for a
     scenario without a thread post to leave to the person, or a port already taken."""
     config = scenario.config
@@ -78,7 +79,7 @@ def web_demo(scenario: Scenario, folder: str | Path, *, listen: tuple[str, int] 
     run = GameRun.build(config, dialect=config.dialect)
     threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(run.game.new(setup_of(config))).items()}
     clock = DemoClock(config.start)
-    web = WebConfig(host=listen[0], port=listen[1])
+    web = WebConfig(host=listen[0], port=listen[1], per_page=per_page)
     game = WebGame(config.name, threads, config.host, tuple(p.name for p in config.players))
     server = WebServer(WebSettings(str(forum_path), web, config.dialect, games=(game,), clock=clock)).start()
     base = f"http://{server.host}:{server.port}"

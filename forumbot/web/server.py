@@ -49,5 +49,9 @@ class WebServer:
         return self
 
     def stop(self) -> None:
+        """Close the listening socket and every open connection, then end the worker threads."""
         self.server.close()
+        for channel in list(self.server._map.values()):   # keep-alive connections the loop still watches
+            channel.handle_close()
+        self.server.task_dispatcher.shutdown()
         self.thread.join(timeout=5)
