@@ -150,7 +150,8 @@ def main() -> None:
                 break
             time.sleep(0.05)
         latencies.sort()
-        print(f"{args.players} players posting (think time {args.think:g} s) for {elapsed:.1f} s: {accepted[0] / elapsed:.0f} posts/s accepted, "
+        print(f"{args.players} players posting (think time {args.think:g} s) for {elapsed:.1f} s: "
+              f"{accepted[0] / elapsed:.0f} posts/s accepted, "
               f"latency median {statistics.median(latencies) * 1000:.0f} ms, "
               f"p95 {latencies[int(len(latencies) * 0.95) - 1] * 1000:.0f} ms")
         print(f"bot: every vote read {delay:.2f} s after the last one (poll every 1 s)" if delay is not None

@@ -77,7 +77,8 @@ def web_demo(scenario: Scenario, folder: str | Path, *, listen: tuple[str, int] 
     passwords = {name: accounts.add_user(name) for name in
                  [p.name for p in config.players] + ([config.host] if config.host else [])}
     run = GameRun.build(config, dialect=config.dialect)
-    threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(run.game.new(setup_of(config))).items()}
+    opening = run.game.new(setup_of(config))
+    threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(opening).items()}
     clock = DemoClock(config.start)
     web = WebConfig(host=listen[0], port=listen[1], per_page=per_page)
     game = WebGame(config.name, threads, config.host, tuple(p.name for p in config.players))
