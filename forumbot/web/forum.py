@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
 from forumbot.web.app import current_user
+from forumbot.web.forumdb import PostRow
 from forumbot.web.markup import quoted
 from forumbot.web.site import site
 
@@ -22,6 +23,20 @@ def posted_text() -> str:
     if len(body) > MAX_POST_CHARS:
         abort(400, f"A post holds at most {MAX_POST_CHARS} characters.")
     return body
+
+
+def _thread_or_404(key: str) -> dict[str, Any]:
+    info = site().connections().db.thread(key)
+    if info is None:
+        abort(404, f"No thread '{key}' on this forum.")
+    return info
+
+
+def _post_or_404(number: int) -> PostRow:
+    post = site().connections().db.post(number)
+    if post is None:
+        abort(404, f"No post {number}.")
+    return post
 
 
 def _pages(count: int) -> int:
@@ -41,9 +56,7 @@ def index() -> Any:
 @bp.get("/t/<path:key>")
 def thread(key: str) -> Any:
     db = site().connections().db
-    info = db.thread(key)
-    if info is None:
-        abort(404, f"No thread '{key}' on this forum.")
+    info = _thread_or_404(key)
     pages = _pages(db.count(key))
     raw = request.args.get("page", "1")
     page = pages if raw == "last" else (int(raw) if raw.isdigit() else 1)
@@ -63,8 +76,9 @@ def new_posts() -> Any:
     """Posts of a thread after an id, rendered, for the thread page's live refresh."""
     key = request.args.get("t", "")
     after = request.args.get("after", "0")
-    if site().connections().db.thread(key) is None or not after.isdigit():
-        abort(404)
+    _thread_or_404(key)
+    if not after.isdigit():
+        abort(400, "after must be a post number")
     posts = site().connections().db.after(key, int(after))
     page = _pages(site().connections().db.count(key))
     return jsonify({"posts": [{"id": p.id, "html": render_template("_post.html", post=p, page=page)}
@@ -77,8 +91,7 @@ def reply() -> Any:
     key = request.form.get("thread", "")
     if not user:
         abort(401, "Sign in to post.")
-    if site().connections().db.thread(key) is None:
-        abort(404, f"No thread '{key}' on this forum.")
+    _thread_or_404(key)
     if not site().may_post(user, key):
         abort(403, "Only the players and the host of this game post in its threads.")
     platform_id = site().connections().forum.add_post(key, user, posted_text())
@@ -87,20 +100,15 @@ def reply() -> Any:
 
 @bp.get("/p/<int:number>")
 def permalink(number: int) -> Any:
-    db = site().connections().db
-    post = db.post(number)
-    if post is None:
-        abort(404, f"No post {number}.")
-    page = db.page_of(post, site().web.per_page)
+    post = _post_or_404(number)
+    page = site().connections().db.page_of(post, site().web.per_page)
     return redirect(url_for("forum.thread", key=post.thread, page=page) + f"#p{number}")
 
 
 @bp.route("/p/<int:number>/edit", methods=["GET", "POST"])
 def edit(number: int) -> Any:
     user = current_user()
-    post = site().connections().db.post(number)
-    if post is None:
-        abort(404, f"No post {number}.")
+    post = _post_or_404(number)
     if not user or user != post.author:
         abort(403, "You can edit only your own posts.")
     if request.method == "GET":
