@@ -25,6 +25,7 @@ from forumbot.cli import cli
 from forumbot.errors import ConfigError
 from forumbot.model import format_time
 from forumbot.platforms.local import LocalForum
+from forumbot.service import Service
 from forumbot.web.accounts import Accounts, RateLimiter, check_password, hash_password
 from forumbot.web.app import create_app
 from forumbot.web.config import WebConfig, WebGame, WebSettings
@@ -267,6 +268,19 @@ def test_the_bots_links_point_at_the_web_forum(tmp_path):
     bot.write_text(bot.read_text().replace('"127.0.0.1:8099"', '"8099"'))
     with pytest.raises(ConfigError, match=r"bot.toml:7: listen must be host:port"):
         load_bot_config(bot)
+
+
+def test_a_game_yet_to_start_is_served_with_its_threads_open(tmp_path):
+    (tmp_path / "later.toml").write_text('[game]\nname = "mafia"\nlang = "en"\nstart = "2040-01-01T18:00:00Z"\n'
+                                         'host = "Host"\n[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n')
+    (tmp_path / "bot.toml").write_text('[bot]\nstore = "bot.db"\n[platforms.local]\nkind = "local"\n'
+                                       'path = "forum.db"\n[[games]]\nconfig = "later.toml"\n[web]\n')
+    settings = Service(load_bot_config(tmp_path / "bot.toml")).web_settings()
+    assert settings.games == (WebGame("later", {"game": "later/game", "votes": "later/votes"}, "Host",
+                                      ("Alice", "Bob")),)
+    assert settings.forum_path == str(tmp_path / "forum.db")
+    page = create_app(settings).test_client().get("/").get_data(as_text=True)
+    assert 'href="/t/later/votes"' in page and 'href="/t/later/game"' in page
 
 
 def test_forum_add_user_prints_a_password_once(tmp_path):

@@ -98,10 +98,14 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
 
 
 def web_games(runner: Runner) -> tuple[WebGame, ...]:
-    """The started games of a runner as the web forum shows them (games that start later appear once the
-    bot is restarted after their start; their threads are listed meanwhile under "Other threads")."""
+    """A runner's games as the web forum shows them; a game yet to start shows the threads it will have
+    (games a lobby starts later are listed under "Other threads" until the bot restarts)."""
+    from forumbot.gamerun import setup_of
+
+    started = runner.started()
     games = []
-    for run in runner.started():
-        threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(runner.state(run)).items()}
+    for run in runner.runs:
+        state = runner.state(run) if run in started else run.game.new(setup_of(run.config))
+        threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(state).items()}
         games.append(WebGame(run.name, threads, run.config.host, tuple(p.name for p in run.config.players)))
     return tuple(games)
