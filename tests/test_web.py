@@ -30,6 +30,7 @@ from forumbot.web.accounts import Accounts, RateLimiter, check_password, hash_pa
 from forumbot.web.app import create_app
 from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.markup import quoted, to_html
+from forumbot.web.server import WebServer
 
 ALLOWED_TAGS = {"p", "br", "strong", "em", "u", "del", "s", "sup", "sub", "a", "blockquote", "cite", "details",
                 "summary", "pre", "code", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "table",
@@ -137,6 +138,11 @@ def test_the_rate_limiter_counts_failures_in_a_window():
     assert limiter.blocked("ip") == 60 and limiter.blocked("other") == 0
     now[0] = 61
     assert limiter.blocked("ip") == 0
+    for n in range(10_001):
+        limiter.failed(f"name:{n}")
+    now[0] = 200
+    limiter.failed("late")
+    assert list(limiter.failures) == ["late"]   # the expired keys are forgotten
 
 
 # ---- the app through Flask's test client ----------------------------------------------------------
@@ -326,3 +332,37 @@ def test_forumbot_run_serves_the_web_forum(tmp_path):
         output = process.communicate(timeout=30)[0].decode()
     assert process.returncode == 0, output
     assert f"web forum: http://127.0.0.1:{port}/" in output
+
+
+def test_a_port_already_taken_is_a_clear_error(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(ConfigError, match=f"cannot listen on 127.0.0.1:{port}"):
+            WebServer(WebSettings(str(tmp_path / "forum.db"), WebConfig(port=port)))
+
+
+def test_forumbot_demo_web_prints_where_to_sign_in_and_serves(tmp_path):
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, "-m", "forumbot", "demo", "--web", "--pace", "0", "--listen",
+                                f"127.0.0.1:{port}", "--dir", str(tmp_path / "demo")],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ,
+                                                                                      "PYTHONUNBUFFERED": "1"})
+    lines = []
+    try:
+        for line in process.stdout:   # type: ignore[union-attr]
+            lines.append(line.decode())
+            if "Ctrl-C stops the demo" in lines[-1]:
+                break
+        output = "".join(lines)
+        assert f"The forum is at http://127.0.0.1:{port}/" in output
+        password = re.search(r"password: (\S+)", output).group(1)
+        assert "name:     Хью Джекман" in output and Accounts(tmp_path / "demo" / "forum.db").verify("Хью Джекман",
+                                                                                                   password)
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/mafia-day-ru/votes?page=last").read().decode()
+        assert "Голосую против Леонардо Ди Каприо" in page   # the scripted posts, served
+    finally:
+        process.send_signal(signal.SIGINT)
+        rest = process.communicate(timeout=30)[0].decode()
+    assert process.returncode == 0 and "demo stopped" in rest

@@ -125,3 +125,6 @@ class RateLimiter:
         with self.lock:
             for key in keys:
                 self._recent(key).append(self.clock())
+            if len(self.failures) > 10_000:   # a flood of made-up names: forget the keys whose window has passed
+                for key in [k for k in self.failures if not self._recent(k)]:
+                    del self.failures[key]
