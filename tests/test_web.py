@@ -251,6 +251,24 @@ def test_who_may_post_edit_and_read_private_messages(site):
     assert [p["read"] for p in forum.pms_to("forumbot")] == [0]   # the bot's inbox is the bot's to mark
 
 
+def test_a_player_changes_their_password(site):
+    app, _, passwords = site
+    alice = signed_in(app, passwords, "Alice")
+    csrf = token(alice, "/account/password")
+    for form, problem in [({"current": "wrong", "new": "новый пароль 1", "again": "новый пароль 1"}, "is wrong"),
+                          ({"current": passwords["Alice"], "new": "short", "again": "short"}, "at least 10"),
+                          ({"current": passwords["Alice"], "new": "новый пароль 1", "again": "другой"}, "differ")]:
+        response = alice.post("/account/password", data={**form, "csrf": csrf})
+        assert response.status_code == 400 and problem in response.get_data(as_text=True)
+    done = alice.post("/account/password", data={"current": passwords["Alice"], "new": "новый пароль 1",
+                                                 "again": "новый пароль 1", "csrf": csrf})
+    assert done.status_code == 200 and "password is changed" in done.get_data(as_text=True)
+    signed_in(app, {"Alice": "новый пароль 1"}, "Alice")
+    with pytest.raises(AssertionError):
+        signed_in(app, passwords, "Alice", address="10.9.9.9")
+    assert app.test_client().get("/account/password").status_code == 401
+
+
 def test_private_forum_needs_sign_in(tmp_path):
     path = tmp_path / "forum.db"
     app = create_app(WebSettings(str(path), WebConfig(private=True), games=(GAME,)))

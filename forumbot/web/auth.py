@@ -11,6 +11,7 @@ from forumbot.web.app import current_user
 from forumbot.web.site import site
 
 bp = Blueprint("auth", __name__)
+MIN_PASSWORD = 10
 
 
 def _safe_next(target: str | None) -> str:
@@ -44,3 +45,22 @@ def signout() -> Any:
     if current_user():
         session.clear()
     return redirect(url_for("forum.index"))
+
+
+@bp.route("/account/password", methods=["GET", "POST"])
+def password() -> Any:
+    """Change one's password (the host's `add-user` printed a generated one)."""
+    user = current_user()
+    if not user:
+        abort(401, "Sign in first.")
+    if request.method == "GET":
+        return render_template("password.html")
+    accounts = site().connections().accounts
+    new = request.form.get("new", "")
+    error = ("The current password is wrong." if not accounts.verify(user, request.form.get("current", "")) else
+             f"A new password needs at least {MIN_PASSWORD} characters." if len(new) < MIN_PASSWORD else
+             "The two new passwords differ." if new != request.form.get("again") else None)
+    if error:
+        return render_template("password.html", error=error), 400
+    accounts.add_user(user, password=new)
+    return render_template("password.html", done=True)
