@@ -32,10 +32,10 @@ from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.markup import quoted, to_html
 from forumbot.web.server import WebServer
 
-ALLOWED_TAGS = {"p", "br", "strong", "em", "u", "del", "s", "sup", "sub", "a", "blockquote", "cite", "details",
+ALLOWED_TAGS = {"span", "p", "br", "strong", "em", "u", "del", "s", "sup", "sub", "a", "blockquote", "cite", "details",
                 "summary", "pre", "code", "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "table",
                 "thead", "tbody", "tr", "th", "td"}
-ALLOWED_ATTRS = {"href", "rel", "start", "style"}   # style: markdown-it's table alignment (text-align only)
+ALLOWED_ATTRS = {"href", "rel", "start", "style", "class"}   # style: markdown-it's table alignment only
 
 
 def assert_inert(html: str) -> None:
@@ -43,6 +43,8 @@ def assert_inert(html: str) -> None:
     for tag in BeautifulSoup(f"<div>{html}</div>", "html.parser").div.find_all(True):
         assert tag.name in ALLOWED_TAGS, (tag.name, html)
         assert set(tag.attrs) <= ALLOWED_ATTRS, (tag.attrs, html)
+        if "class" in tag.attrs:
+            assert tag.name == "span" and tag["class"] == ["spoiler"], html
         if "style" in tag.attrs:
             assert re.fullmatch(r"text-align:(left|right|center)", tag["style"]), html
         if tag.name == "a":
@@ -82,7 +84,8 @@ def test_hostile_posts_render_inert(text, dialect):
     assert "<script" not in html and "<img" not in html and "<iframe" not in html
 
 
-PIECES = [*"<>[]()=\"':/ \n*_~!#&;abjvsrciptu", "[url=", "[/url]", "javascript:", "<script>", "[quote=", "[/quote]",
+PIECES = [*"<>[]()=\"':/ \n*_~!#&;abjvsrciptu\ue000\ue001", ">!", "!<", "[url=", "[/url]", "javascript:",
+          "<script>", "[quote=", "[/quote]",
           "](", "http://", "[b]", "[/b]", "[spoiler]", "[/spoiler]", "<a href=", "onerror="]
 
 
@@ -102,6 +105,8 @@ def test_any_text_renders_inert(text, dialect):
     ("bbcode", "[quote=Брэд Питт]Против Хэнкса[/quote]да", "<blockquote><cite>Брэд Питт</cite>Против Хэнкса"
                                                           "</blockquote>да"),
     ("bbcode", "[vote]X[/vote] [color=red]красный[/color]", "[vote]X[/vote] красный"),
+    ("markdown", ">!Против Анджи!< шучу", '<p><span class="spoiler">Против Анджи</span> шучу</p>'),
+    ("markdown", "a >!<b>!< \ue000c\ue001", '<p>a <span class="spoiler">&lt;b&gt;</span> c</p>'),
 ])
 def test_the_bots_markup_renders(dialect, text, html):
     assert html in str(to_html(text, dialect))

@@ -67,10 +67,21 @@ def bbcode_html(text: str) -> str:
     return html.replace("\n", "<br>\n")
 
 
+# Reddit's spoilers, >!text!< within a line: marked with two private-use characters before markdown reads
+# the text (so a line starting with >! is no quote), turned into a span after, where they enclose plain text.
+_SPOILER_IN, _SPOILER_OUT = re.compile(r">!(.+?)!<"), re.compile("\ue000([^<\ue000\ue001]*)\ue001")
+
+
+def markdown_html(text: str) -> str:
+    text = _SPOILER_IN.sub("\ue000\\1\ue001", text.replace("\ue000", "").replace("\ue001", ""))
+    html = _SPOILER_OUT.sub(r'<span class="spoiler">\1</span>', _MD.render(text))
+    return html.replace("\ue000", "").replace("\ue001", "")
+
+
 def to_html(text: str, dialect: str) -> Markup:
     """A post's body as safe HTML, read in its dialect (markdown, bbcode; anything else as plain text)."""
     if dialect == "markdown":
-        return Markup(_MD.render(text))
+        return Markup(markdown_html(text))
     if dialect == "bbcode":
         return Markup(bbcode_html(text))
     return Markup(str(escape(text)).replace("\n", "<br>\n"))
