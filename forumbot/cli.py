@@ -332,11 +332,11 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
             service.poll_all(service.clock())
             return 0
         server = None
-        if config.web is not None:   # the web forum, in a thread beside the scheduler
+        settings = service.web_settings()
+        if settings is not None:   # the web forum, in a thread beside the scheduler
             from forumbot.web.server import WebServer
-            service.start_games()
-            server = WebServer(service.web_settings()).start()   # type: ignore[arg-type]
-            click.echo(f"web forum: {config.web.url}/ (listening on {server.host}:{server.port})")
+            server = WebServer(settings).start()
+            click.echo(f"web forum: {settings.web.url}/ (listening on {server.host}:{server.port})")
         try:
             service.run_forever()
         finally:

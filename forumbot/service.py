@@ -143,7 +143,7 @@ class Service:
             self.workers[name] = PlatformWorker(platform_config, runner, backoff)
 
     def web_settings(self) -> WebSettings | None:
-        """What the web forum serves ([web] in the bot config): the local forum and its started games."""
+        """What the web forum serves ([web] in the bot config): the local forum and its games."""
         web = self.config.web
         if web is None:
             return None
