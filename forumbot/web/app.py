@@ -7,7 +7,7 @@ import hmac
 import secrets
 from typing import Any
 
-from flask import Flask, abort, render_template, request, session
+from flask import Flask, abort, g, render_template, request, session
 from werkzeug.exceptions import HTTPException
 
 from forumbot.errors import ForumbotError
@@ -55,8 +55,9 @@ def _when(value: str | None) -> str:
 
 def _globals() -> dict[str, Any]:
     user = current_user()
-    unread = site().connections().db.unread_for(user) if user else 0
-    return {"user": user, "csrf_token": csrf_token, "unread": unread, "bot": site().settings.account}
+    if "unread" not in g:   # once a request, however many templates it renders (the live feed renders one a post)
+        g.unread = site().connections().db.unread_for(user) if user else 0
+    return {"user": user, "csrf_token": csrf_token, "unread": g.unread, "bot": site().settings.account}
 
 
 def _error(err: HTTPException) -> Any:
