@@ -26,6 +26,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WAIT_MS = 20_000
+PRINTED: list[dict] = []   # what the demo printed as players' posts (the terminal's side of the demo)
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("FORUMBOT_REQUIRE_BROWSER"):
@@ -55,7 +56,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory):
         try:
             web_demo(load_scenario(data_dir("samples") / "mafia-day-ru.toml"), folder, listen=("127.0.0.1", 0),
                      pace=0, stop=stop, on_live=lambda info: (found.append(info), live.set()), poll_seconds=0.3,
-                     per_page=10)
+                     per_page=10, on_post=PRINTED.append)
         except Exception as err:   # reported by the fixture below
             failed.append(err)
             live.set()
@@ -133,6 +134,8 @@ def test_a_vote_posted_in_the_browser_is_counted_and_shown_live(browser, demo, s
     # the bot's answer arrives through the live refresh, without a reload
     page.wait_for_selector("article.post.bot:has-text('Повешен(ы): Том Хэнкс')")
     assert page.evaluate("window.notReloaded") is True
+    mine = [p for p in PRINTED if p["author"] == info.player and p["text"] == "Голосую против Тома Хэнкса"]
+    assert [p.get("thread") for p in mine] == ["votes"]   # the terminal shows the browser's post too
     assert page.locator("article.post.bot").count() > bot_posts
     page.screenshot(path=str(shots / "vote-count-live.png"), full_page=True)
     # the links in the bot's count open the vote posts on the web forum, on whatever page they are

@@ -27,6 +27,7 @@ from forumbot.runner import Runner
 from forumbot.store import Store
 from forumbot.web.accounts import Accounts
 from forumbot.web.config import WebConfig, WebGame, WebSettings
+from forumbot.web.forumdb import ForumDB
 from forumbot.web.server import WebServer
 
 Printer = Callable[[dict[str, Any]], None]
@@ -109,8 +110,14 @@ def web_demo(scenario: Scenario, folder: str | Path, *, listen: tuple[str, int] 
             on_live(info)
         forum = LocalForum(forum_path, clock=clock, dialect=config.dialect, base_url=base)
         runner = Runner(Store(store_path), forum, [GameRun.build(config, dialect=config.dialect)])
+        written = ForumDB(forum)
+        _, seen_post, seen_pm = written.written_since(0, 0)
         while not stop.wait(poll_seconds):
             now = clock()
+            posts, seen_post, seen_pm = written.written_since(seen_post, seen_pm)
+            for post in posts:   # what people wrote in the browser, as the terminal showed the scripted posts
+                if on_post:
+                    on_post({**post, "thread": run.thread_name(post["thread"])} if "thread" in post else post)
             for row in runner.step(now).delivered:
                 if on_message:
                     where = {"pm": row["pm_to"]} if row["pm_to"] else {"thread": run.thread_name(row["thread"])}

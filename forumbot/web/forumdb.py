@@ -64,6 +64,18 @@ class ForumDB:
                                  [post.thread, post.id]).fetchone()[0]
         return int(before) // per_page + 1
 
+    def written_since(self, post_id: int, pm_id: int) -> tuple[list[dict[str, Any]], int, int]:
+        """What people (not the bot) posted and sent after the given ids, oldest first, as the terminal demo
+        prints them, and the newest ids."""
+        bot = self.forum.account
+        posts = self.db.execute("SELECT id, thread, author, body, created FROM forum_posts WHERE id > ? ORDER BY id",
+                                [post_id]).fetchall()
+        pms = self.db.execute("SELECT id, sender, body, created FROM forum_pms WHERE id > ? ORDER BY id",
+                              [pm_id]).fetchall()
+        out = [{"at": r[4], "author": r[2], "thread": r[1], "text": r[3]} for r in posts if r[2] != bot]
+        out += [{"at": r[3], "author": r[1], "pm": True, "text": r[2]} for r in pms if r[1] != bot]
+        return out, max([post_id, *(r[0] for r in posts)]), max([pm_id, *(r[0] for r in pms)])
+
     # ---- private messages -------------------------------------------------------------------
     def conversations(self, people: set[str]) -> list[dict[str, Any]]:
         """The conversations (pairs of accounts) with anyone of `people` in them, newest first, with the
