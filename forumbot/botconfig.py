@@ -25,6 +25,7 @@ from forumbot.config import POST_DIALECTS, GameConfig, load_ruleset, load_scenar
 from forumbot.errors import ConfigError
 from forumbot.gamerun import check_setup
 from forumbot.tomlfile import TomlFile, load_toml
+from forumbot.web.config import WebConfig, web_config
 
 PLATFORM_KINDS = ("local", "reddit")
 BOT_KEYS = ("store", "log_level", "retry_max_seconds")
@@ -34,7 +35,7 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
                  "inbox_every", "edit_policy", "settle_seconds")
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
-TOP_KEYS = ("bot", "platforms", "games", "lobbies")
+TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")
 # Where a lobby's spawned games get threads of their own: platforms that open a thread by posting in it.
 LOBBY_PLATFORMS = ("local",)
 
@@ -62,6 +63,7 @@ class BotConfig:
     games: tuple[BotGame, ...]
     retry_max_seconds: float = 900.0
     log_level: str = "info"
+    web: WebConfig | None = None        # [web]: the web forum over a local forum (forumbot/web/)
 
 
 def load_bot_config(path: str | Path) -> BotConfig:
@@ -124,8 +126,11 @@ def load_bot_config(path: str | Path) -> BotConfig:
             raise locate(err, str(base / entry["config"])) from None
         games.append(BotGame(config, platform, dict(threads)))
     retry = bot.get("retry_max_seconds", 900)
+    web = web_config(doc, [n for n, p in platforms.items() if p.kind == "local"])
+    if web is not None:   # the bot's links on the served forum open its pages
+        platforms[web.platform].options["base_url"] = web.url
     return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),
-                     float(retry), str(bot.get("log_level", "info")))
+                     float(retry), str(bot.get("log_level", "info")), web)
 
 
 def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGame]:

@@ -97,12 +97,14 @@ def _replay(path: str, **kwargs: Any) -> ReplayResult:
 @cli.command()
 @click.option("--scenario", "scenario_path", type=click.Path(dir_okay=False),
               help=f"A scenario to play instead of samples/{DEMO_SCENARIO}.")
-@click.option("--pace", type=float, default=0.0, show_default=True,
-              help="Seconds to wait between posts, to watch the game unfold.")
+@click.option("--pace", type=float, default=None,
+              help="Seconds to wait between posts, to watch the game unfold (default 0; 3 with --web).")
 @click.option("--dir", "folder", type=click.Path(file_okay=False), default=".forumbot-demo",
               show_default=True, help="Where the demo keeps its store and local forum: a new or empty folder, or "
               "one an earlier demo made (its databases are replaced; nothing else is touched).")
-def demo(scenario_path: str | None, pace: float, folder: str) -> None:
+@click.option("--web", is_flag=True, help="Serve the local forum in the browser while the game plays.")
+@click.option("--listen", default="127.0.0.1:8080", show_default=True, help="With --web: host:port to serve on.")
+def demo(scenario_path: str | None, pace: float | None, folder: str, web: bool, listen: str) -> None:
     """Play a sample Mafia day on the local forum and print every post as it happens."""
 
     def run() -> int:
@@ -110,6 +112,8 @@ def demo(scenario_path: str | None, pace: float, folder: str) -> None:
         scenario = _load(path)
         if workdir.claim(folder, "demo"):
             workdir.remove_databases(folder, DEMO_DATABASES)
+        if web:
+            return _web_demo(scenario, folder, 3.0 if pace is None else pace, listen)
         click.echo(f"forumbot demo: {path} on the local forum in {folder}/ "
                    f"({len(scenario.config.players)} players, {len(scenario.posts)} posts)\n")
 
@@ -130,6 +134,37 @@ def demo(scenario_path: str | None, pace: float, folder: str) -> None:
         return 0
 
     sys.exit(_guard(run))
+
+
+def _web_demo(scenario: Scenario, folder: str, pace: float, listen: str) -> int:
+    """`demo --web`: serve the local forum while the day plays, then let a person post the last vote."""
+    from forumbot.web.config import parse_listen
+    from forumbot.web.demo import DemoInfo, web_demo
+
+    try:
+        address = parse_listen(listen)
+    except ValueError:
+        raise ConfigError(f"--listen '{listen}' is not host:port", fix="--listen 127.0.0.1:8080") from None
+
+    def ready(info: DemoInfo) -> None:
+        click.echo(click.style(f"The forum is at {info.url}/  (open it now: the posts arrive every {pace:g} s)",
+                               bold=True))
+        if info.host:
+            click.echo(f"The host's account: {info.host} / {info.host_password}")
+        click.echo()
+
+    def live(info: DemoInfo) -> None:
+        click.echo(click.style("Your turn. Sign in at " + info.url + "/signin as", bold=True))
+        click.echo(f"    name:     {info.player}\n    password: {info.password}")
+        click.echo(f"and post in {info.thread_url} the scenario's last post (or any vote):\n    {info.text}")
+        click.echo("The bot polls every second. Ctrl-C stops the demo.\n")
+
+    try:
+        web_demo(scenario, folder, listen=address, pace=pace, on_ready=ready, on_live=live,
+                 on_post=_print_post, on_message=_print_message)
+    except KeyboardInterrupt:
+        click.echo("demo stopped")
+    return 0
 
 
 @cli.command(name="replay")
@@ -395,7 +430,17 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
             for name, errors in failed.items():
                 click.echo(f"error: {name}: {len(errors)} failure(s), last: {errors[-1]}", err=True)
             return 1 if failed else 0
-        service.run_forever()
+        server = None
+        settings = service.web_settings()
+        if settings is not None:   # the web forum, in a thread beside the scheduler
+            from forumbot.web.server import WebServer
+            server = WebServer(settings).start()
+            click.echo(f"web forum: {settings.web.url}/ (listening on {server.host}:{server.port})")
+        try:
+            service.run_forever()
+        finally:
+            if server is not None:
+                server.stop()
         return 0
 
     sys.exit(_guard(go))
@@ -524,6 +569,43 @@ def flags(config_path: str | None, db_path: str | None, game_name: str | None, s
         click.echo(f"{len(listed)} {'' if show_all else 'open '}flag(s)" + (f" of {game_name}" if game_name else ""))
         for flag in listed:
             click.echo(_flag_line(flag))
+        return 0
+
+    sys.exit(_guard(go))
+
+
+@cli.group()
+def forum() -> None:
+    """The local forum's web accounts (see "The web forum" in the README)."""
+
+
+@forum.command(name="add-user")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config (its [web] forum).")
+@click.option("--forum", "forum_path", type=click.Path(dir_okay=False), help="Or the local forum's file itself.")
+def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | None) -> None:
+    """Create accounts (or reset their passwords) and print each one's password, once."""
+    from forumbot.web.accounts import Accounts
+
+    def go() -> int:
+        url, account = "", "forumbot"
+        path = forum_path
+        if config_path:
+            from forumbot.botconfig import load_bot_config
+            bot = load_bot_config(config_path)
+            if bot.web is None:
+                raise ConfigError("the bot config has no [web] table", path=config_path,
+                                  fix='add [web] with listen = "127.0.0.1:8080"')
+            options = bot.platforms[bot.web.platform].options
+            path, url, account = options.get("path", "forum.db"), bot.web.url, options.get("account", "forumbot")
+        if not path:
+            raise ConfigError("say which forum", fix="pass --config bot.toml or --forum forum.db")
+        accounts = Accounts(path)
+        for name in names:
+            password = accounts.add_user(name, reserved=(account,))
+            click.echo(f"{name}\t{password}")
+        if url:
+            click.echo(f"Sign in at {url}/signin")
         return 0
 
     sys.exit(_guard(go))

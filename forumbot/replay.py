@@ -74,9 +74,10 @@ def _grid(start: datetime, at: datetime, poll: int) -> datetime:
 def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
            on_message: Callable[[dict[str, Any]], None] | None = None,
            on_post: Callable[[dict[str, Any]], None] | None = None,
-           store_path: str | Path = ":memory:", forum_path: str | Path = ":memory:") -> ReplayResult:
+           store_path: str | Path = ":memory:", forum_path: str | Path = ":memory:",
+           base_url: str = "") -> ReplayResult:
     """Play a scenario to its end. `on_message` sees each bot message as it is delivered, `on_post`
-    each player's post as it goes on the forum.
+    each player's post as it goes on the forum. `base_url`: the web forum serving the local forum (links).
 
     Raises ConfigError for a bad scenario, grammar, ruleset or template.
     """
@@ -84,7 +85,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     config = scenario.config
     poll = scenario.poll_seconds if poll_seconds is None else poll_seconds
     clock = VirtualClock(config.start)
-    forum = LocalForum(forum_path, clock=clock, dialect=config.dialect)
+    forum = LocalForum(forum_path, clock=clock, dialect=config.dialect, base_url=base_url)
     store = Store(store_path)
     run = GameRun.build(config, dialect=config.dialect)
     runner = Runner(store, forum, [run])

@@ -34,6 +34,7 @@ from forumbot.platforms.base import Platform
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner, StepResult
 from forumbot.store import Store
+from forumbot.web.config import WebSettings, web_games
 
 log = logging.getLogger("forumbot.service")
 Clock = Callable[[], datetime]
@@ -49,7 +50,8 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
         options = config.options
         return LocalForum(options.get("path", "forum.db"), account=options.get("account", "forumbot"),
                           dialect=options.get("dialect", "markdown"), clock=clock,
-                          edit_policy=options.get("edit_policy", "first_seen"))
+                          edit_policy=options.get("edit_policy", "first_seen"),
+                          base_url=options.get("base_url", ""))
     if config.kind == "reddit":
         from forumbot.platforms.reddit import from_options
         return from_options(config.name, config.options, clock)
@@ -202,6 +204,17 @@ class Service:
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
             self.workers[name] = PlatformWorker(platform_config, runner, backoff)
+
+    def web_settings(self) -> WebSettings | None:
+        """What the web forum serves ([web] in the bot config): the local forum and its games."""
+        web = self.config.web
+        if web is None:
+            return None
+        options = self.config.platforms[web.platform].options
+        worker = self.workers.get(web.platform)
+        return WebSettings(options.get("path", "forum.db"), web, options.get("dialect", "markdown"),
+                           options.get("account", "forumbot"), web_games(worker.runner) if worker else (),
+                           self.clock)
 
     def start_games(self) -> None:
         """Create the games that are not in the store yet (their opening posts go in the outbox)."""

@@ -62,3 +62,7 @@ def votes(state: MafiaState, pairs: list[tuple[str, str]], **kw: Any) -> tuple[M
 
 def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
+
+
+# Folders where the browser tests saved screenshots this run (printed at the end of the run by conftest).
+SCREENSHOT_DIRS: list[str] = []

@@ -1,4 +1,5 @@
-"""The embedded default platform: a small forum that lives in SQLite. No accounts, no network.
+"""The embedded default platform: a small forum that lives in SQLite (people use it through the web
+forum, `forumbot/web/`, which keeps its accounts in the same file).
 
 Threads have a key ("demo/votes"); posts and private messages get increasing ids. Scenario files and
 the demo feed it with `add_post`/`add_pm`; the bot reads and writes it through the Platform Protocol
@@ -11,6 +12,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -45,7 +47,7 @@ class LocalForum:
 
     def __init__(self, path: str | Path = ":memory:", *, account: str = "forumbot",
                  dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow,
-                 edit_policy: str = "first_seen") -> None:
+                 edit_policy: str = "first_seen", base_url: str = "") -> None:
         try:
             self.db = open_database(path)
             forum_migrations.apply(self.db)
@@ -57,6 +59,7 @@ class LocalForum:
         self.dialect = dialect
         self.clock = clock
         self.edit_policy = edit_policy
+        self.base_url = base_url.rstrip("/")   # the web forum's address: links in posts open its pages
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -103,6 +106,12 @@ class LocalForum:
     def pms_to(self, recipient: str) -> list[dict[str, str]]:
         return list(self.db["forum_pms"].rows_where("recipient = ?", [recipient], order_by="id"))
 
+    def post_url(self, thread: str, number: int) -> str:
+        """A post's permalink: the web forum's page when it is served, else a local:// reference."""
+        if self.base_url:
+            return f"{self.base_url}/t/{quote(thread)}#p{number}"
+        return f"local://{thread}#p{number}"
+
     # ---- the Platform Protocol ------------------------------------------------------------------
     def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
         after = int(cursor) if cursor and cursor.isdigit() else 0
@@ -123,7 +132,7 @@ class LocalForum:
             [after, newest, now, *threads]).fetchall()
         posts = [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
                       body=r[3], dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None,
-                      url=f"local://{r[1]}#p{r[0]}") for r in rows]
+                      url=self.post_url(r[1], r[0])) for r in rows]
         return posts, str(max(after, first_future - 1 if first_future else newest))
 
     def fetch_pms(self) -> list[Post]:

@@ -1,0 +1,130 @@
+"""People's accounts on the web forum, kept beside the local forum's tables in its SQLite file.
+
+Passwords are stored only as scrypt hashes (hashlib, salted, n=2**14, r=8, p=1). The host creates every
+account (`forumbot forum add-user NAME`), which prints a generated password once. Failed sign-ins are
+rate-limited per address and per account name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from forumbot.errors import ConfigError, StoreError
+from forumbot.model import format_time
+from forumbot.sqlite import open_database
+
+account_migrations = Migrations("webforum")
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+
+
+@account_migrations()
+def m001_users(db: Database) -> None:
+    db.table("web_users").create({"name": str, "password": str, "created": str}, pk="name")
+    db.table("web_settings").create({"key": str, "value": str}, pk="key")
+
+
+def hash_password(password: str) -> str:
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, dklen=32, **SCRYPT)
+    return f"scrypt${SCRYPT['n']}${SCRYPT['r']}${SCRYPT['p']}${salt.hex()}${digest.hex()}"
+
+
+def check_password(stored: str, password: str) -> bool:
+    try:
+        kind, n, r, p, salt, digest = stored.split("$")
+        if kind != "scrypt":
+            return False
+        found = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p),
+                               dklen=len(digest) // 2)
+    except ValueError:
+        return False
+    return hmac.compare_digest(found.hex(), digest)
+
+
+# A hash to check against when the account does not exist, so a wrong name takes as long as a wrong password.
+_DUMMY = hash_password(secrets.token_urlsafe(16))
+
+
+class Accounts:
+    """The accounts table and the forum's settings (the session-signing secret)."""
+
+    def __init__(self, path: str | Path) -> None:
+        try:
+            self.db = open_database(path)
+            account_migrations.apply(self.db)
+        except (sqlite3.Error, OSError) as err:
+            raise StoreError(f"cannot open the web forum's accounts in {path}: {err}") from err
+
+    def add_user(self, name: str, *, password: str | None = None, reserved: tuple[str, ...] = ()) -> str:
+        """Create an account (or give an existing one a new password); returns the password."""
+        name = name.strip()
+        if not name or len(name) > 60 or any(c in name for c in "/\\<>\n\r\t"):
+            raise ConfigError(f"'{name}' cannot be an account name",
+                              fix="use the player's name as in the roster: 1-60 characters, no / \\ < >")
+        if name in reserved:
+            raise ConfigError(f"'{name}' is the bot's own account", fix="nobody signs in as the bot")
+        password = password or secrets.token_urlsafe(12)
+        with self.db.atomic():
+            self.db.execute("INSERT INTO web_users (name, password, created) VALUES (?, ?, ?) "
+                            "ON CONFLICT(name) DO UPDATE SET password = excluded.password",
+                            [name, hash_password(password), format_time(datetime.now(UTC))])
+        return password
+
+    def verify(self, name: str, password: str) -> bool:
+        row = self.db.execute("SELECT password FROM web_users WHERE name = ?", [name]).fetchone()
+        ok = check_password(row[0] if row else _DUMMY, password)
+        return ok and row is not None
+
+    def exists(self, name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM web_users WHERE name = ?", [name]).fetchone() is not None
+
+    def names(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT name FROM web_users ORDER BY name")]
+
+    def secret(self) -> str:
+        """The key that signs session cookies: made once, kept in the file so sessions survive a restart."""
+        with self.db.atomic():
+            self.db.execute("INSERT OR IGNORE INTO web_settings (key, value) VALUES ('secret', ?)",
+                            [secrets.token_hex(32)])
+            return str(self.db.execute("SELECT value FROM web_settings WHERE key = 'secret'").fetchone()[0])
+
+
+class RateLimiter:
+    """At most `limit` failures per key within `window` seconds (keys: an address, an account name)."""
+
+    def __init__(self, limit: int = 5, window: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
+        self.failures: dict[str, deque[float]] = {}
+        self.lock = threading.Lock()
+
+    def _recent(self, key: str) -> deque[float]:
+        times = self.failures.setdefault(key, deque())
+        while times and times[0] <= self.clock() - self.window:
+            times.popleft()
+        return times
+
+    def blocked(self, *keys: str) -> float:
+        """Seconds until every key may try again (0: not blocked)."""
+        with self.lock:
+            waits = [self.window - (self.clock() - t[0]) for k in keys if len(t := self._recent(k)) >= self.limit]
+        return max(waits, default=0.0)
+
+    def failed(self, *keys: str) -> None:
+        with self.lock:
+            for key in keys:
+                self._recent(key).append(self.clock())
+            if len(self.failures) > 10_000:   # a flood of made-up names: forget the keys whose window has passed
+                for key in [k for k in self.failures if not self._recent(k)]:
+                    del self.failures[key]

@@ -1,0 +1,107 @@
+"""The Flask app factory: sessions in signed cookies, a CSRF token checked on every form, the pages
+registered as blueprints (forum, sign-in, private messages; the host console adds its own)."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any
+
+from flask import Flask, abort, g, render_template, request, session
+from werkzeug.exceptions import HTTPException
+
+from forumbot.errors import ForumbotError
+from forumbot.model import parse_time
+from forumbot.web.config import WebSettings
+from forumbot.web.markup import to_html
+from forumbot.web.site import Site, site
+
+MAX_FORM_BYTES = 256 * 1024
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(32)
+    return str(session["csrf"])
+
+
+def current_user() -> str | None:
+    user = session.get("user")
+    return str(user) if user else None
+
+
+def _check_csrf() -> None:
+    if request.method != "POST":
+        return
+    sent = request.form.get("csrf", "")
+    if not sent or "csrf" not in session or not hmac.compare_digest(sent, str(session["csrf"])):
+        abort(400, "This form's security token is missing or out of date. Go back, reload the page and send "
+                   "it again.")
+
+
+def _private_check() -> None:
+    if site().web.private and not current_user() and request.endpoint not in ("auth.signin", "static"):
+        abort(401, "This forum is private: sign in to read it.")
+
+
+def _when(value: str | None) -> str:
+    if not value:
+        return ""
+    try:
+        return f"{parse_time(value):%Y-%m-%d %H:%M} UTC"
+    except ValueError:
+        return value
+
+
+def _globals() -> dict[str, Any]:
+    user = current_user()
+    if "unread" not in g:   # once a request, however many templates it renders (the live feed renders one a post)
+        g.unread = site().connections().db.unread_for(user) if user else 0
+    return {"user": user, "csrf_token": csrf_token, "unread": g.unread, "bot": site().settings.account}
+
+
+def _error(err: HTTPException) -> Any:
+    return render_template("error.html", code=err.code, title=err.name, message=err.description), err.code or 500
+
+
+def _failure(err: ForumbotError) -> Any:
+    return render_template("error.html", code=503, title="Try again",
+                           message=f"The forum could not do that just now: {err}"), 503
+
+
+def create_app(settings: WebSettings) -> Flask:
+    """The web forum over the local forum in `settings.forum_path`."""
+    from forumbot.web import auth, forum, pms
+
+    app = Flask(__name__)
+    state = Site(settings)
+    app.extensions["forumbot"] = state
+    app.secret_key = state.connections().accounts.secret()
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+                      SESSION_COOKIE_SECURE=settings.web.url.startswith("https://"),
+                      SESSION_COOKIE_NAME="forumbot_session", MAX_CONTENT_LENGTH=MAX_FORM_BYTES)
+    if settings.web.trusted_proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        n = settings.web.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_prefix=n)  # type: ignore[method-assign]
+    app.before_request(_check_csrf)
+    app.before_request(_private_check)
+    app.context_processor(_globals)
+    app.add_template_filter(_when, "when")
+    app.add_template_filter(lambda text: to_html(text, settings.dialect), "post_html")
+    app.register_error_handler(HTTPException, _error)
+    app.register_error_handler(ForumbotError, _failure)
+
+    @app.after_request
+    def headers(response: Any) -> Any:
+        response.headers.setdefault("Content-Security-Policy", "default-src 'self'; img-src 'self'; "
+                                    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    for blueprint in (forum.bp, auth.bp, pms.bp):
+        app.register_blueprint(blueprint)
+    state.open_game_threads()
+    return app
+

@@ -1,0 +1,117 @@
+"""The forum's pages: the games and their threads, a thread page by page, new posts as JSON for the live
+refresh, replying (with a quote), editing one's own post, and a post's permalink."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+
+from forumbot.web.app import current_user
+from forumbot.web.forumdb import PostRow
+from forumbot.web.markup import quoted
+from forumbot.web.site import site
+
+bp = Blueprint("forum", __name__)
+MAX_POST_CHARS = 20_000
+
+
+def posted_text() -> str:
+    body = request.form.get("body", "").replace("\r\n", "\n").strip()
+    if not body:
+        abort(400, "An empty post: write something first.")
+    if len(body) > MAX_POST_CHARS:
+        abort(400, f"A post holds at most {MAX_POST_CHARS} characters.")
+    return body
+
+
+def _thread_or_404(key: str) -> dict[str, Any]:
+    info = site().connections().db.thread(key)
+    if info is None:
+        abort(404, f"No thread '{key}' on this forum.")
+    return info
+
+
+def _post_or_404(number: int) -> PostRow:
+    post = site().connections().db.post(number)
+    if post is None:
+        abort(404, f"No post {number}.")
+    return post
+
+
+def _pages(count: int) -> int:
+    return max(1, -(-count // site().web.per_page))
+
+
+@bp.get("/")
+def index() -> Any:
+    threads = {t["key"]: t for t in site().connections().db.threads()}
+    games = [(game, [(purpose, threads[key]) for purpose, key in game.threads.items() if key in threads])
+             for game in site().settings.games]
+    in_games = {key for game in site().settings.games for key in game.threads.values()}
+    others = [t for key, t in threads.items() if key not in in_games]
+    return render_template("index.html", games=games, others=others)
+
+
+@bp.get("/t/<path:key>")
+def thread(key: str) -> Any:
+    db = site().connections().db
+    info = _thread_or_404(key)
+    pages = _pages(db.count(key))
+    raw = request.args.get("page", "1")
+    page = pages if raw == "last" else (int(raw) if raw.isdigit() else 1)
+    if not 1 <= page <= pages:
+        abort(404, f"Thread '{key}' has {pages} page(s).")
+    posts = db.page(key, page, site().web.per_page)
+    draft = ""
+    if (quote := request.args.get("quote", "")).isdigit() and (post := db.post(int(quote))) is not None:
+        draft = quoted(post.author, post.body, site().settings.dialect)
+    return render_template("thread.html", thread=info, posts=posts, page=page, pages=pages, draft=draft,
+                           game=site().game_of_thread.get(key), may_post=site().may_post(current_user(), key),
+                           last_id=max([p.id for p in posts], default=0))
+
+
+@bp.get("/new.json")
+def new_posts() -> Any:
+    """Posts of a thread after an id, rendered, for the thread page's live refresh."""
+    key = request.args.get("t", "")
+    after = request.args.get("after", "0")
+    _thread_or_404(key)
+    if not after.isdigit():
+        abort(400, "after must be a post number")
+    posts = site().connections().db.after(key, int(after))
+    page = _pages(site().connections().db.count(key))
+    return jsonify({"posts": [{"id": p.id, "html": render_template("_post.html", post=p, page=page)}
+                              for p in posts]})
+
+
+@bp.post("/reply")
+def reply() -> Any:
+    user = current_user()
+    key = request.form.get("thread", "")
+    if not user:
+        abort(401, "Sign in to post.")
+    _thread_or_404(key)
+    if not site().may_post(user, key):
+        abort(403, "Only the players and the host of this game post in its threads.")
+    platform_id = site().connections().forum.add_post(key, user, posted_text())
+    return redirect(url_for("forum.permalink", number=int(platform_id.split(":")[1])))
+
+
+@bp.get("/p/<int:number>")
+def permalink(number: int) -> Any:
+    post = _post_or_404(number)
+    page = site().connections().db.page_of(post, site().web.per_page)
+    return redirect(url_for("forum.thread", key=post.thread, page=page) + f"#p{number}")
+
+
+@bp.route("/p/<int:number>/edit", methods=["GET", "POST"])
+def edit(number: int) -> Any:
+    user = current_user()
+    post = _post_or_404(number)
+    if not user or user != post.author:
+        abort(403, "You can edit only your own posts.")
+    if request.method == "GET":
+        return render_template("edit.html", post=post)
+    site().connections().forum.edit_post(f"local:{number}", posted_text())
+    return redirect(url_for("forum.permalink", number=number))

@@ -1,0 +1,61 @@
+"""Private messages: the inbox (conversations, unread counts), a conversation, sending. A player reads
+only their own; the host of a game also reads every conversation of its players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from forumbot.web.app import current_user
+from forumbot.web.forum import posted_text
+from forumbot.web.site import site
+
+bp = Blueprint("pms", __name__, url_prefix="/pm")
+
+
+def _signed_in() -> str:
+    user = current_user()
+    if not user:
+        abort(401, "Sign in to read your private messages.")
+    return user
+
+
+@bp.get("/")
+def inbox() -> Any:
+    user = _signed_in()
+    db = site().connections().db
+    conversations = db.conversations(site().watched(user))
+    for c in conversations:
+        c["other"] = c["b"] if c["a"] == user else c["a"] if c["b"] == user else None
+        c["unread"] = db.unread_for(user, c["other"]) if c["other"] else 0
+    return render_template("inbox.html", conversations=conversations, recipients=site().pm_recipients(user))
+
+
+@bp.route("/<name>", methods=["GET", "POST"])
+def conversation(name: str) -> Any:
+    user = _signed_in()
+    allowed = site().pm_recipients(user)
+    db = site().connections().db
+    if request.method == "POST":
+        if name not in allowed:
+            abort(403, f"You cannot write to '{name}' here.")
+        site().connections().forum.add_pm(user, name, posted_text(), subject=request.form.get("subject", "")[:200])
+        return redirect(url_for("pms.conversation", name=name) + "#last")
+    messages = db.conversation(user, name)
+    if not messages and name not in allowed:
+        abort(404, f"No conversation with '{name}'.")
+    db.mark_read(user, name)
+    return render_template("conversation.html", a=user, b=name, messages=messages, may_write=name in allowed)
+
+
+@bp.get("/<a>/<b>")
+def between(a: str, b: str) -> Any:
+    """A host reading a conversation of one of their players (read-only)."""
+    user = _signed_in()
+    if not site().may_read_pms(user, a, b):
+        abort(403, "You can read only your own private messages.")
+    if user in (a, b):
+        return redirect(url_for("pms.conversation", name=b if user == a else a))
+    return render_template("conversation.html", a=a, b=b, messages=site().connections().db.conversation(a, b),
+                           may_write=False)

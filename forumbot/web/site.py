@@ -1,0 +1,84 @@
+"""The web forum's shared state (one per app): the settings, one database connection per server thread,
+the sign-in rate limiter, and who may read or write what."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from flask import current_app
+
+from forumbot.platforms.local import LocalForum
+from forumbot.web.accounts import Accounts, RateLimiter
+from forumbot.web.config import WebGame, WebSettings
+from forumbot.web.forumdb import ForumDB
+
+
+@dataclass
+class Connections:
+    forum: LocalForum
+    db: ForumDB
+    accounts: Accounts
+
+
+class Site:
+    def __init__(self, settings: WebSettings) -> None:
+        self.settings = settings
+        self.web = settings.web
+        self.limiter = RateLimiter()
+        self._local = threading.local()
+        self.game_of_thread = {key: game for game in settings.games for key in game.threads.values()}
+
+    def connections(self) -> Connections:
+        """This thread's connections (SQLite connections are not shared between the server's threads)."""
+        held = getattr(self._local, "held", None)
+        if held is None:
+            s = self.settings
+            forum = LocalForum(s.forum_path, account=s.account, dialect=s.dialect, clock=s.clock,
+                               base_url=s.web.url)
+            held = self._local.held = Connections(forum, ForumDB(forum), Accounts(s.forum_path))
+        return held
+
+    def open_game_threads(self) -> None:
+        """Every game's threads exist from the start, so players can post before the bot has."""
+        forum = self.connections().forum
+        for game in self.settings.games:
+            for purpose, key in game.threads.items():
+                forum.ensure_thread(key, f"{game.name}: {purpose}")
+
+    # ---- who may do what ----------------------------------------------------------------------
+    def hosted_by(self, user: str | None) -> list[WebGame]:
+        return [g for g in self.settings.games if user and g.host == user]
+
+    def may_post(self, user: str | None, thread: str) -> bool:
+        """A game's threads take posts from its players and host; other threads from anyone signed in."""
+        if not user or user == self.settings.account:
+            return False
+        game = self.game_of_thread.get(thread)
+        return game is None or not game.players or user in game.players or user == game.host
+
+    def pm_recipients(self, user: str) -> list[str]:
+        """Whom `user` may write to: the bot and the hosts; a host also their games' players."""
+        names = [self.settings.account, *sorted({g.host for g in self.settings.games if g.host})]
+        for game in self.hosted_by(user):
+            names += [p for p in game.players if p not in names]
+        return [n for n in names if n != user]
+
+    def watched(self, user: str) -> set[str]:
+        """Whose private messages `user` may read: their own, and a host every player's of their games."""
+        people = {user}
+        for game in self.hosted_by(user):
+            people |= set(game.players)
+        return people
+
+    def may_read_pms(self, user: str | None, a: str, b: str) -> bool:
+        if not user:
+            return False
+        if user in (a, b):
+            return True
+        watched = self.watched(user) - {user}
+        return a in watched or b in watched
+
+
+def site() -> Site:
+    return current_app.extensions["forumbot"]   # type: ignore[no-any-return]
