@@ -287,6 +287,7 @@ def test_the_bots_links_point_at_the_web_forum(tmp_path):
     assert forum.fetch_posts(["mafia-1/votes"], None)[0][0].url == "http://forum.example/t/mafia-1/votes#p1"
     game = tmp_path / "game.toml"
     game.write_text('[game]\nname = "mafia"\nlang = "en"\nstart = "2026-05-01T18:00:00Z"\n'
+                    '[game.options]\nvotes_only = true\n'
                     '[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n[[players]]\nname = "Carol"\n')
     bot = tmp_path / "bot.toml"
     bot.write_text('[platforms.local]\nkind = "local"\npath = "forum.db"\n[[games]]\nconfig = "game.toml"\n'
@@ -301,12 +302,14 @@ def test_the_bots_links_point_at_the_web_forum(tmp_path):
 
 def test_a_game_yet_to_start_is_served_with_its_threads_open(tmp_path):
     (tmp_path / "later.toml").write_text('[game]\nname = "mafia"\nlang = "en"\nstart = "2040-01-01T18:00:00Z"\n'
-                                         'host = "Host"\n[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n')
+                                         'host = "Host"\n[game.options]\nvotes_only = true\n'
+                                         '[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n'
+                                         '[[players]]\nname = "Carol"\n')
     (tmp_path / "bot.toml").write_text('[bot]\nstore = "bot.db"\n[platforms.local]\nkind = "local"\n'
                                        'path = "forum.db"\n[[games]]\nconfig = "later.toml"\n[web]\n')
     settings = Service(load_bot_config(tmp_path / "bot.toml")).web_settings()
     assert settings.games == (WebGame("later", {"game": "later/game", "votes": "later/votes"}, "Host",
-                                      ("Alice", "Bob")),)
+                                      ("Alice", "Bob", "Carol")),)
     assert settings.forum_path == str(tmp_path / "forum.db")
     page = create_app(settings).test_client().get("/").get_data(as_text=True)
     assert 'href="/t/later/votes"' in page and 'href="/t/later/game"' in page
@@ -332,6 +335,7 @@ def test_forumbot_run_serves_the_web_forum(tmp_path):
     port = _free_port()
     start = format_time(datetime.now(UTC) - timedelta(minutes=1))
     (tmp_path / "game.toml").write_text(f'[game]\nname = "mafia"\nlang = "en"\nstart = "{start}"\n'
+                                        '[game.options]\nvotes_only = true\n'
                                         '[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n'
                                         '[[players]]\nname = "Carol"\n')
     (tmp_path / "bot.toml").write_text(f'[platforms.local]\nkind = "local"\npath = "forum.db"\npoll_seconds = 1\n'
