@@ -178,7 +178,8 @@ class Handler(BaseHTTPRequestHandler):
             post = board.posts.get(post_id)
             if post is None:
                 return None
-            return Quoted(str(self.user_link(post.author)).replace(' style="color:', ' style="color:'),
+            author = board.users[post.author]      # the cite's link has no class (as recorded)
+            return Quoted(f'<a href="./memberlist.php?mode=viewprofile&amp;u={author.id}">{html.escape(author.name)}</a>',
                           board_date(post.time))
         return Markup(render(text, quoted=quoted))
 
