@@ -23,12 +23,15 @@ from typing import Any
 from forumbot.config import GameConfig, load_ruleset, load_scenario
 from forumbot.tomlfile import TomlFile, load_toml
 
-PLATFORM_KINDS = ("local", "reddit")
+PLATFORM_KINDS = ("local", "reddit", "phpbb")
 BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 # reddit: site (a praw.ini section), subreddit, user_agent, inbox_every (read PMs every N polls),
 # edit_policy (first_seen, edited, flag); credentials stay in praw.ini or praw_* environment variables.
 PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
-                 "inbox_every", "edit_policy")
+                 "inbox_every", "edit_policy",
+                 # phpbb: url, forum (new topics), password_env or password_file (never the password itself),
+                 # min_interval (seconds between requests), form_wait, timeout, max_chars
+                 "url", "forum", "password_env", "password_file", "min_interval", "form_wait", "timeout", "max_chars")
 GAME_KEYS = ("config", "platform", "name", "threads")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies")

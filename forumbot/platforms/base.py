@@ -51,6 +51,11 @@ class Platform(Protocol):
         """The id of the bot's post in `thread` (or PM to `to`) that carries `key`'s marker, if any: how a
         restarted bot learns that a message went out just before it died."""
 
+    def open_thread(self, title: str, text: str, key: str = "") -> str:
+        """Open a new thread (local forum: a thread; Reddit: a self post in the configured subreddit; phpBB: a
+        topic in the configured forum) whose first post is `text` with `key`'s marker; returns the thread's
+        id, as [games.threads] takes it."""
+
     def edit(self, platform_id: str, text: str) -> None:
         """Replace the text of one of the bot's own posts."""
 
