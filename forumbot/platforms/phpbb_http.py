@@ -150,8 +150,9 @@ class PhpbbSession:
             data = fields + list(values.items())
             if "post" not in dict(data) and submit == "post":
                 data.append(("post", "Submit"))
-            self.sleep(self.form_wait if waited is None else max(0.0, self.form_wait - waited))
-            waited = None
+            # phpBB refuses a form younger than a second; a refused form is sent again a full second later
+            self.sleep(max(self.form_wait, 1.1) if attempt else
+                       self.form_wait if waited is None else max(0.0, self.form_wait - waited))
             action = str(form.get("action") or page.url)
             answer = self.request("POST", urljoin(page.url or self.base, action), data, what=what)
             if attempt == 0 and any(FORM_INVALID in e for e in html.form_errors(answer.soup)):

@@ -107,7 +107,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-type", "text/html; charset=UTF-8")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):     # the client gave up (an injected timeout)
+            self.close_connection = True
 
     def _session(self) -> Session:
         jar = SimpleCookie(self.headers.get("Cookie") or "")
