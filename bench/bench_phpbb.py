@@ -100,7 +100,8 @@ def main() -> None:
     print(f"naive (every page every poll): {naive_total} requests ({naive_total / polls:.1f} a poll); "
           f"measured polls {[(p, m) for p, m, _ in checked]} match the page count: "
           f"{all(m == c for _, m, c in checked)}")
-    print(f"ratio: {naive_total / max(1, forumbot_requests):.0f}x fewer requests; forumbot's polls took {spent:.1f}s in all")
+    print(f"ratio: {naive_total / max(1, forumbot_requests):.0f}x fewer requests; "
+          f"forumbot's polls took {spent:.1f}s in all")
     if SHARED.exists():
         print(f"parsing: {parse_speed():,.0f} posts/s (recorded pages of the real board)")
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime, timedelta
 
 import pytest
-from datetime import datetime
-
 from fakephpbb import FakePhpbb
 from fakephpbb.recorded import SHARED, recorded_board
 
@@ -113,6 +112,17 @@ def test_the_session_is_kept_in_the_store_and_renewed_on_a_login_box(fake):
     (posts, _), calls = requests_during(fake, lambda: restarted.fetch_posts(["3"], cursor))
     assert [p.body for p in posts] == ["still here"]
     assert [c[0] for c in calls].count("POST") == 1 and calls[1] == ("GET", "/ucp.php?mode=login")
+
+
+def test_a_session_ended_between_the_form_and_its_submission_signs_in_and_sends_again(fake):
+    platform = bot(fake)
+    platform.fetch_posts(["3"], None)
+    fake.board.fail("POST /posting.php", "login_box")       # the POST meets a login box: nothing was posted
+    pid, calls = requests_during(fake, lambda: platform.post("3", "[b]Vote count[/b]", key="k:1"))
+    assert [c[0] for c in calls].count("POST") == 3           # the refused reply, the sign-in, the reply again
+    assert [fake.board.posts[n].text for n in fake.board.topics[3].posts if n > 42] == [
+        "[b]Vote count[/b]\n[url=#fb:k:1][/url]"]
+    assert pid == "p43"
 
 
 def test_a_wrong_password_is_a_final_error_naming_the_fix(fake):
@@ -228,6 +238,17 @@ def test_pms_come_back_until_acknowledged_and_an_idle_inbox_costs_nothing(fake):
     _, cursor = again.fetch_posts(["3"], None)
     _, calls = requests_during(fake, lambda: (again.fetch_posts(["3"], cursor), again.fetch_pms()))
     assert calls == [("GET", "/viewforum.php?f=3")]        # the header's badge says the inbox is empty
+
+
+def test_pm_dates_are_read_in_the_accounts_timezone(fake):
+    fake.board.add_pm(65, [62], "Action", "Protect: Dave", at=datetime(2026, 3, 1, 21, 5, 40).timestamp())
+    utc = bot(fake).fetch_pms()
+    fake.board.pms[1].unread.add(62)
+    moscow = bot(fake, timezone="Europe/Moscow")            # the page shows the same text, read as Moscow time
+    shown = moscow.fetch_pms()
+    assert shown[0].created == utc[0].created - timedelta(hours=3)
+    with pytest.raises(ConfigError, match="timezone"):
+        bot(fake, timezone="Mars/Olympus")
 
 
 def test_send_pm_by_name_and_find_it(fake):

@@ -95,4 +95,5 @@ def test_posting_and_pm_pages_answer_as_recorded(fake):
     assert (view.author, view.author_id, view.recipients) == (recorded.author, recorded.author_id, recorded.recipients)
     assert view.body == '[quote="forumbot"]You are the Doctor.[/quote]\nProtect: Dave'
     login_box = html.parse(requests.get(f"{fake.url}/posting.php?mode=reply&t=3", headers=UA).text)
-    assert html.login_reason(login_box) == html.login_reason(html.parse(recorded_page("session_invalid_sid_reply_form")))
+    recorded_box = html.parse(recorded_page("session_invalid_sid_reply_form"))
+    assert html.login_reason(login_box) == html.login_reason(recorded_box)

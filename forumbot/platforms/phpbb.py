@@ -23,15 +23,17 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post
 from forumbot.platforms import phpbb_html as html
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
-from forumbot.platforms.phpbb_http import USER_AGENT, Page, PhpbbSession
+from forumbot.platforms.phpbb_http import USER_AGENT, Page, PhpbbSession, SessionLost
 
 log = logging.getLogger("forumbot.phpbb")
+T = TypeVar("T")
 MARKER = re.compile(r"\n?\[url=#fb:([^\]\s]+)\]\[/url\]")
 _TOPIC = re.compile(r"(?:[?&]t=|^t?=?)(\d+)(?:\D.*)?$")
 _MAX_CHARS = re.compile(r"maximum number of allowed characters is (\d+)")
@@ -73,11 +75,15 @@ class PhpbbPlatform:
 
     def __init__(self, url: str, account: str, password: Callable[[], str], *, name: str = "phpbb",
                  forum: int | None = None, edit_policy: str = "first_seen", max_chars: int = 60000,
-                 clock: Callable[[], datetime] | None = None, **http: Any) -> None:
+                 timezone: str = "UTC", clock: Callable[[], datetime] | None = None, **http: Any) -> None:
         if edit_policy not in EDIT_POLICIES:
             raise ConfigError(f"unknown edit_policy '{edit_policy}'", fix="edit_policy: " + ", ".join(EDIT_POLICIES))
         self.name, self.account, self.edit_policy = name, account, edit_policy
         self.forum, self.max_chars = forum, max_chars
+        try:
+            self.zone = ZoneInfo(timezone)     # the bot account's timezone: PM and edit dates are text in it
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ConfigError(f"unknown timezone '{timezone}'", fix='timezone = "UTC" or "Europe/Moscow"') from None
         self.clock = clock or (lambda: datetime.now(UTC))
         self.http = PhpbbSession(url, account, password, **http)
         self.base = self.http.base
@@ -157,7 +163,7 @@ class PhpbbPlatform:
         return html.topic_page(got.soup)
 
     def _post(self, item: html.PagePost, thread: str) -> Post:
-        edited = html.board_time(item.edit_notice) if item.edit_count else None
+        edited = html.board_time(item.edit_notice, self.zone) if item.edit_count else None
         return Post(platform_id=f"p{item.id}", thread=thread, author=item.author, created=item.created,
                     body=item.body, dialect=self.dialect, edited=edited,
                     url=f"{self.base}viewtopic.php?p={item.id}#p{item.id}")
@@ -184,7 +190,7 @@ class PhpbbPlatform:
                 continue
             self._learn(row.user, row.user_id)
             view = self.http.get(f"ucp.php?i=pm&mode=view&f=0&p={row.id}", what=f"reading PM {row.id}")
-            pm = html.pm_view(view.soup)
+            pm = html.pm_view(view.soup, self.zone)
             if pm is None:
                 log.warning("PM %s could not be read: %s", row.id, html.info_message(view.soup))
                 continue
@@ -219,6 +225,9 @@ class PhpbbPlatform:
         return found
 
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
+        return self._signed_in(lambda: self._send_pm_once(to, subject, text, key))
+
+    def _send_pm_once(self, to: str, subject: str, text: str, key: str) -> str:
         user = self.user_id(to)
         page = self.http.get(f"ucp.php?i=pm&mode=compose&u={user}", what=f"opening a PM to {to}")
         subject = (subject or "forumbot").strip()[:120] or "forumbot"
@@ -239,7 +248,20 @@ class PhpbbPlatform:
             last = self._reply(number, body, f"posting in topic {number}")
         return last
 
+    def _signed_in(self, flow: Callable[[], T]) -> T:
+        """Run a form's flow; when the board ended the session before the form went out (a login box came
+        back, nothing was posted), sign in and run it once more."""
+        try:
+            return flow()
+        except SessionLost as lost:
+            log.info("%s; signing in and sending again", lost)
+            self.http.login()
+            return flow()
+
     def _reply(self, number: int, body: str, what: str) -> str:
+        return self._signed_in(lambda: self._reply_once(number, body, what))
+
+    def _reply_once(self, number: int, body: str, what: str) -> str:
         page = self.http.get(f"posting.php?mode=reply&t={number}", what=what)
         self._check_form_page(page, what)
         answer = self.http.submit(page, "postform", {"message": body}, what=what)
@@ -265,6 +287,9 @@ class PhpbbPlatform:
         """A new topic in the configured forum; returns its topic id (the thread id for [games.threads])."""
         if not self.forum:
             raise ConfigError(f"[platforms.{self.name}] has no forum to open topics in", fix="forum = <forum id>")
+        return self._signed_in(lambda: self._open_thread_once(title, text, key))
+
+    def _open_thread_once(self, title: str, text: str, key: str) -> str:
         what = f"opening a topic in forum {self.forum}"
         page = self.http.get(f"posting.php?mode=post&f={self.forum}", what=what)
         self._check_form_page(page, what)
@@ -277,6 +302,9 @@ class PhpbbPlatform:
     def edit(self, platform_id: str, text: str) -> None:
         if not platform_id.startswith("p") or not platform_id[1:].isdigit():
             raise PlatformError(f"'{platform_id}' is not a phpBB post; only posts can be edited")
+        self._signed_in(lambda: self._edit_once(platform_id, text))
+
+    def _edit_once(self, platform_id: str, text: str) -> None:
         what = f"editing post {platform_id[1:]}"
         page = self.http.get(f"posting.php?mode=edit&p={platform_id[1:]}", what=what)
         self._check_form_page(page, what)
@@ -369,7 +397,7 @@ class PhpbbPlatform:
                 continue
             result.edited.append(Post(platform_id=old.platform_id, thread=old.thread, author=old.author,
                                       created=old.created, body=item.body, dialect=old.dialect,
-                                      edited=html.board_time(item.edit_notice) or now, url=old.url))
+                                      edited=html.board_time(item.edit_notice, self.zone) or now, url=old.url))
             if policy == "flag":
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,
@@ -397,7 +425,8 @@ def password_from(options: dict[str, Any], name: str) -> Callable[[], str]:
                 return path.read_text(encoding="utf-8").strip()
             except OSError as err:
                 raise ConfigError(f"cannot read the phpBB password file {path}: {err}",
-                                  fix=f"[platforms.{name}] password_file = a readable file holding the password")
+                                  fix=f"[platforms.{name}] password_file = a readable file holding the password"
+                                  ) from None
         variable = str(options.get("password_env", "FORUMBOT_PHPBB_PASSWORD"))
         value = os.environ.get(variable)
         if not value:
@@ -417,4 +446,5 @@ def from_options(name: str, options: dict[str, Any], clock: Callable[[], datetim
                          forum=int(options["forum"]) if options.get("forum") else None,
                          edit_policy=str(options.get("edit_policy", "first_seen")),
                          max_chars=int(options.get("max_chars", 60000)), clock=clock,
+                         timezone=str(options.get("timezone", "UTC")),
                          user_agent=str(options.get("user_agent", USER_AGENT)), **http)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from urllib.parse import parse_qs, urlsplit
 
 from bs4 import BeautifulSoup, NavigableString, Tag
@@ -189,12 +189,13 @@ def _iso(text: str) -> datetime:
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
 
 
-def board_time(text: str) -> datetime | None:
-    """A date in the board's default format ("Mon Nov 30, 2026 11:25 am"), taken as UTC."""
+def board_time(text: str, zone: tzinfo = UTC) -> datetime | None:
+    """A date in the board's default format ("Mon Nov 30, 2026 11:25 am") in the reader's timezone `zone`;
+    None when the text holds none (another date format chosen in the account's settings)."""
     match = re.search(r"[A-Z][a-z]{2} [A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2} [ap]m", text)
     if match is None:
         return None
-    return datetime.strptime(match.group(0), BOARD_DATE).replace(tzinfo=UTC)
+    return datetime.strptime(match.group(0), BOARD_DATE).replace(tzinfo=zone).astimezone(UTC)
 
 
 # ---- forum lists and search results --------------------------------------------------------------
@@ -256,7 +257,7 @@ class PmView:
     recipients: list[str] = field(default_factory=list)
 
 
-def pm_view(soup: BeautifulSoup) -> PmView | None:
+def pm_view(soup: BeautifulSoup, zone: tzinfo = UTC) -> PmView | None:
     div = soup.select_one("div.post.pm[id^=post-]")
     if div is None:
         return None
@@ -266,7 +267,7 @@ def pm_view(soup: BeautifulSoup) -> PmView | None:
     content = div.select_one("div.content")
     return PmView(id=int(str(div["id"])[5:]), subject=subject.get_text() if subject else "",
                   author=names[0].get_text() if names else "", author_id=user_id(names[0]) if names else None,
-                  sent=board_time(author.get_text(" ")) if author else None,
+                  sent=board_time(author.get_text(" "), zone) if author else None,
                   body=to_bbcode(content) if content is not None else "", recipients=[a.get_text() for a in names[1:]])
 
 

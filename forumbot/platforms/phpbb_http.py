@@ -25,8 +25,15 @@ from forumbot.errors import PlatformError
 from forumbot.platforms import phpbb_html as html
 
 log = logging.getLogger("forumbot.phpbb")
-USER_AGENT = "Mozilla/5.0 (compatible; forumbot/0.1; +https://github.com/forumbot)"
+USER_AGENT = "Mozilla/5.0 (compatible; forumbot/0.1; play-by-post game master)"
 FORM_INVALID = "The submitted form was invalid"
+
+
+class SessionLost(PlatformError):
+    """A form came back as a login box: the session ended between loading the form and sending it."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"phpBB ended the bot's session while {what}", retryable=True)
 
 
 @dataclass
@@ -155,6 +162,8 @@ class PhpbbSession:
                        self.form_wait if waited is None else max(0.0, self.form_wait - waited))
             action = str(form.get("action") or page.url)
             answer = self.request("POST", urljoin(page.url or self.base, action), data, what=what)
+            if form_id != "login" and html.login_box(answer.soup):
+                raise SessionLost(what)            # phpBB dropped the session: nothing was posted
             if attempt == 0 and any(FORM_INVALID in e for e in html.form_errors(answer.soup)):
                 log.info("phpBB refused the form as invalid while %s; sending it again", what)
                 page = answer

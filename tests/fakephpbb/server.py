@@ -75,7 +75,7 @@ class Handler(BaseHTTPRequestHandler):
         self.form = dict(self.form_list)
         self.set_cookies: list[str] = []
         board.requests.append((method, self.path))
-        fault = next((f for f in board.faults if f.match in self.path and f.times > 0), None)
+        fault = next((f for f in board.faults if f.match in f"{method} {self.path}" and f.times > 0), None)
         if fault is not None:
             fault.times -= 1
             if fault.kind in ("500", "503"):
@@ -183,7 +183,8 @@ class Handler(BaseHTTPRequestHandler):
             if post is None:
                 return None
             author = board.users[post.author]      # the cite's link has no class (as recorded)
-            return Quoted(f'<a href="./memberlist.php?mode=viewprofile&amp;u={author.id}">{html.escape(author.name)}</a>',
+            link = f'<a href="./memberlist.php?mode=viewprofile&amp;u={author.id}">{html.escape(author.name)}</a>'
+            return Quoted(link,
                           board_date(post.time))
         return Markup(render(text, quoted=quoted))
 
@@ -413,7 +414,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.message("Private message could not be found.")
             pm.unread.discard(me)
             self.page("pm_view.html", pm.subject, section="ucp", m={
-                "id": pm.id, "subject": pm.subject, "author_link": self.user_link(pm.sender), "date": board_date(pm.time),
+                "id": pm.id, "subject": pm.subject, "author_link": self.user_link(pm.sender),
+                "date": board_date(pm.time),
                 "recipients": [self.user_link(u) for u in pm.to], "html": self.rendered(pm.text)})
         if mode == "compose":
             return self._compose(method)
@@ -461,7 +463,8 @@ class Handler(BaseHTTPRequestHandler):
                                  refresh=f"{self.base}/ucp.php?i=pm&mode=view&p={pm.id}")
         ctime, token = board.form_token()
         self.page("pm_compose.html", "Compose message", section="ucp", errors=errors, creation_time=ctime,
-                  form_token=token, recipients=[{"id": u, "link": self.user_link(u)} for u in dict.fromkeys(recipients)],
+                  form_token=token,
+                  recipients=[{"id": u, "link": self.user_link(u)} for u in dict.fromkeys(recipients)],
                   **values)
 
 

@@ -66,7 +66,7 @@ class Session:
 
 @dataclass
 class Fault:
-    """One injected failure: the next request whose path and query contain `match` gets it."""
+    """One injected failure: the next request whose "METHOD /path?query" contains `match` gets it."""
 
     match: str
     kind: str            # "500", "503", "timeout", "truncated", "login_box"
