@@ -6,22 +6,17 @@ its marker and not posted twice."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from fakephpbb import Board, FakePhpbb
+from test_crash_reddit import START, UNTIL, WINDOW, run_bot
 
 from forumbot.crashpoints import POINTS
 from forumbot.store import Store
 
-ROOT = Path(__file__).resolve().parent.parent
-START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
-WINDOW = timedelta(minutes=30)
-UNTIL = START + timedelta(hours=4)
 PLAYERS = {"Alice": 70, "Bob": 71, "Carol": 72, "Dave": 73, "Erin": 74, "Frank": 75}
 # (minutes after the start, author, text, where: "votes", "game" or "pm")
 SCRIPT: list[tuple[int, str, str, str]] = [
@@ -50,27 +45,8 @@ def prepare(folder: Path, fake: FakePhpbb, votes: int, game: int) -> Path:
     return config
 
 
-def run_bot(config: Path, until: datetime, crash: str | None = None) -> int:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "FORUMBOT_TEST_PHPBB": "pw"}
-    env.pop("FORUMBOT_CRASH", None)
-    if crash:
-        env["FORUMBOT_CRASH"] = crash
-    done = subprocess.run([sys.executable, "-m", "forumbot", "run", "--config", str(config), "--simulate-from",
-                           f"{START:%Y-%m-%dT%H:%M:%SZ}", "--until", f"{until:%Y-%m-%dT%H:%M:%SZ}", "--step", "300"],
-                          env=env, cwd=config.parent, capture_output=True, text=True, timeout=300)
-    if done.returncode not in (0, -signal.SIGKILL):
-        raise AssertionError(f"the bot failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    return done.returncode
-
-
 def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], dict[str, int]]:
-    board = Board(form_min_age=0)
-    board.add_user(62, "forumbot", "pw")
-    for name, number in PLAYERS.items():
-        board.add_user(number, name)
-    board.add_forum(3, "Mafia")
-    votes = board.new_topic(3, 62, "Day: votes", "Vote here.", at=START.timestamp())
-    game = board.new_topic(3, 62, "Day: discussion", "Talk here.", at=START.timestamp())
+    board, votes, game = Board.for_game(PLAYERS, START.timestamp(), form_min_age=0)
     killed: dict[str, int] = {}
     with FakePhpbb(board) as fake:
         config = prepare(folder, fake, votes.id, game.id)
@@ -109,7 +85,8 @@ def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], 
     return outcome, killed
 
 
-def test_killed_bot_on_phpbb_posts_exactly_what_an_uninterrupted_one_does(tmp_path):
+def test_killed_bot_on_phpbb_posts_exactly_what_an_uninterrupted_one_does(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("FORUMBOT_TEST_PHPBB", "pw")          # the bot's password, from the environment
     reference, _ = play(tmp_path / "reference", {})
     assert len(reference["votes"]) >= 5 and reference["game"] and reference["pms"]             # type: ignore
     assert reference["unread"] == []

@@ -54,14 +54,8 @@ def write_scenario(path: Path, posts: list[tuple[datetime, str, str, str]], unti
 
 def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> None:
     clock = VirtualClock(START)
-    board = Board(clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
     board.add_user(61, "Host", colour="#00AA00")
-    board.add_user(62, "forumbot", "pw")
-    for name, number in IDS.items():
-        board.add_user(number, name)
-    board.add_forum(3, "Mafia")
-    votes = board.new_topic(3, 61, "Day 1 votes", "[b]Day 1[/b]", at=START.timestamp())
-    game = board.new_topic(3, 61, "Mafia game", "Discussion here.", at=START.timestamp())
     until = START + timedelta(hours=4, minutes=5)
     with FakePhpbb(board) as fake:
         scenario = load_scenario(write_scenario(tmp_path / "game.toml", [], until))
@@ -105,7 +99,8 @@ def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> Non
             now += timedelta(minutes=5)
 
         have = run.game.summary(runner.state(run))
-        bot_posts = [p for p in board.posts.values() if p.author == 62]
+        openers = {votes.posts[0], game.posts[0]}                  # the topics the test opened as the bot
+        bot_posts = [p for p in board.posts.values() if p.author == 62 and p.id not in openers]
         assert bot_posts and all("[url=#fb:game:" in p.text for p in bot_posts)
         kinds = {row["kind"] for row in store.outbox("game")}
         assert {"vote_count", "day_end", "night_end", "night_result", "action_ack"} <= kinds, kinds
@@ -128,12 +123,7 @@ def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> Non
 @pytest.mark.parametrize("policy", ["edited", "flag"])
 def test_an_edited_vote_under_each_policy_before_the_deadline(tmp_path: Path, policy: str) -> None:
     clock = VirtualClock(START)
-    board = Board(clock=lambda: clock.now.timestamp(), form_min_age=0)
-    board.add_user(62, "forumbot", "pw")
-    for name, number in IDS.items():
-        board.add_user(number, name)
-    board.add_forum(3, "Mafia")
-    votes = board.new_topic(3, 62, "Day 1 votes", "Vote here.", at=START.timestamp())
+    board, votes, _ = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
     with FakePhpbb(board) as fake:
         run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
                             thread_ids={"votes": str(votes.id), "game": str(votes.id)})

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -163,6 +164,19 @@ class Board:
             self.pms[pm.id] = pm
             self._next_pm += 1
             return pm
+
+    @classmethod
+    def for_game(cls, players: dict[str, int], at: float, *, bot: str = "forumbot", password: str = "pw",
+                 **options: Any) -> tuple[Board, Topic, Topic]:
+        """A board with the bot (user 62), the players (name → user id) and forum 3 "Mafia" holding a votes
+        topic and a discussion topic opened by the bot at `at`."""
+        board = cls(**options)
+        board.add_user(62, bot, password)
+        for name, number in players.items():
+            board.add_user(number, name)
+        board.add_forum(3, "Mafia")
+        votes = board.new_topic(3, 62, "Day 1 votes", "Vote here.", at=at)
+        return board, votes, board.new_topic(3, 62, "Mafia game", "Talk here.", at=at)
 
     def fail(self, match: str, kind: str, times: int = 1) -> None:
         self.faults.append(Fault(match, kind, times))
