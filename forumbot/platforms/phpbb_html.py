@@ -18,6 +18,8 @@ _EDITED = re.compile(r"edited (\d+) times? in total")
 _SIZE = re.compile(r"font-size:\s*(\d+)%")
 _COLOUR = re.compile(r"(?:^|;)\s*color:\s*([^;]+)")
 _PROFILE = re.compile(r"mode=viewprofile")
+_COUNT = re.compile(r"(\d[\d,]*)\s+(?:posts?|users?|topics?|matches|messages?)\b")   # "29 posts", "9 users"
+_BLOCK = ("[list", "[quote", "[code")
 BOARD_DATE = "%a %b %d, %Y %I:%M %p"        # phpBB's default "D M d, Y g:i a"
 
 
@@ -153,14 +155,15 @@ def pagination(soup: BeautifulSoup) -> tuple[int | None, int, int, int | None]:
     block = soup.select_one("div.pagination")
     if block is None:
         return None, 1, 1, None
-    count = re.match(r"\s*(\d+)", block.get_text(" "))
+    count = _COUNT.search(block.get_text(" "))
     numbers = [int(t) for t in (li.get_text(strip=True) for li in block.select("li")) if t.isdigit()]
     active = block.select_one("li.active span")
     strong = block.select("strong")          # "Page 1 of 1" on one-page lists
     page = int(active.get_text(strip=True)) if active else (int(strong[0].get_text()) if strong else 1)
     nxt = block.select_one("li.arrow.next a[rel=next]")
     next_start = _int(query(str(nxt["href"])).get("start")) if nxt is not None else None
-    return (int(count.group(1)) if count else None), page, max(numbers + [page]), next_start
+    total = int(count.group(1).replace(",", "")) if count else None
+    return total, page, max(numbers + [page]), next_start
 
 
 def _page_post(div: Tag) -> PagePost:
@@ -301,7 +304,13 @@ def to_bbcode(content: Tag) -> str:
 
 
 def _children(tag: Tag) -> list[str]:
-    return [_node(child) for child in tag.children]
+    out: list[str] = []
+    for child in tag.children:
+        text = _node(child)
+        if text.startswith(_BLOCK) and out and not out[-1].endswith("\n"):
+            out.append("\n")        # a block starts a line (phpBB keeps the newline before it as plain text)
+        out.append(text)
+    return out
 
 
 def _node(node: object) -> str:
@@ -356,6 +365,7 @@ def _quote(node: Tag) -> str:
     if cite is not None:
         author = cite.find("a", href=_PROFILE)
         who = author.get_text() if author is not None else cite.get_text().removesuffix(" wrote:").strip()
-    inner = "".join(_node(child) for child in body.children if child is not cite).strip("\n")
+    kept = [child for child in body.children if child is not cite]
+    inner = "".join(_node(child) for child in kept).strip("\n")
     opener = f'[quote="{who}"]' if who else "[quote]"
     return f"{opener}{inner}[/quote]\n"
