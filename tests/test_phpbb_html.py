@@ -26,7 +26,8 @@ def post(name: str, number: int) -> html.PagePost:
     ("bot_topic_start0", 15, "Голосую против Тома Хэнкса"),
     ("bot_topic_start0", 18, "[vote]Bob[/vote]"),
     ("bot_topic_start0", 19, "[b]Unvote, vote Carol[/b]"),
-    ("bot_topic_start0", 20, '[quote="Bob Stone"][b]Unvote, vote Carol[/b][/quote]\n\nWhy me? I haven\'t even posted yet.'),
+    ("bot_topic_start0", 20, '[quote="Bob Stone"][b]Unvote, vote Carol[/b][/quote]\n\n'
+                             "Why me? I haven't even posted yet."),
     ("bot_topic_start0", 22, "[code]##vote Alice\n[vote]Dave[/vote][/code]\nThat's how you format votes, folks. "
                              "The box above is NOT my vote."),
     ("bot_topic_start0", 23, "[i]I think[/i] [u]Alice[/u] is scummy.\n[b]VOTE: Alice[/b]"),
