@@ -235,6 +235,8 @@ def test_pms_come_back_until_acknowledged_and_an_idle_inbox_costs_nothing(fake):
     assert restarted.fetch_pms() == []
     again = kept.attach(bot(fake))
     assert again.fetch_pms() == []
+    _, calls = requests_during(fake, again.fetch_pms)          # no page read since: the header is unknown
+    assert calls == [("GET", "/ucp.php?i=pm&folder=inbox")]
     _, cursor = again.fetch_posts(["3"], None)
     _, calls = requests_during(fake, lambda: (again.fetch_posts(["3"], cursor), again.fetch_pms()))
     assert calls == [("GET", "/viewforum.php?f=3")]        # the header's badge says the inbox is empty
@@ -288,6 +290,15 @@ def test_a_passing_fault_is_retried_with_backoff(fake, kind):
     fake.board.fail("viewforum", kind)
     posts, _ = platform.fetch_posts(["3"], cursor)
     assert [p.body for p in posts] == ["after the fault"]
+
+
+@pytest.mark.parametrize("status,retryable", [("429", True), ("403", False)])
+def test_a_proxy_refusal_says_what_it_means(fake, status, retryable):
+    platform = bot(fake)
+    fake.board.fail("viewtopic", status, times=5)
+    with pytest.raises(PlatformError, match=status) as err:
+        platform.fetch_posts(["3"], None)
+    assert err.value.retryable is retryable
 
 
 def test_a_lasting_fault_is_a_retryable_error(fake):

@@ -38,6 +38,7 @@ MARKER = re.compile(r"\n?\[url=#fb:([^\]\s]+)\]\[/url\]")
 _TOPIC = re.compile(r"(?:[?&]t=|^t?=?)(\d+)(?:\D.*)?$")
 _MAX_CHARS = re.compile(r"maximum number of allowed characters is (\d+)")
 STEP_BACK = 3            # pages to step back when deletions moved the cursor's post up
+INBOX_PAGES = 5          # inbox pages read at most in one poll (25 PMs a page)
 
 
 def marker(key: str) -> str:
@@ -91,6 +92,7 @@ class PhpbbPlatform:
         self._pending: dict[str, Post] = {}         # PMs viewed (so read on the board) and not yet acknowledged
         self._pm_state = {"floor": None, "acked": []}
         self._inbox_read = False
+        self._requests_seen = -1                    # the session's request count at the last look at the inbox
         self._save_state: Callable[[str, str], None] = lambda _name, _value: None
 
     # ---- the store keeps the session and the PM acknowledgements ---------------------------------
@@ -174,10 +176,13 @@ class PhpbbPlatform:
 
     # ---- private messages ----------------------------------------------------------------------
     def fetch_pms(self) -> list[Post]:
-        if self._inbox_read and not self.http.unread_pms:
-            return sorted(self._pending.values(), key=lambda p: (p.created, int(p.platform_id[2:])))
-        page = self.http.get("ucp.php?i=pm&folder=inbox", what="reading the PM inbox")
-        rows = html.pm_rows(page.soup)
+        """The PMs the bot has not acknowledged. The inbox is read once a run, when the last page read shows
+        unread PMs in its header, or when no page was read since the last call (the header is unknown)."""
+        fresh = self.http.requests != self._requests_seen
+        if self._inbox_read and fresh and not self.http.unread_pms:
+            self._requests_seen = self.http.requests
+            return self._owed()
+        rows = self._inbox()
         floor = self._pm_state["floor"]
         if floor is None:                            # the first run: what is read already is the past
             floor = max([r.id for r in rows if not r.unread] or [0])
@@ -198,7 +203,29 @@ class PhpbbPlatform:
                                       created=pm.sent or self.clock(), body=pm.body, dialect=self.dialect, pm=True)
         self._inbox_read = True
         self.http.unread_pms = 0
+        self._requests_seen = self.http.requests
+        return self._owed()
+
+    def _owed(self) -> list[Post]:
         return sorted(self._pending.values(), key=lambda p: (p.created, int(p.platform_id[2:])))
+
+    def _inbox(self) -> list[html.PmRow]:
+        """The inbox's rows, newest first, down to the first one already handled (a few pages at most)."""
+        rows: list[html.PmRow] = []
+        start = 0
+        handled = set(self._pm_state["acked"])
+        for _ in range(INBOX_PAGES):
+            page = self.http.get("ucp.php?i=pm&folder=inbox" + (f"&start={start}" if start else ""),
+                                 what="reading the PM inbox")
+            found = html.pm_rows(page.soup)
+            rows += found
+            floor = self._pm_state["floor"]
+            next_start = html.pagination(page.soup)[3]
+            if floor is None or next_start is None or not found or \
+                    any(r.id <= floor or r.id in handled for r in found):
+                break
+            start = next_start
+        return rows
 
     def mark_read(self, platform_ids: Sequence[str]) -> None:
         """Viewing a PM already marked it read on the board; here the bot records that its reading of it is

@@ -118,6 +118,13 @@ class PhpbbSession:
             raise PlatformError(f"cannot reach the phpBB board while {what}: {err}", retryable=True) from None
         if response.status_code >= 500 and response.status_code != 503:
             raise PlatformError(f"phpBB answered {response.status_code} while {what}", retryable=True)
+        if response.status_code == 429:
+            after = response.headers.get("Retry-After")
+            raise PlatformError(f"the board rate-limits the bot (429) while {what}"
+                                + (f"; try again in {after}s" if after else ""), retryable=True)
+        if response.status_code in (401, 403):
+            raise PlatformError(f"the board refused access ({response.status_code}) while {what}: its firewall may "
+                                "block the bot's address or User-Agent; ask the board's admins")
         text = response.text
         if response.status_code != 302 and "</html>" not in text[-4096:].lower():
             raise PlatformError(f"phpBB sent a truncated page while {what}", retryable=True)
@@ -177,7 +184,10 @@ class PhpbbSession:
         if html.logged_in(page.soup):
             return
         if page.soup.select_one("form#login") is None:
-            raise PlatformError("phpBB sent no login form: is the board's URL right?")
+            said = html.info_message(page.soup)
+            if said and "banned" in said.lower():
+                raise PlatformError(f"phpBB: the account {self.account} is banned: {said}")
+            raise PlatformError(f"phpBB sent no login form ({said or 'is the board URL right?'})")
         if page.soup.select_one('form#login input[name*="confirm"], form#login .captcha'):
             raise PlatformError(f"phpBB asks for a CAPTCHA to sign in {self.account} (too many failed logins): sign "
                                 "in once in a browser, then restart the bot")

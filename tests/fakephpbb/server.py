@@ -78,8 +78,8 @@ class Handler(BaseHTTPRequestHandler):
         fault = next((f for f in board.faults if f.match in f"{method} {self.path}" and f.times > 0), None)
         if fault is not None:
             fault.times -= 1
-            if fault.kind in ("500", "503"):
-                return self._send(int(fault.kind), "<html><body>Internal Server Error</body></html>")
+            if fault.kind.isdigit():                      # "500", "503", "403", "429": a server or proxy refusal
+                return self._send(int(fault.kind), "<html><body>Refused</body></html>")
             if fault.kind == "timeout":
                 time.sleep(3)
             if fault.kind == "login_box":
