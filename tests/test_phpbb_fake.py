@@ -97,3 +97,31 @@ def test_posting_and_pm_pages_answer_as_recorded(fake):
     login_box = html.parse(requests.get(f"{fake.url}/posting.php?mode=reply&t=3", headers=UA).text)
     recorded_box = html.parse(recorded_page("session_invalid_sid_reply_form"))
     assert html.login_reason(login_box) == html.login_reason(recorded_box)
+
+
+def test_forum_list_pm_folders_and_members_parse_like_the_recordings(fake):
+    http = _login(fake)
+    mine = html.topic_rows(html.parse(http.get(f"{fake.url}/viewforum.php?f=3").text))
+    real = html.topic_rows(html.parse(recorded_page("bot_viewforum")))
+    assert [(r.id, r.title, r.last_post, r.replies) for r in mine] == \
+        [(r.id, r.title, r.last_post, r.replies) for r in real]
+    for sender, subject in ((63, "Ночное действие"), (65, "Re: Role PM"), (67, "Night kill"), (68, "Question")):
+        fake.board.add_pm(sender, [62], subject, "x")
+    inbox = html.pm_rows(html.parse(http.get(f"{fake.url}/ucp.php?i=pm&folder=inbox").text))
+    recorded = html.pm_rows(html.parse(recorded_page("pm_inbox_4_unread")))
+    assert [(r.subject, r.user, r.user_id, r.unread) for r in inbox] == \
+        [(r.subject, r.user, r.user_id, r.unread) for r in recorded]
+    members = html.member_rows(html.parse(http.get(f"{fake.url}/memberlist.php").text))
+    assert members == html.member_rows(html.parse(recorded_page("memberlist_bot")))
+    profile = html.parse(http.get(f"{fake.url}/memberlist.php?mode=viewprofile&un=Мэрил Стрип").text)
+    assert html.profile_id(profile) == html.profile_id(html.parse(recorded_page("profile_by_name"))) == 64
+    assert http.get(f"{fake.url}/memberlist.php?mode=viewprofile&un=NoSuchUser").status_code == 404
+
+
+def test_a_client_without_cookies_gets_sids_in_links_and_fresh_guest_cookies(fake):
+    first = requests.get(f"{fake.url}/ucp.php?mode=login", headers=UA)
+    recorded = html.parse(recorded_page("login_form"))
+    assert {c.name.rsplit("_", 1)[1] for c in first.cookies} == {"u", "k", "sid"}
+    assert first.cookies[f"{fake.board.cookie_name}_u"] == "1"
+    mine = html.parse(first.text)
+    assert "sid=" in mine.select_one("form#login")["action"] and "sid=" in recorded.select_one("form#login")["action"]
