@@ -85,6 +85,20 @@ def test_a_new_page_and_posts_moved_up_by_deletions_are_read(fake):
     assert [p.body for p in posts] == ["[b]vote Alice[/b]"]
 
 
+def test_the_boards_posts_per_page_is_learned_from_its_links():
+    with FakePhpbb(recorded_board(form_min_age=0, posts_per_page=15)) as fake:
+        platform = bot(fake)
+        for n in range(20):
+            fake.board.add_post(3, 66, f"post {n}")            # 49 posts: pages start at 0, 15, 30, 45
+        posts, cursor = platform.fetch_posts(["3"], None)
+        assert len(posts) == 49
+        assert json.loads(cursor)["topics"]["3"]["start"] == 45 and json.loads(cursor)["per_page"] == 15
+        fake.board.add_post(3, 65, "[vote]Dave[/vote]")
+        (posts, _), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
+        assert [p.body for p in posts] == ["[vote]Dave[/vote]"]
+        assert calls[-1] == ("GET", "/viewtopic.php?t=3&start=45")
+
+
 def test_two_topics_in_one_forum_cost_one_request_when_idle_and_a_missing_topic_is_skipped(fake):
     platform = bot(fake)
     _, cursor = platform.fetch_posts(["2", "t=3", "9999"], None)

@@ -138,8 +138,11 @@ class PhpbbPlatform:
                 break
             start = max(0, start - per)
             page = self._topic_page(number, start) or page
+        at = start
         while True:
-            if len(page.posts) > per:
+            if page.next_start is not None and page.next_start > at:
+                per = page.next_start - at          # the board's posts per page, from its own links
+            elif len(page.posts) > per:
                 per = len(page.posts)
             for item in page.posts:
                 self._learn(item.author, item.author_id)
@@ -148,7 +151,8 @@ class PhpbbPlatform:
             mark = {"last": max([mark["last"], *(p.id for p in page.posts)]), "start": (page.page - 1) * per}
             if page.next_start is None:
                 break
-            page = self._topic_page(number, page.next_start)
+            at = page.next_start
+            page = self._topic_page(number, at)
             if page is None:
                 break
         state["topics"][str(number)] = mark

@@ -159,7 +159,7 @@ class Handler(BaseHTTPRequestHandler):
     def login_box(self, reason: str, error: str = "", username: str = "") -> None:
         ctime, token = self.board.form_token()
         self.page("login.html", "Login", reason=reason, error=Markup(error), username=username,
-                  redirect=self.path.lstrip("/").join(("./", "")), creation_time=ctime, form_token=token,
+                  redirect="./" + self.path.lstrip("/"), creation_time=ctime, form_token=token,
                   section="ucp")
 
     def need_login(self, reason: str) -> None:
