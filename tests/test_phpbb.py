@@ -296,7 +296,7 @@ def test_recheck_reports_edits_and_deletions(fake, policy):
     assert len(found.flags) == 2 + (policy == "flag")
 
 
-@pytest.mark.parametrize("kind", ["500", "truncated", "timeout"])
+@pytest.mark.parametrize("kind", ["500", "truncated", "timeout", "redirect"])
 def test_a_passing_fault_is_retried_with_backoff(fake, kind):
     platform = bot(fake, timeout=1)
     _, cursor = platform.fetch_posts(["3"], None)

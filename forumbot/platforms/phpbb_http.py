@@ -27,6 +27,7 @@ from forumbot.platforms import phpbb_html as html
 log = logging.getLogger("forumbot.phpbb")
 USER_AGENT = "Mozilla/5.0 (compatible; forumbot/0.1; play-by-post game master)"
 FORM_INVALID = "The submitted form was invalid"
+MAX_HOPS = 5
 
 
 class SessionLost(PlatformError):
@@ -97,7 +98,12 @@ class PhpbbSession:
         attempts = self.retries if method == "GET" else 1
         for attempt in range(1, attempts + 1):
             try:
-                return self._once(method, path, data, what)
+                page = self._once(method, path, data, what)
+                for _ in range(MAX_HOPS):         # a GET follows redirects (http → https, a moved board)
+                    if method != "GET" or page.status not in (301, 302, 303, 307, 308) or not page.location:
+                        break
+                    page = self._once("GET", urljoin(page.url, page.location), None, what)
+                return page
             except PlatformError as err:
                 if not err.retryable or attempt == attempts:
                     raise
@@ -126,7 +132,7 @@ class PhpbbSession:
             raise PlatformError(f"the board refused access ({response.status_code}) while {what}: its firewall may "
                                 "block the bot's address or User-Agent; ask the board's admins")
         text = response.text
-        if response.status_code != 302 and "</html>" not in text[-4096:].lower():
+        if not response.is_redirect and "</html>" not in text[-4096:].lower():
             raise PlatformError(f"phpBB sent a truncated page while {what}", retryable=True)
         soup = html.parse(text) if text else html.parse("<html></html>")
         if response.status_code == 503 and soup.select_one("body#errorpage") is None:

@@ -80,6 +80,8 @@ class Handler(BaseHTTPRequestHandler):
             fault.times -= 1
             if fault.kind.isdigit():                      # "500", "503", "403", "429": a server or proxy refusal
                 return self._send(int(fault.kind), "<html><body>Refused</body></html>")
+            if fault.kind == "redirect":                  # a proxy or a moved board: the same page elsewhere
+                return self._send(301, "", [("Location", f"{self.base}{self.path}")])
             if fault.kind == "timeout":
                 time.sleep(3)
             if fault.kind == "login_box":
