@@ -159,3 +159,10 @@ def test_members_and_forum_lists():
     assert [(r.id, r.last_post, r.replies) for r in rows] == [(3, 42, 28), (2, 13, 3)]
     after = {r.id: r for r in html.topic_rows(page("bot_viewforum_after_newtopic"))}
     assert after[4].last_post == 47 and after[2].locked
+
+
+@pytest.mark.parametrize("name,review", [("bot_reply_post_new_posts_warning", True), ("bot_reply_form", False),
+                                         ("bot_reply_post_too_fast", False)])
+def test_the_new_posts_review_is_told_apart_from_the_topic_review(name, review):
+    # what phpbb.py looks for after a reply: `ppr<ID>` review posts (new since the form), not `pr<ID>` ones
+    assert (page(name).select_one('form#postform div.postbody[id^="ppr"]') is not None) is review
