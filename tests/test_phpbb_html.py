@@ -164,5 +164,4 @@ def test_members_and_forum_lists():
 @pytest.mark.parametrize("name,review", [("bot_reply_post_new_posts_warning", True), ("bot_reply_form", False),
                                          ("bot_reply_post_too_fast", False)])
 def test_the_new_posts_review_is_told_apart_from_the_topic_review(name, review):
-    # what phpbb.py looks for after a reply: `ppr<ID>` review posts (new since the form), not `pr<ID>` ones
-    assert (page(name).select_one('form#postform div.postbody[id^="ppr"]') is not None) is review
+    assert html.new_posts_review(page(name)) is review

@@ -299,8 +299,7 @@ class PhpbbPlatform:
         for _ in range(3):
             if answer.status == 302:
                 return f"p{html.query(answer.location).get('p', '')}"
-            if answer.soup.select_one('form#postform div.postbody[id^="ppr"]') is not None:
-                # "At least one new post has been made": the form comes back with a review of the new posts
+            if html.new_posts_review(answer.soup):
                 log.info("new posts came in while %s; sending again", what)
                 answer = self.http.submit(answer, "postform", {"message": body}, what=what)
                 continue

@@ -67,6 +67,12 @@ def form_errors(soup: BeautifulSoup) -> list[str]:
     return [" ".join(e.get_text(" ").split()) for e in found if e.get_text(strip=True)]
 
 
+def new_posts_review(soup: BeautifulSoup) -> bool:
+    """A reply refused because posts came in since its form: the form is back with `ppr<ID>` reviews of them
+    (the topic review under every posting form uses `pr<ID>`)."""
+    return soup.select_one('form#postform div.postbody[id^="ppr"]') is not None
+
+
 def login_reason(soup: BeautifulSoup) -> str:
     title = soup.select_one("form#login h2.login-title")
     return " ".join(title.get_text(" ").split()) if title else ""
