@@ -59,7 +59,7 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
 
 def attach_store(platform: Platform, store: Store, name: str) -> None:
     """Give a platform that keeps state of its own (phpBB: the signed-in session, PM acknowledgements) a
-    place in the store, under cursors named "<platform>:<what>"."""
+    place in the store: the platform's cursors named "platform:<what>"."""
     use_store = getattr(platform, "use_store", None)
     if use_store is not None:
         use_store(lambda what: store.cursor(name, f"platform:{what}"),
