@@ -340,3 +340,27 @@ def test_make_platform_builds_phpbb_without_the_password_in_the_config(fake, tmp
     assert len(from_file.fetch_posts(["3"], None)[0]) == 29
     with pytest.raises(ConfigError, match="needs url and account"):
         make_platform(PlatformConfig("board", "phpbb", {"url": fake.url}), clock=datetime.now)
+
+
+def test_the_open_thread_command_prints_the_new_topics_id(fake, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+
+    (tmp_path / "game.toml").write_text('[game]\nname = "mafia"\nstart = "2026-03-01T20:00:00Z"\n'
+                                        '[[players]]\nname = "Alice"\n', encoding="utf-8")
+    (tmp_path / "bot.toml").write_text(
+        f'[bot]\nstore = "bot.db"\n[platforms.board]\nkind = "phpbb"\nurl = "{fake.url}"\naccount = "forumbot"\n'
+        'forum = 3\nmin_interval = 0\nform_wait = 0\npassword_env = "TEST_PHPBB_PW"\n'
+        '[[games]]\nconfig = "game.toml"\nplatform = "board"\n', encoding="utf-8")
+    monkeypatch.setenv("TEST_PHPBB_PW", "bot-pass-1234")
+    done = CliRunner().invoke(cli, ["open-thread", "--config", str(tmp_path / "bot.toml"), "--title", "Day 2"],
+                              input="[b]Day 2[/b] begins.\n")
+    assert done.exit_code == 0, done.output
+    topic = fake.board.topics[int(done.output.strip())]
+    assert topic.title == "Day 2" and fake.board.posts[topic.posts[0]].text == "[b]Day 2[/b] begins."
+    monkeypatch.setenv("TEST_PHPBB_PW", "wrong")
+    (tmp_path / "bot.db").unlink()                            # no kept session: it must sign in, and fails
+    failed = CliRunner().invoke(cli, ["open-thread", "--config", str(tmp_path / "bot.toml"), "--title", "x"],
+                                input="y")
+    assert failed.exit_code == 2 and "incorrect password" in failed.output
