@@ -117,7 +117,7 @@ def test_topic_ids_from_what_hosts_write():
 def test_the_session_is_kept_in_the_store_and_renewed_on_a_login_box(fake):
     kept = Kept()
     _, cursor = kept.attach(bot(fake)).fetch_posts(["3"], None)
-    assert "phpbb3_fk7q2_sid" in json.loads(kept.values["session"])
+    assert "phpbb3_fk7q2_sid" in [name for name, *_ in json.loads(kept.values["session"])]
     restarted = kept.attach(bot(fake))                 # a restart: the session comes from the store
     _, calls = requests_during(fake, lambda: restarted.fetch_posts(["3"], cursor))
     assert calls == [("GET", "/viewforum.php?f=3")]
@@ -153,7 +153,7 @@ def test_forms_wait_a_second_and_one_refused_as_too_fast_is_sent_again():
         assert waiting.post("3", "hello") == "p43"
         assert time.monotonic() - started >= 2.2           # the sign-in form and the reply form each waited
         hasty = bot(fake, form_wait=0, sleep=time.sleep)    # refused as too fast, sent again a second later
-        hasty.http.restore(json.dumps({c.name: c.value for c in waiting.http.http.cookies}))
+        hasty.http.restore(json.dumps([[c.name, c.value, c.domain, c.path] for c in waiting.http.http.cookies]))
         time.sleep(1.02 - time.time() % 1)                  # start just after a second turns: GET and POST share it
         pid, calls = requests_during(fake, lambda: hasty.post("3", "again"))
         assert pid == "p44" and [c[0] for c in calls].count("POST") == 2

@@ -75,11 +75,14 @@ class PhpbbSession:
         except ValueError:
             return
         host = urlsplit(self.base).hostname or ""
-        for name, value in cookies.items():
-            self.http.cookies.set(name, value, domain=host, path="/")
+        for item in cookies if isinstance(cookies, list) else []:
+            name, value, domain, path = (list(item) + ["", "/"])[:4]
+            self.http.cookies.set(name, value, domain=domain or host, path=path or "/")
 
     def _save(self) -> None:
-        self.keep(json.dumps({c.name: c.value for c in self.http.cookies}, sort_keys=True))
+        """The cookies as [name, value, domain, path]: restored exactly as the jar held them (a host-only
+        cookie of `localhost` is kept under `localhost.local`, and must come back there)."""
+        self.keep(json.dumps(sorted([c.name, c.value, c.domain, c.path] for c in self.http.cookies)))
 
     # ---- requests ------------------------------------------------------------------------------
     def url(self, path: str) -> str:
