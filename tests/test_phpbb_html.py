@@ -48,6 +48,11 @@ def test_bodies_come_back_as_bbcode(name, number, bbcode):
     assert post(name, number).body == bbcode
 
 
+def test_a_vote_tag_template_with_a_prefix_of_its_own():
+    content = html.parse('<div class="content"><span class="bbvote" title="Vote">VOTE: Alice</span></div>')
+    assert html.to_bbcode(content.select_one("div.content")) == "[vote]Alice[/vote]"
+
+
 def test_nested_quotes_three_deep():
     body = post("bot_topic_start20", 36).body
     assert body.startswith('[quote="Alice"][quote="Carol_K"][quote="Bob Stone"][b]Unvote, vote Carol[/b][/quote]')

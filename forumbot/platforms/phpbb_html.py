@@ -20,6 +20,7 @@ _COLOUR = re.compile(r"(?:^|;)\s*color:\s*([^;]+)")
 _PROFILE = re.compile(r"mode=viewprofile")
 _COUNT = re.compile(r"(\d[\d,]*)\s+(?:posts?|users?|topics?|matches|messages?)\b")   # "29 posts", "9 users"
 _BLOCK = ("[list", "[quote", "[code")
+_VOTE_PREFIX = re.compile(r"^\s*vote\s*:\s*", re.IGNORECASE)
 BOARD_DATE = "%a %b %d, %Y %I:%M %p"        # phpBB's default "D M d, Y g:i a"
 
 
@@ -335,8 +336,8 @@ def _node(node: object) -> str:
     if name == "em":
         return f"[i]{inner}[/i]"
     if name == "span":
-        if "bbvote" in classes:
-            return f"[vote]{inner}[/vote]"
+        if "bbvote" in classes:           # a board's template may print a prefix of its own: "VOTE: Name"
+            return f"[vote]{_VOTE_PREFIX.sub('', inner)}[/vote]"
         if "text-decoration:underline" in style.replace(" ", ""):
             return f"[u]{inner}[/u]"
         colour, size = _COLOUR.search(style), _SIZE.search(style)
