@@ -121,7 +121,12 @@ class PhpbbPlatform:
                 continue                            # nothing new: the forum list said so
             if str(number) in state["missing"]:
                 continue
-            self._read_topic(number, thread, mark or {"last": 0, "start": 0}, state, found)
+            try:
+                self._read_topic(number, thread, mark or {"last": 0, "start": 0}, state, found)
+            except PlatformError as err:
+                if err.retryable:
+                    raise
+                log.error("%s; the other topics are read on", err)
         posts = sorted(found.values(), key=lambda p: (p.created, int(p.platform_id[1:])))
         return posts, json.dumps(state, sort_keys=True)
 
@@ -166,7 +171,12 @@ class PhpbbPlatform:
         if got.status == 404:
             log.error("phpBB topic %s does not exist (a typo in [games.threads]?); not asked for again", number)
             return None
-        return html.topic_page(got.soup)
+        page = html.topic_page(got.soup)
+        if not page.posts:                          # every topic has a first post: this is a refusal page
+            said = html.info_message(got.soup) or f"HTTP {got.status}, no posts on the page"
+            raise PlatformError(f"phpBB does not show topic {number} to the bot: {said} (check the bot's "
+                                "permission to read its forum)")
+        return page
 
     def _post(self, item: html.PagePost, thread: str) -> Post:
         edited = html.board_time(item.edit_notice, self.zone) if item.edit_count else None

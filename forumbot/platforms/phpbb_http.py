@@ -150,12 +150,12 @@ class PhpbbSession:
     def get(self, path: str, *, what: str, login: bool = True) -> Page:
         """A page as the bot sees it: signs in first when the board answers as to a guest."""
         page = self.request("GET", path, what=what)
-        if login and not html.logged_in(page.soup) and page.status != 404:
+        if login and not html.logged_in(page.soup) and page.status != 404 and page.status != 503:
             log.info("phpBB answered %s as to a guest (%s); signing in", what,
                      html.login_reason(page.soup) or "no logout link")
             self.login()
             page = self.request("GET", path, what=what)
-            if not html.logged_in(page.soup) and page.status != 404:
+            if not html.logged_in(page.soup) and page.status not in (404, 503):
                 raise PlatformError(f"phpBB still treats the bot as a guest after signing in ({what}): check that "
                                     f"cookies reach the board and that the account {self.account} is not banned")
         return page

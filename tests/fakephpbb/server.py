@@ -218,6 +218,8 @@ class Handler(BaseHTTPRequestHandler):
             if topic is None:
                 self.message("The requested topic does not exist.", 404)
             start = int(self.q.get("start", "0") or 0)
+        if topic.forum in board.hidden_forums:
+            self.message("You are not authorised to read this forum.")
         posts = board.visible(topic.id)
         pages = max(1, -(-len(posts) // per))
         start = min(max(0, start - start % per), (pages - 1) * per)

@@ -100,6 +100,7 @@ class Board:
         self.tokens: dict[str, int] = {}             # form_token → creation_time it was served with
         self.last_post_at: dict[int, float] = {}
         self.faults: list[Fault] = []
+        self.hidden_forums: set[int] = set()           # forums the signed-in users may not read
         self.requests: list[tuple[str, str]] = []    # (method, path?query) of every request, in order
         self._next_post = 1
         self._next_topic = 1
