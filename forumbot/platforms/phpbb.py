@@ -41,6 +41,10 @@ STEP_BACK = 3            # pages to step back when deletions moved the cursor's 
 INBOX_PAGES = 5          # inbox pages read at most in one poll (25 PMs a page)
 
 
+class TopicHidden(PlatformError):
+    """A topic page without posts: the board refuses the bot this topic (its forum's permissions)."""
+
+
 def marker(key: str) -> str:
     return f"\n[url=#fb:{key}][/url]" if key else ""
 
@@ -123,9 +127,7 @@ class PhpbbPlatform:
                 continue
             try:
                 self._read_topic(number, thread, mark or {"last": 0, "start": 0}, state, found)
-            except PlatformError as err:
-                if err.retryable:
-                    raise
+            except TopicHidden as err:
                 log.error("%s; the other topics are read on", err)
         posts = sorted(found.values(), key=lambda p: (p.created, int(p.platform_id[1:])))
         return posts, json.dumps(state, sort_keys=True)
@@ -174,8 +176,8 @@ class PhpbbPlatform:
         page = html.topic_page(got.soup)
         if not page.posts:                          # every topic has a first post: this is a refusal page
             said = html.info_message(got.soup) or f"HTTP {got.status}, no posts on the page"
-            raise PlatformError(f"phpBB does not show topic {number} to the bot: {said} (check the bot's "
-                                "permission to read its forum)")
+            raise TopicHidden(f"phpBB does not show topic {number} to the bot: {said} (check the bot's "
+                              "permission to read its forum)")
         return page
 
     def _post(self, item: html.PagePost, thread: str) -> Post:
