@@ -110,6 +110,7 @@ def test_two_topics_in_one_forum_cost_one_request_when_idle_and_a_missing_topic_
 def test_a_topic_the_bot_may_not_read_is_reported_and_the_others_read_on(fake, caplog):
     fake.board.add_forum(9, "Hidden")
     hidden = fake.board.new_topic(9, 61, "Mafia: dead chat", "Secret.")
+    fake.board.hidden_forums.add(9)
     posts, cursor = bot(fake).fetch_posts([str(hidden.id), "2"], None)
     assert [p.platform_id for p in posts] == ["p10", "p11", "p12", "p13"]
     assert "not authorised to read this forum" in caplog.text and str(hidden.id) not in json.loads(cursor)["topics"]

@@ -218,7 +218,7 @@ class Handler(BaseHTTPRequestHandler):
             if topic is None:
                 self.message("The requested topic does not exist.", 404)
             start = int(self.q.get("start", "0") or 0)
-        if topic.forum in board.hidden_forums:
+        if topic.forum in board.hidden_forums and self.me is not None:
             self.message("You are not authorised to read this forum.")
         posts = board.visible(topic.id)
         pages = max(1, -(-len(posts) // per))
