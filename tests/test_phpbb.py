@@ -287,6 +287,8 @@ def test_send_pm_by_name_and_find_it(fake):
     assert not any("viewprofile" in c[1] for c in calls)        # the member's id is cached
     with pytest.raises(PlatformError, match="no member named 'Nobody'"):
         platform.send_pm("Nobody", "", "hello")
+    fake.board.add_user(90, "Q&A #1")                          # a name that must be quoted in a URL
+    assert fake.board.pms[int(platform.send_pm("Q&A #1", "", "hi")[2:])].to == [90]
 
 
 # ---- edits, deletions, faults ------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import quote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.errors import ConfigError, PlatformError
@@ -260,7 +261,8 @@ class PhpbbPlatform:
         known = self.members.get(name.lower())
         if known:
             return known
-        page = self.http.get(f"memberlist.php?mode=viewprofile&un={name}", what=f"looking up the member {name}")
+        page = self.http.get(f"memberlist.php?mode=viewprofile&un={quote(name)}",
+                             what=f"looking up the member {name}")
         found = html.profile_id(page.soup) if page.status != 404 else None
         if not found:
             raise PlatformError(f"phpBB has no member named '{name}': check the spelling in the game's roster")
@@ -319,7 +321,9 @@ class PhpbbPlatform:
             if too_long and int(too_long.group(1)) < self.max_chars:
                 self.max_chars = int(too_long.group(1))
                 log.warning("the board allows %s characters a post; splitting", self.max_chars)
-                parts = split_text(body, max(20, self.max_chars - 64))
+                kept = MARKER.search(body)              # the marker stays whole, on the last part
+                parts = split_text(MARKER.sub("", body), max(20, self.max_chars - 64))
+                parts[-1] += kept.group(0) if kept else ""
                 ids = [self._reply(number, part, what) for part in parts]
                 return ids[-1]
             break
