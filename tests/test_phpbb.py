@@ -130,10 +130,15 @@ def test_the_session_is_kept_in_the_store_and_renewed_on_a_login_box(fake):
     restarted = kept.attach(bot(fake))                 # a restart: the session comes from the store
     _, calls = requests_during(fake, lambda: restarted.fetch_posts(["3"], cursor))
     assert calls == [("GET", "/viewforum.php?f=3")]
-    fake.board.expire_sessions()                       # the board forgot the session: a login box, then sign-in
+    fake.board.expire_sessions()                       # the session ended: "remember me" signs the bot in again
+    fake.board.add_post(3, 65, "still here first")
+    (posts, _), calls = requests_during(fake, lambda: restarted.fetch_posts(["3"], cursor))
+    assert [p.body for p in posts] == ["still here first"] and all(c[0] == "GET" for c in calls)
+    fake.board.expire_sessions()
+    fake.board.autologin.clear()                       # and without it: a login box, then the sign-in form
     fake.board.add_post(3, 65, "still here")
     (posts, _), calls = requests_during(fake, lambda: restarted.fetch_posts(["3"], cursor))
-    assert [p.body for p in posts] == ["still here"]
+    assert [p.body for p in posts] == ["still here first", "still here"]
     assert [c[0] for c in calls].count("POST") == 1 and calls[1] == ("GET", "/ucp.php?mode=login")
 
 

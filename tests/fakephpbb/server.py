@@ -10,6 +10,7 @@ flood limit, too long, empty, locked; PM sends answer 200 with a meta refresh. F
 from __future__ import annotations
 
 import html
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -84,8 +85,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(301, "", [("Location", f"{self.base}{self.path}")])
             if fault.kind == "timeout":
                 time.sleep(3)
-            if fault.kind == "login_box":
+            if fault.kind == "login_box":                 # the session is gone, "remember me" keys too
                 board.expire_sessions()
+                board.autologin.clear()
         with board.lock:
             self.session = self._session()
             try:
@@ -123,14 +125,20 @@ class Handler(BaseHTTPRequestHandler):
         agent = self.headers.get("User-Agent") or ""
         found = self.board.session(sid, agent)
         if found is None:
-            found = self.board.new_session(Board.GUEST, agent)
-            self._cookies(found)
+            # a valid "remember me" key signs the user in again silently, and is replaced (recorded: 115)
+            user = self.board.autologin.pop(jar[f"{name}_k"].value, None) if f"{name}_k" in jar else None
+            found = self.board.new_session(user or Board.GUEST, agent)
+            self._cookies(found, remember=user is not None)
         return found
 
-    def _cookies(self, session: Session) -> None:
+    def _cookies(self, session: Session, remember: bool = False) -> None:
         name = self.board.cookie_name
         expires = "expires=Tue, 30-Nov-2027 11:31:15 GMT; path=/; HttpOnly"
-        self.set_cookies += [f"{name}_u={session.user}; {expires}", f"{name}_k=; {expires}",
+        key = ""
+        if remember:
+            key = secrets.token_hex(8)
+            self.board.autologin[key] = session.user
+        self.set_cookies += [f"{name}_u={session.user}; {expires}", f"{name}_k={key}; {expires}",
                              f"{name}_sid={session.sid}; {expires}"]
 
     @property
@@ -315,7 +323,7 @@ class Handler(BaseHTTPRequestHandler):
                                           "try again.", username=user.name)
         self.board.sessions.pop(self.session.sid, None)
         session = self.board.new_session(user.id, self.session.agent)
-        self._cookies(session)
+        self._cookies(session, remember=self.form.get("autologin") == "on")
         raise Answer(302, "", [("Location", f"{self.base}/index.php?sid={session.sid}")])
 
     # ---- posting -------------------------------------------------------------------------------

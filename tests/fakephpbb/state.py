@@ -101,6 +101,7 @@ class Board:
         self.last_post_at: dict[int, float] = {}
         self.faults: list[Fault] = []
         self.hidden_forums: set[int] = set()           # forums the signed-in users may not read
+        self.autologin: dict[str, int] = {}            # "remember me" keys (the _k cookie) → user id
         self.requests: list[tuple[str, str]] = []    # (method, path?query) of every request, in order
         self._next_post = 1
         self._next_topic = 1
