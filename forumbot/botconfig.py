@@ -27,12 +27,16 @@ from forumbot.gamerun import check_setup
 from forumbot.tomlfile import TomlFile, load_toml
 from forumbot.web.config import WebConfig, web_config
 
-PLATFORM_KINDS = ("local", "reddit")
+PLATFORM_KINDS = ("local", "reddit", "phpbb")
 BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 # reddit: site (a praw.ini section), subreddit, user_agent, inbox_every (read PMs every N polls),
 # edit_policy (first_seen, edited, flag); credentials stay in praw.ini or praw_* environment variables.
 PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
-                 "inbox_every", "edit_policy", "settle_seconds")
+                 "inbox_every", "edit_policy", "settle_seconds",
+                 # phpbb: url, forum (new topics), password_env or password_file (never the password itself),
+                 # min_interval (seconds between requests), form_wait, timeout, max_chars, timezone (the account's)
+                 "url", "forum", "password_env", "password_file", "min_interval", "form_wait", "timeout", "max_chars",
+                 "timezone")
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")

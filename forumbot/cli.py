@@ -611,5 +611,29 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
     sys.exit(_guard(go))
 
 
+@cli.command(name="open-thread")
+@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--platform", "platform_name", default=None, help="Which [platforms.NAME] (default: the first).")
+@click.option("--title", required=True, help="The new thread's title.")
+def open_thread(config_path: str, platform_name: str | None, title: str) -> None:
+    """Open a thread as the bot (its first post on standard input) and print its id for [games.threads]."""
+    from forumbot.botconfig import load_bot_config
+    from forumbot.service import attach_store, make_platform, utcnow
+    from forumbot.store import Store
+
+    def go() -> int:
+        config = load_bot_config(config_path)
+        name = platform_name or next(iter(config.platforms))
+        if name not in config.platforms:
+            raise ConfigError(f"no platform '{name}'", path=config_path,
+                              fix="platforms: " + ", ".join(config.platforms))
+        platform = make_platform(config.platforms[name], utcnow)
+        attach_store(platform, Store(config.store), name)        # phpBB: the signed-in session is kept there
+        click.echo(platform.open_thread(title, sys.stdin.read()))
+        return 0
+
+    sys.exit(_guard(go))
+
+
 def main() -> None:
     cli()

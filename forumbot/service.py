@@ -55,7 +55,20 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
     if config.kind == "reddit":
         from forumbot.platforms.reddit import from_options
         return from_options(config.name, config.options, clock)
-    raise ConfigError(f"platform kind '{config.kind}' is not available", fix="use kind = \"local\" or \"reddit\"")
+    if config.kind == "phpbb":
+        from forumbot.platforms.phpbb import from_options as phpbb_options
+        return phpbb_options(config.name, config.options, clock)
+    raise ConfigError(f"platform kind '{config.kind}' is not available",
+                      fix="use kind = \"local\", \"reddit\" or \"phpbb\"")
+
+
+def attach_store(platform: Platform, store: Store, name: str) -> None:
+    """Give a platform that keeps state of its own (phpBB: the signed-in session, PM acknowledgements) a
+    place in the store: the platform's cursors named "platform:<what>"."""
+    use_store = getattr(platform, "use_store", None)
+    if use_store is not None:
+        use_store(lambda what: store.cursor(name, f"platform:{what}"),
+                  lambda what, value: store.set_cursor(name, f"platform:{what}", value))
 
 
 # How long a post may take to show after the time it carries (see Runner): a deadline fires that long after.
@@ -202,6 +215,7 @@ class Service:
             platform = make_platform(platform_config, clock)
             runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads) for g in games]
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
+            attach_store(platform, runner.store, name)
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
             self.workers[name] = PlatformWorker(platform_config, runner, backoff)
 

@@ -31,6 +31,7 @@ class Platform(Protocol):
     dialect: str       # how its posts are marked up: markdown, bbcode, html, plain
     account: str       # the bot's own account name (its posts are stored but never parsed)
     edit_policy: str   # one of EDIT_POLICIES
+    default_reading: str  # how games read posts unless their config says: "commands" (line-start), "bold" (phpBB)
 
     def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
         """Posts in `threads` newer than `cursor` (None: from the start), and the new cursor."""
@@ -50,6 +51,11 @@ class Platform(Protocol):
     def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
         """The id of the bot's post in `thread` (or PM to `to`) that carries `key`'s marker, if any: how a
         restarted bot learns that a message went out just before it died."""
+
+    def open_thread(self, title: str, text: str, key: str = "") -> str:
+        """Open a new thread (local forum: a thread; Reddit: a self post in the configured subreddit; phpBB: a
+        topic in the configured forum) whose first post is `text` with `key`'s marker; returns the thread's
+        id, as [games.threads] takes it."""
 
     def edit(self, platform_id: str, text: str) -> None:
         """Replace the text of one of the bot's own posts."""

@@ -44,6 +44,7 @@ class LocalForum:
     """A forum in SQLite implementing the Platform Protocol."""
 
     name = "local"
+    default_reading = "commands"     # line-start commands (see base.Platform.default_reading)
 
     def __init__(self, path: str | Path = ":memory:", *, account: str = "forumbot",
                  dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow,
@@ -156,6 +157,18 @@ class LocalForum:
 
     def post(self, thread: str, text: str, key: str = "") -> str:
         return self.add_post(thread, self.account, text.rstrip("\n") + self.marker(key))
+
+    def open_thread(self, title: str, text: str, key: str = "") -> str:
+        """A new thread keyed by its title (made unique with a number), its first post by the bot."""
+        base = "-".join(title.lower().split()) or "thread"
+        with self.db.atomic():
+            taken = {row[0] for row in self.db.execute("SELECT key FROM forum_threads WHERE key = ? OR key LIKE ?",
+                                                       [base, f"{base}-%"]).fetchall()}
+            thread = next(k for k in (base, *(f"{base}-{n}" for n in range(2, len(taken) + 3))) if k not in taken)
+            self.db.execute("INSERT INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
+                            [thread, title, format_time(self.clock())])
+        self.post(thread, text, key)
+        return thread
 
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
         return self.add_pm(self.account, to, text.rstrip("\n") + self.marker(key), subject)

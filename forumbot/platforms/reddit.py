@@ -127,6 +127,7 @@ class RedditPlatform:
     `site`/`user_agent` and praw's own configuration."""
 
     dialect = "markdown"
+    default_reading = "commands"     # line-start commands (see base.Platform.default_reading)
 
     def __init__(self, reddit: Any = None, *, name: str = "reddit", site: str | None = None,
                  account: str = "", subreddit: str = "", user_agent: str | None = None,
@@ -327,6 +328,17 @@ class RedditPlatform:
         if key:
             self._markers[str(comment.name)] = key
         return str(comment.name)
+
+    def open_thread(self, title: str, text: str, key: str = "") -> str:
+        """A self post in the configured subreddit (the first of `subreddit = "a+b"`); returns its id."""
+        if not self.subreddits:
+            raise ConfigError(f"[platforms.{self.name}] has no subreddit to post new threads in",
+                              fix='subreddit = "yoursubreddit"')
+        sub = self.subreddits[0]
+        with self._calling(f"opening a thread in r/{sub}"):
+            submission = self.reddit.subreddit(sub).submit(title.strip()[:300] or "forumbot",
+                                                          selftext=text.rstrip("\n") + marker(key))
+        return str(submission.id)
 
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
         subject = (subject or "forumbot").strip()[:100] or "forumbot"

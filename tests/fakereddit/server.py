@@ -147,6 +147,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._edit(p, user)
         if path == "/api/compose" and method == "POST":
             return self._compose(p, user)
+        if path == "/api/submit" and method == "POST":
+            return self._submit(p, user)
         return 404, {"message": "Not Found", "error": 404}
 
     def _token(self, p: dict[str, str]) -> tuple[int, Any]:
@@ -210,6 +212,23 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, _api_error("TOO_LONG", f"this is too long (max: {MAX_BODY})", "text")
         state.add_message(user, to, subject, text)
         return 200, {"json": {"errors": []}}
+
+
+    def _submit(self, p: dict[str, str], user: str) -> tuple[int, Any]:
+        """A self post (kind=self) in p["sr"], answered as Reddit's /api/submit does with api_type=json."""
+        state = self.server.state
+        title, text = p.get("title", ""), p.get("text", "")
+        if p.get("kind") != "self":
+            return 200, _api_error("INVALID_OPTION", "only self posts here", "kind")
+        if not title.strip():
+            return 200, _api_error("NO_TEXT", "we need something here", "title")
+        if len(title) > 300:
+            return 200, _api_error("TOO_LONG", "this is too long (max: 300)", "title")
+        if len(text) > MAX_BODY:
+            return 200, _api_error("TOO_LONG", f"this is too long (max: {MAX_BODY})", "text")
+        sid = state.add_submission(p.get("sr", ""), title, author=user, selftext=text)
+        url = f"https://www.reddit.com/r/{p.get('sr', '')}/comments/{sid}/"
+        return 200, {"json": {"errors": [], "data": {"url": url, "drafts_count": 0, "id": sid, "name": f"t3_{sid}"}}}
 
 
 class _Server(ThreadingHTTPServer):

@@ -1,0 +1,223 @@
+"""Talking to a phpBB board as a browser would: one requests.Session with a constant User-Agent, polite
+pacing, retries with backoff and jitter, sign-in through the login form, the session's cookies kept (by a
+`keep` callback: the store) across restarts and renewed when the board answers with a login box.
+
+A failed session is silent on phpBB (200 with a login box or guest pages), so every page asked for with
+`login=True` is checked for the logout link and, when it is missing, the bot signs in and asks again once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import requests
+from bs4 import BeautifulSoup
+
+from forumbot.errors import PlatformError
+from forumbot.platforms import phpbb_html as html
+
+log = logging.getLogger("forumbot.phpbb")
+USER_AGENT = "Mozilla/5.0 (compatible; forumbot/0.1; play-by-post game master)"
+FORM_INVALID = "The submitted form was invalid"
+MAX_HOPS = 5
+
+
+class SessionLost(PlatformError):
+    """A form came back as a login box: the session ended between loading the form and sending it."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"phpBB ended the bot's session while {what}", retryable=True)
+
+
+@dataclass
+class Page:
+    status: int
+    soup: BeautifulSoup
+    location: str = ""
+    url: str = ""
+
+
+class PhpbbSession:
+    """HTTP to one board. `keep(text)` saves the session's cookies (JSON), `kept` is what was saved before."""
+
+    def __init__(self, base_url: str, account: str, password: Callable[[], str], *, user_agent: str = USER_AGENT,
+                 min_interval: float = 1.0, form_wait: float = 1.1, timeout: float = 30.0, retries: int = 3,
+                 backoff: float = 2.0, sleep: Callable[[float], None] = time.sleep,
+                 rng: random.Random | None = None) -> None:
+        self.base = base_url.rstrip("/") + "/"
+        self.account = account
+        self._password = password
+        self.http = requests.Session()
+        self.http.headers["User-Agent"] = user_agent      # phpBB's browser_check: never change it mid-session
+        self.min_interval, self.form_wait, self.timeout = min_interval, form_wait, timeout
+        self.retries, self.backoff = retries, backoff
+        self.sleep = sleep
+        self.rng = rng or random.Random()
+        self.keep: Callable[[str], None] = lambda _text: None
+        self.requests = 0                                 # how many requests this session made (benchmarks)
+        self.unread_pms: int | None = None                # the header badge of the last page read
+        self._last = 0.0
+
+    # ---- cookies kept across restarts ----------------------------------------------------------
+    def restore(self, kept: str | None) -> None:
+        if not kept:
+            return
+        try:
+            cookies = json.loads(kept)
+        except ValueError:
+            return
+        host = urlsplit(self.base).hostname or ""
+        for item in cookies if isinstance(cookies, list) else []:
+            name, value, domain, path = (list(item) + ["", "/"])[:4]
+            self.http.cookies.set(name, value, domain=domain or host, path=path or "/")
+
+    def _save(self) -> None:
+        """The cookies as [name, value, domain, path]: restored exactly as the jar held them (a host-only
+        cookie of `localhost` is kept under `localhost.local`, and must come back there)."""
+        self.keep(json.dumps(sorted([c.name, c.value, c.domain, c.path] for c in self.http.cookies)))
+
+    # ---- requests ------------------------------------------------------------------------------
+    def url(self, path: str) -> str:
+        return urljoin(self.base, path.removeprefix("/").removeprefix("./"))
+
+    def _pace(self) -> None:
+        wait = self._last + self.min_interval - time.monotonic()
+        if wait > 0:
+            self.sleep(wait)
+        self._last = time.monotonic()
+
+    def request(self, method: str, path: str, data: list[tuple[str, str]] | None = None, *, what: str) -> Page:
+        """One exchange. GETs are retried with backoff and jitter on timeouts, dropped connections, 5xx and
+        truncated pages; a POST is not (it may have gone through): it fails retryable and the caller's
+        exactly-once machinery (markers, find_sent) decides."""
+        attempts = self.retries if method == "GET" else 1
+        for attempt in range(1, attempts + 1):
+            try:
+                page = self._once(method, path, data, what)
+                for _ in range(MAX_HOPS):         # a GET follows redirects (http → https, a moved board)
+                    if method != "GET" or page.status not in (301, 302, 303, 307, 308) or not page.location:
+                        break
+                    page = self._once("GET", urljoin(page.url, page.location), None, what)
+                return page
+            except PlatformError as err:
+                if not err.retryable or attempt == attempts:
+                    raise
+                delay = self.backoff * 2 ** (attempt - 1) * self.rng.uniform(0.5, 1.0)
+                log.info("%s failed (%s); trying again in %.1fs", what, err, delay)
+                self.sleep(delay)
+        raise AssertionError("unreachable")
+
+    def _once(self, method: str, path: str, data: list[tuple[str, str]] | None, what: str) -> Page:
+        self._pace()
+        url = self.url(path)
+        self.requests += 1
+        try:
+            response = self.http.request(method, url, data=data, timeout=self.timeout, allow_redirects=False)
+        except requests.Timeout:
+            raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True) from None
+        except requests.RequestException as err:
+            raise PlatformError(f"cannot reach the phpBB board while {what}: {err}", retryable=True) from None
+        if response.status_code >= 500 and response.status_code != 503:
+            raise PlatformError(f"phpBB answered {response.status_code} while {what}", retryable=True)
+        if response.status_code == 429:
+            after = response.headers.get("Retry-After")
+            raise PlatformError(f"the board rate-limits the bot (429) while {what}"
+                                + (f"; try again in {after}s" if after else ""), retryable=True)
+        if response.status_code in (401, 403):
+            raise PlatformError(f"the board refused access ({response.status_code}) while {what}: its firewall may "
+                                "block the bot's address or User-Agent; ask the board's admins")
+        text = response.text
+        if not response.is_redirect and "</html>" not in text[-4096:].lower():
+            raise PlatformError(f"phpBB sent a truncated page while {what}", retryable=True)
+        soup = html.parse(text) if text else html.parse("<html></html>")
+        if response.status_code == 503 and soup.select_one("body#errorpage") is None:
+            raise PlatformError(f"phpBB answered 503 while {what}", retryable=True)
+        badge = html.unread_pm_count(soup)
+        if badge is not None:
+            self.unread_pms = badge
+        if response.cookies:
+            self._save()
+        return Page(response.status_code, soup, response.headers.get("Location", ""), url)
+
+    def get(self, path: str, *, what: str, login: bool = True) -> Page:
+        """A page as the bot sees it: signs in first when the board answers as to a guest."""
+        page = self.request("GET", path, what=what)
+        if login and not html.logged_in(page.soup) and page.status != 404 and page.status != 503:
+            log.info("phpBB answered %s as to a guest (%s); signing in", what,
+                     html.login_reason(page.soup) or "no logout link")
+            self.login()
+            page = self.request("GET", path, what=what)
+            if not html.logged_in(page.soup) and page.status not in (404, 503):
+                raise PlatformError(f"phpBB still treats the bot as a guest after signing in ({what}): check that "
+                                    f"cookies reach the board and that the account {self.account} is not banned")
+        return page
+
+    # ---- forms ---------------------------------------------------------------------------------
+    def submit(self, page: Page, form_id: str, values: dict[str, str], *, what: str,
+               submit: str = "post", waited: float | None = None) -> Page:
+        """Send a form of `page` with `values` filled in, a second or more after it was served (phpBB refuses
+        younger forms); a form refused as invalid is sent again once from the fresh form that comes back."""
+        for attempt in range(2):
+            form = page.soup.select_one(f"form#{form_id}")
+            if form is None:
+                raise PlatformError(f"phpBB sent no {form_id} form while {what}", retryable=True)
+            fields = [(k, v) for k, v in html.form_fields(form, submit) if k not in values]
+            data = fields + list(values.items())
+            if "post" not in dict(data) and submit == "post":
+                data.append(("post", "Submit"))
+            # phpBB refuses a form younger than a second; a refused form is sent again a full second later
+            self.sleep(max(self.form_wait, 1.1) if attempt else
+                       self.form_wait if waited is None else max(0.0, self.form_wait - waited))
+            action = str(form.get("action") or page.url)
+            answer = self.request("POST", urljoin(page.url or self.base, action), data, what=what)
+            if form_id != "login" and html.login_box(answer.soup):
+                raise SessionLost(what)            # phpBB dropped the session: nothing was posted
+            if attempt == 0 and any(FORM_INVALID in e for e in html.form_errors(answer.soup)):
+                log.info("phpBB refused the form as invalid while %s; sending it again", what)
+                page = answer
+                continue
+            return answer
+        return answer
+
+    def login(self) -> None:
+        """Sign in through the login form. Raises a final PlatformError for a refused account."""
+        page = self.request("GET", "ucp.php?mode=login", what="opening the login form")
+        if html.logged_in(page.soup):
+            return
+        if page.soup.select_one("form#login") is None:
+            said = html.info_message(page.soup)
+            if said and "banned" in said.lower():
+                raise PlatformError(f"phpBB: the account {self.account} is banned: {said}")
+            raise PlatformError(f"phpBB sent no login form ({said or 'is the board URL right?'})")
+        if page.soup.select_one('form#login input[name*="confirm"], form#login .captcha'):
+            raise PlatformError(f"phpBB asks for a CAPTCHA to sign in {self.account} (too many failed logins): sign "
+                                "in once in a browser, then restart the bot")
+        answer = self.submit(page, "login", {"username": self.account, "password": self._password(),
+                                             "autologin": "on"}, what="signing in", submit="login")
+        if answer.status == 302 or html.logged_in(answer.soup):
+            self._save()
+            log.info("signed in to phpBB as %s", self.account)
+            return
+        errors = " ".join(html.form_errors(answer.soup)) or html.info_message(answer.soup) or "no reason given"
+        if re.search(r"banned", errors, re.I):
+            raise PlatformError(f"phpBB: the account {self.account} is banned: {errors}")
+        if re.search(r"incorrect (password|username)", errors, re.I):
+            raise PlatformError(f"phpBB refused the sign-in of {self.account}: {errors} (check the password in the "
+                                "environment variable or password file the config names)")
+        raise PlatformError(f"phpBB refused the sign-in of {self.account}: {errors}", retryable=True)
+
+    def forget(self) -> None:
+        self.http.cookies.clear()
+        self._save()
+
+    @staticmethod
+    def query_of(location: str) -> dict[str, Any]:
+        return html.query(location)
