@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.grammar import Command, commands_from_toml
+from forumbot.grammar import READINGS, Command, commands_from_toml
 from forumbot.model import PlayerRef, parse_time
 from forumbot.paths import data_dir
 from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
-             "no_lynch_used", "phrases")
+             "no_lynch_used", "phrases", "reading")
 PLAYER_KEYS = ("name", "role", "aliases", "alive")
 POST_KEYS = ("at", "author", "thread", "pm", "text")
 RUN_KEYS = ("until", "poll_seconds")
@@ -45,6 +45,7 @@ class GameConfig:
     templates: str | None = None
     phrases: dict[str, str] = field(default_factory=dict)
     source: str = ""
+    reading: str | None = None      # commands, bold, natural; None: the grammar's default for the dialect
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "game": self.game, "lang": self.lang, "ruleset": self.ruleset,
@@ -149,11 +150,15 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     if not isinstance(phrases, dict) or not all(isinstance(v, str) for v in phrases.values()):
         raise doc.error("[game.phrases] must map phrase names to strings", "phrases")
     state = {"no_lynch_used": game["no_lynch_used"]} if "no_lynch_used" in game else {}
+    reading = game.get("reading")
+    if reading is not None and reading not in READINGS:
+        raise doc.error(f"reading = '{reading}' is not a reading mode", "reading",
+                        fix="use one of: " + ", ".join(READINGS))
     return GameConfig(
         name=default_name, game=kind, lang=lang, start=_time(doc, game["start"], "start"), players=players,
         options=options, ruleset=ruleset, phase=game.get("phase"), host=game.get("host"), dead=dead,
         state=state, grammar=tuple(extra), dialect=game.get("dialect", "markdown"),
-        templates=game.get("templates"), phrases=dict(phrases), source=doc.path)
+        templates=game.get("templates"), phrases=dict(phrases), source=doc.path, reading=reading)
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -542,7 +542,11 @@ class Roster:
 
     def explain(self, text: str) -> str:
         """One line saying how `text` was resolved, for `forumbot parse`."""
-        res = self.resolve(text)
+        return self.describe(self.resolve(text))
+
+    @staticmethod
+    def describe(res: Resolution) -> str:
+        """One line saying how a name was resolved."""
         if res.ok:
             how = res.method if res.score is None else f"{res.method}, score {res.score:g}"
             line = f"{res.matched!r} → {res.name} ({how})"
