@@ -15,8 +15,15 @@ The resolution chain, tried in this order; the first stage that finds anything d
 4. partial     some words of a multi-word name, forms included:    "Хэнкса" → Том Хэнкс,
                                                                    "Alice" → Alice Cooper
 5. prefix      the start (≥ 2 characters) of a name or alias word: "Анджел" → Анджелина Джоли
-6. fuzzy       a typo (rapidfuzz ratio), accepted only when the best player scores ≥ `fuzzy_cutoff` and
-               leads every other player by ≥ `fuzzy_margin`:       "Aliec" → Alice, "Хэнкз" → Том Хэнкс
+6. shapes      how players shorten a handle (forumbot/text/shapes.py), in this order: initials "LUV" →
+               Lil Uzi Vert, a piece inside "Kitty" → DeathRowKitty, the handle less its digits at the
+               start of the word "darkshadownumbers" → Darkshadow64540, letters in order "FLP" → fatlikepig
+7. fuzzy       a typo (rapidfuzz ratio; a swap of two neighbouring letters costs nothing extra, and a long
+               handle's first 4-7 letters are choices too), accepted only when the best player scores
+               ≥ `fuzzy_cutoff` and leads every other player by ≥ `fuzzy_margin`: "Aliec" → Alice,
+               "Хэнкз" → Том Хэнкс, "Drackd" → Drakced, "Aaron" → aronagrundy
+
+A leading `u/`, `/u/` or `@` (Reddit and forum mentions) is skipped: "u/bob" is "bob".
 
 Within a stage the longest leading run of words is tried first, so the words after the name are left in
 `Resolution.rest` ("Alice because she lied" → Alice, rest "because she lied"). Stages 1–3 all name a
@@ -76,6 +83,7 @@ from rapidfuzz import fuzz, process
 from forumbot.errors import AmbiguousName, ConfigError, UnknownName
 from forumbot.model import PlayerRef
 from forumbot.text.normalize import fold, tokens
+from forumbot.text.shapes import Shapes
 
 if TYPE_CHECKING:  # pragma: no cover
     import pymorphy3
@@ -104,7 +112,9 @@ _LOOSE = str.maketrans({"э": "е", "'": None, "’": None, ".": None, "-": None
 _BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a name
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
-STAGES = ("exact", "alias", "inflection", "partial", "prefix", "fuzzy")
+STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy")
+_MENTION = re.compile(r"\s*(?:/?u/|@)(?=\w)", re.IGNORECASE)
+LONG_HANDLE = 8                 # a one-word handle this long also offers its first 4-7 letters to fuzzy
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -329,6 +339,8 @@ class Roster:
             keys = list(choices)
             self._fuzzy[n] = (keys, [tuple(sorted(choices[k])) for k in keys])
         self.max_words = max((len(w) for words_of in spellings for w in words_of), default=1)
+        self._shapes = Shapes((index, spelling) for index, player in enumerate(self.players)
+                              for spelling in (player.name, *player.aliases))
 
     # -- building -------------------------------------------------------------------------------------------
 
@@ -411,8 +423,12 @@ class Roster:
         for forms in per_word:
             for _, form in forms:
                 fuzzy.setdefault(1, {}).setdefault(form.translate(_LOOSE), set()).add(index)
+        squashed = joined.replace(" ", "").translate(_LOOSE)
         if n > 1:
-            fuzzy.setdefault(1, {}).setdefault(joined.replace(" ", "").translate(_LOOSE), set()).add(index)
+            fuzzy.setdefault(1, {}).setdefault(squashed, set()).add(index)
+        if len(squashed) >= LONG_HANDLE:
+            for end in range(4, 8):
+                fuzzy.setdefault(1, {}).setdefault(squashed[:end], set()).add(index)
 
         for forms in per_word:
             self._name_words.update(form for _, form in forms)
@@ -425,13 +441,17 @@ class Roster:
 
         Never raises: whatever the text, the answer is a Resolution."""
         text = unicodedata.normalize("NFC", text) if not text.isascii() else text
+        mention = _MENTION.match(text)
+        if mention is not None:
+            text = text[mention.end():]
         words = self._leading_words(text)
         if not words:
             return Resolution(query=text.strip(), name=None, method="unknown", rest=text.strip())
         return (self._whole_name(text, words)             # 1. exact, 2. alias, 3. inflection
                 or self._partial_name(text, words)        # 4. partial
                 or self._prefix_name(text, words)         # 5. prefix
-                or self._fuzzy_name(text, words))         # 6. fuzzy, else unknown with the closest names
+                or self._shape_name(text, words)          # 6. initials, inside, stem, letters
+                or self._fuzzy_name(text, words))         # 7. fuzzy, else unknown with the closest names
 
     def _leading_words(self, text: str) -> list[_Word]:
         """The first words of `text`, folded, at most as many as the longest name; one leading
@@ -493,6 +513,13 @@ class Roster:
             players = players | {i for i, s in scores.items() if s >= self.fuzzy_cutoff}
         return self._found(text, words, 1, "prefix", players)
 
+    def _shape_name(self, text: str, words: list[_Word]) -> Resolution | None:
+        query = words[0][0].translate(_LOOSE)
+        for stage, players in self._shapes.stages(query):
+            if players:
+                return self._found(text, words, 1, stage, players)
+        return None
+
     def _scores(self, query: str, n: int, floor: float) -> dict[int, float]:
         """The best fuzzy score of each player against the `n`-word choices, for those ≥ floor."""
         group = self._fuzzy.get(n)
@@ -500,11 +527,16 @@ class Roster:
             return {}
         choices, owners = group
         best: dict[int, float] = {}
-        for _, score, at in process.extract(query.translate(_LOOSE), choices, scorer=fuzz.ratio,
-                                            processor=None, limit=None, score_cutoff=floor):
-            for index in owners[at]:
-                if score > best.get(index, -1.0):
-                    best[index] = score
+        query = query.translate(_LOOSE)
+        # A swap of two neighbouring letters ("Drackd" for Drakced) is one slip, not two.
+        swaps = [query[:i] + query[i + 1] + query[i] + query[i + 2:] for i in range(len(query) - 1)] \
+            if n == 1 and 4 <= len(query) <= 24 else []
+        for variant in (query, *swaps):
+            for _, score, at in process.extract(variant, choices, scorer=fuzz.ratio,
+                                                processor=None, limit=None, score_cutoff=floor):
+                for index in owners[at]:
+                    if score > best.get(index, -1.0):
+                        best[index] = score
         return best
 
     def _fuzzy_name(self, text: str, words: list[_Word]) -> Resolution:
