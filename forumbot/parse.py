@@ -11,6 +11,7 @@ the reason (the game shows it in the vote count's errors) and a Flag.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +19,7 @@ from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.grammar import Grammar, Match
-from forumbot.model import Flag, Intent, Post
+from forumbot.model import Flag, Intent, PlayerRef, Post
 from forumbot.text.clean import clean
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
@@ -32,6 +33,7 @@ _FIELD_OF_SLOT = {"player": "target"}
 VOTE_KINDS = frozenset({"vote", "unvote", "no_lynch"})
 MAX_COMMANDS = 100           # commands read from one post; no real post has more
 _WHOLE_NAME = frozenset({"exact", "alias", "inflection"})
+_CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 
 
 @dataclass
@@ -66,13 +68,16 @@ class _Chat(Exception):
 class PostParser:
     """Reads posts of one game: its grammar, its roster and its reading mode (None: by the post's dialect)."""
 
-    def __init__(self, grammar: Grammar, roster: Roster, reading: str | None = None) -> None:
+    def __init__(self, grammar: Grammar, roster: Roster, reading: str | None = None,
+                 host: str | None = None) -> None:
         if reading is not None and reading not in READINGS:
             raise ConfigError(f"reading = '{reading}' is not a reading mode",
                               fix="use one of: " + ", ".join(READINGS))
         self.grammar = grammar
         self.roster = roster
         self.reading = reading
+        # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
+        self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._no_lynch = [tuple(tokens(word)) for word in grammar.no_lynch_words]
 
     def mode(self, dialect: str, where: str = "thread") -> str:
@@ -184,7 +189,8 @@ class PostParser:
             raise _Chat("more words follow: part of a sentence")
 
     def _starts_command(self, text: str, at: int) -> bool:
-        return self.grammar.match_at(text, at) is not None
+        joined = _CONJUNCTION.match(text, at)
+        return self.grammar.match_at(text, joined.end() if joined else at) is not None
 
     # -- one command -------------------------------------------------------------------------------------
 
@@ -221,6 +227,13 @@ class PostParser:
                 if resolution.method != "exact":
                     data.setdefault("matched", {})[name] = f"{resolution.matched} ({resolution.method})"
                 continue
+            if kind == "vote" and self._host is not None and self._host.resolve(raw).ok:
+                kind = "unvote"
+                data = {"for_host": self._host.names[0]}
+                flags.append(Flag(reason=f"'{raw}' is the host, {self._host.names[0]}: a vote for the host is "
+                                         "no vote (the previous one is withdrawn)", post_id=source.post_id,
+                                  author=source.author, at=source.at, line=line))
+                break
             data[name] = None
             data.setdefault("unresolved", {})[name] = raw
             error = resolution.error()

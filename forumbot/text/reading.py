@@ -16,9 +16,11 @@ Guards (a human host's rules for telling chat from a command; tags are never cha
   is part of a sentence: "No lynch today would be a mistake", "unvote me then dude" ("Unvote Bob",
   "unvote for now" and "Unvote, vote Bob" still count);
 * in `commands` and `natural`, a name followed by a condition is not a vote: "vote Bob if he won't claim";
-* a target that is a pronoun or an article and no player's name is chat: "Lynch his bum", "vote on you";
+* a target that is a pronoun or an article and no player's name is chat: "Lynch his bum", "vote on you",
+  "Vote Count";
 * `natural` only: a command inside a sentence after a negation, a condition, a modal or future word, or
-  right after a possessive/article ("I won't vote Bob", "if we vote Bob", "his vote on Bob") is chat.
+  right after a possessive/article ("I won't vote Bob", "if we vote Bob", "his vote on Bob") is chat; a
+  plain statement counts ("so I vote Alice", "I think I'll finally vote Bob").
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN
 __all__ = ["READINGS", "Line", "default_reading", "lines_of", "starts"]
 
 # Candidate starts of a command in a line: after a sentence end, after `,`/`;`, after a closing tag, at an
-# opening tag.
-_BOUNDARY = re.compile(r"[.!?…]+\s+|[,;]\s*|\[/[^\[\]\n]{0,40}\]\s*|(?=\[[^\[\]/\s])")
+# opening tag, after "and"/"then" ("Unvote and vote Bob").
+_BOUNDARY = re.compile(r"[.!?…]+\s+|[,;]\s*|\[/[^\[\]\n]{0,40}\]\s*|(?=\[[^\[\]/\s])"
+                       r"|\s(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 _WORD_START = re.compile(r"(?<![\w'’])[\w#/\[]")
 _MARK = re.compile(f"[{BOLD_OPEN}{BOLD_CLOSE}]")
 _TERMINATOR = re.compile(r"[.!?…\n]")
@@ -44,15 +47,16 @@ _WORDS = re.compile(r"[\w'’]+")
 CHAT_TARGETS = frozenset("""
 me you him her his hers them their it its this that these those the a an my your our us we they he she i
 someone somebody anyone anybody everyone everybody whoever who whom which what one people scum town mafia
+count counts tally
 him/her myself yourself himself herself themselves
 меня тебя его её ее него неё нее них вас нас кого кого-то кого-нибудь всех себя этого того мафию мафии
 """.split())
 # In `natural` mode, words before a command in its sentence that make it chat.
 NOT_NOW = frozenset("""
 not no never don't dont won't wont can't cant cannot shouldn't wouldn't couldn't isn't didn't doesn't
-if would could should might may maybe perhaps unless when whether will i'll we'll you'll gonna going
+if would could should might may maybe perhaps unless when whether
 wouldnt couldnt shouldnt didnt doesnt isnt
-не ни нельзя никогда если бы может можно буду будем будет хочу хотел
+не ни нельзя никогда если бы может можно
 """.split())
 # Right before a command word, these make it a noun: "his vote on Bob".
 DETERMINERS = frozenset("his her my your their our the a an this that whose its any no every".split())
