@@ -38,7 +38,7 @@ _COMMAND_KEYS = ("kind", "templates", "data", "where")
 _SENTENCE_END = re.compile(r"[.!?…]+\s+")
 _CLOSING_TAG = re.compile(r"\[/[^\[\]]*\]")
 SLOT_LIMIT = 200             # characters a name/square/number slot may take; names are far shorter
-_INNER_LIMIT = {"player": 100, "square": 12, "number": 12}   # a slot followed by more template text
+_INNER_LIMIT = {"player": 60, "square": 8, "number": 12}   # a slot followed by more template text
 # Kinds whose first keyword is also read with two neighbouring letters swapped (a typo, not a new word).
 _TYPO_KINDS = frozenset({"vote", "unvote", "no_lynch"})
 _FIRST_WORD = re.compile(r"[^\W\d_]{4,}")
@@ -170,44 +170,83 @@ class Grammar:
                 except ValueError as err:
                     raise ConfigError(f"template '{template}': {err}", path=source,
                                       fix="write slots as {player} or {name:type}") from None
-        # Longest literal first: Python's alternation takes the first alternative that matches.
+        # Longest literal first: Python's alternation takes the first alternative that matches. Templates
+        # that start with a slot ("{src:square}->{dst:square}") have a regex of their own, tried only on
+        # lines that hold the text after that slot: a post of "a. a. a." never pays for them.
         compiled.sort(key=lambda item: -item[1].literal_length)
         self._by_group = {item.group: item for _, item in compiled}
-        alternatives = "|".join(pattern for pattern, _ in compiled) or "(?!)"
-        self._regex = re.compile(rf"\s*(?:{alternatives})", re.IGNORECASE)
-        self.first_chars = _first_chars(template for command in self.commands for template in command.templates)
+        lead = [(p, c) for p, c in compiled if not c.template.strip().startswith("{")]
+        slot_first = [(p, c) for p, c in compiled if c.template.strip().startswith("{")]
+        self._regex = _alternation(lead)
+        self._slot_regex = _alternation(slot_first) if slot_first else None
+        self._anchors = tuple(sorted({_anchor(c.template) for _, c in slot_first}))
+        self._keys, self._short_keys = _start_keys(c for _, c in lead)
+        # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
+        self.start_pattern = "|".join(
+            "".join(r"\s" if ch == " " else "[её]" if ch == "е" else re.escape(ch) for ch in key)
+            for key in sorted(self._keys | self._short_keys, key=lambda k: (-len(k), k))) or "(?!)"
 
     def match(self, line: str, where: str = "thread") -> Match | None:
         """The command a line starts with, or None. `where` is "thread" or "pm"."""
-        return self._match_at(unicodedata.normalize("NFKC", line), 0, where)
+        text = unicodedata.normalize("NFKC", line)
+        return self._match_at(text, len(text) - len(text.lstrip()), where, None, self.slot_line(text))
 
-    def match_at(self, text: str, start: int, where: str = "thread", end: int | None = None) -> Match | None:
+    def match_at(self, text: str, start: int, where: str = "thread", end: int | None = None,
+                 slots_first: bool = True) -> Match | None:
         """The command that starts at `start` of an already normalized text (reading no further than
-        `end`), or None. The Match's `start`/`end` are positions in `text`."""
-        return self._match_at(text, start, where, len(text) if end is None else end)
+        `end`), or None. `slots_first=False` skips the templates that start with a slot (the caller knows
+        from slot_line() that the line cannot hold one). The Match's positions are positions in `text`."""
+        return self._match_at(text, start, where, end, slots_first)
+
+    def may_start(self, text: str, at: int) -> bool:
+        """Whether a template that starts with literal text could start at `at` (its first two characters)."""
+        key = text[at:at + 2].lower().replace("ё", "е")
+        if len(key) == 2 and key[1].isspace():
+            key = key[0] + " "
+        return key in self._keys or key[:1] in self._short_keys
+
+    def slot_line(self, text: str) -> bool:
+        """Whether a template that starts with a slot could match somewhere in this line."""
+        if self._slot_regex is None:
+            return False
+        folded = text.lower().replace("ё", "е")
+        return any(anchor in folded for anchor in self._anchors)
 
     def match_all(self, line: str, where: str = "thread") -> list[Match]:
         """Every command that starts the line or one of its sentences ("Передумал. Голосую против X")."""
         text = unicodedata.normalize("NFKC", line)
+        slots_first = self.slot_line(text)
         found = []
         for start in (0, *(m.end() for m in _SENTENCE_END.finditer(text))):
-            match = self._match_at(text, start, where)
+            match = self._match_at(text, start, where, None, slots_first)
             if match is not None:
                 found.append(match)
         return found
 
-    def _match_at(self, text: str, start: int, where: str, end: int | None = None) -> Match | None:
-        found = self._regex.match(text, start, len(text) if end is None else end)
-        if found is None:
+    def _match_at(self, text: str, start: int, where: str, end: int | None = None,
+                  slots_first: bool = True) -> Match | None:
+        end = len(text) if end is None else end
+        best = None
+        lead = start
+        while lead < end and text[lead].isspace():
+            lead += 1
+        if self.may_start(text, lead):
+            best = self._regex.match(text, start, end)
+        if slots_first and self._slot_regex is not None:
+            other = self._slot_regex.match(text, start, end)
+            if other is not None and (best is None or self._by_group[other.lastgroup or ""].literal_length
+                                      > self._by_group[best.lastgroup or ""].literal_length):
+                best = other
+        if best is None:
             return None
-        compiled = self._by_group[found.lastgroup or ""]
+        compiled = self._by_group[best.lastgroup or ""]
         if compiled.command.where not in (where, "any"):
             return None
-        slots = {name: (found.group(group) or "").strip() for name, _, group in compiled.slots}
+        slots = {name: (best.group(group) or "").strip() for name, _, group in compiled.slots}
         types = {name: kind for name, kind, _ in compiled.slots}
-        first_slot = found.start(compiled.slots[0][2]) if compiled.slots else found.end()
-        return Match(compiled.command, compiled.template, slots, types, found.start(compiled.group),
-                     found.end(), first_slot)
+        first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
+        return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group),
+                     best.end(), first_slot)
 
     def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
@@ -215,19 +254,46 @@ class Grammar:
                        source=f"{self.source} + {source}", readings=self.readings)
 
 
-def _first_chars(templates: Iterable[str]) -> frozenset[str] | None:
-    """Every character a command can start with (both cases; the second letter too, for a swapped typo),
-    or None when a template starts with a slot."""
-    chars: set[str] = set()
-    for template in templates:
-        text = unicodedata.normalize("NFKC", template.strip())
-        if not text or text.startswith("{"):
-            return None
-        for char in text[:2]:
-            chars.update((char, char.lower(), char.upper(), char.casefold()))
-            if char.lower() in "её":
-                chars.update("еёЕЁ")
-    return frozenset(chars)
+def _alternation(compiled: list[tuple[str, _Compiled]]) -> re.Pattern[str]:
+    alternatives = "|".join(pattern for pattern, _ in compiled) or "(?!)"
+    return re.compile(rf"\s*(?:{alternatives})", re.IGNORECASE)
+
+
+def _anchor(template: str) -> str:
+    """The longest word of the literal text after a template's first slot, lower case, ё as е: a line
+    without it cannot match the template."""
+    text = unicodedata.normalize("NFKC", template.strip())
+    first = _SLOT.match(text)
+    after = text[first.end():] if first else text
+    found = _SLOT.search(after)
+    words = (after[:found.start()] if found else after).lower().replace("ё", "е").split()
+    return max(words, key=len) if words else ""
+
+
+def _start_keys(compiled: Iterable[_Compiled]) -> tuple[frozenset[str], frozenset[str]]:
+    """The first two characters (lower case, ё as е, a space for any whitespace) every template that starts
+    with literal text may begin with, typos and `;` for `:` included; and the first characters of those
+    whose literal start is one character long."""
+    keys: set[str] = set()
+    short: set[str] = set()
+    for item in compiled:
+        text = unicodedata.normalize("NFKC", item.template.strip()).lower().replace("ё", "е")
+        head = text.split("{", 1)[0]
+        variants = {head, head.replace(":", ";")}
+        word = _FIRST_WORD.match(head) if item.command.kind in _TYPO_KINDS else None
+        if word is not None:
+            first = word.group()
+            variants |= {first[:i] + first[i + 1] + first[i] + first[i + 2:] + head[word.end():]
+                         for i in range(len(first) - 1)}
+        for variant in variants:
+            if len(variant) < 2:
+                short.add(variant[:1])
+                continue
+            keys.add(variant[0] + (" " if variant[1].isspace() else variant[1]))
+            rest = variant[1:].lstrip()
+            if variant[1].isspace() and rest:
+                keys.add(variant[0] + rest[0])      # a space next to punctuation may be missing
+    return frozenset(keys), frozenset(short)
 
 
 def commands_from_toml(entries: Any, doc: TomlFile, where_key: str = "commands") -> list[Command]:

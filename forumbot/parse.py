@@ -43,6 +43,7 @@ class Parsed:
     intents: list[Intent] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     names: list[str] = field(default_factory=list)     # how each name was read (for `parse --explain`)
+    found: int = 0                                      # commands found, counted or not
 
     def to_json(self) -> dict[str, Any]:
         return {"intents": [i.to_json() for i in self.intents], "flags": [f.to_json() for f in self.flags]}
@@ -102,9 +103,9 @@ class PostParser:
         for line in lines_of(cleaned):
             if line.text.strip():
                 self._read_line(parsed, line, mode, where, source)
-            if len(parsed.intents) >= MAX_COMMANDS:
-                parsed.flags.append(Flag(reason=f"the post has more than {MAX_COMMANDS} commands; the rest "
-                                                "is not read", post_id=post_id, author=author, at=at))
+            if parsed.found >= MAX_COMMANDS:
+                parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not "
+                                                "read", post_id=post_id, author=author, at=at))
                 break
         return parsed
 
@@ -112,26 +113,31 @@ class PostParser:
 
     def _read_line(self, parsed: Parsed, line: Line, mode: str, where: str, source: _Source) -> None:
         done = 0    # the end of the last command's keyword: a later start must lie beyond it
-        for at, why in starts(line, mode, self.grammar.first_chars):
+        slots_first = self.grammar.slot_line(line.text)
+        for at, why in starts(line, mode, "" if slots_first else self.grammar.start_pattern):
+            if parsed.found >= MAX_COMMANDS:
+                break
             if at < done:
                 continue
             span = line.bold_span(at)
-            while at is not None and len(parsed.intents) < MAX_COMMANDS:
-                found = self._match(line.text, at, span, where)
+            while at is not None and parsed.found < MAX_COMMANDS:
+                found = self._match(line.text, at, span, where, slots_first)
                 if found is None:
                     break
                 done = found.literal_end
+                parsed.found += 1
                 self._consider(parsed, line, found, why, mode, span, source)
                 # "Unvote Vote Bob": a command without a target may be followed at once by another.
                 at = found.end if not found.slots else None
 
-    def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str) -> Match | None:
+    def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str,
+               slots_first: bool) -> Match | None:
         """The command at `at`; inside a bold span the span's own text is tried first ("[b]vote Bob[/b] Al")."""
         if span is not None and span[1] < len(text):
-            found = self.grammar.match_at(text, at, where, span[1])
+            found = self.grammar.match_at(text, at, where, span[1], slots_first)
             if found is not None:
                 return found
-        return self.grammar.match_at(text, at, where)
+        return self.grammar.match_at(text, at, where, None, slots_first)
 
     def _consider(self, parsed: Parsed, line: Line, found: Match, why: str, mode: str,
                   span: tuple[int, int] | None, source: _Source) -> None:

@@ -520,7 +520,7 @@ class Roster:
                 return self._found(text, words, 1, stage, players)
         return None
 
-    def _scores(self, query: str, n: int, floor: float) -> dict[int, float]:
+    def _scores(self, query: str, n: int, floor: float, swaps: bool = False) -> dict[int, float]:
         """The best fuzzy score of each player against the `n`-word choices, for those ≥ floor."""
         group = self._fuzzy.get(n)
         if group is None:
@@ -529,9 +529,9 @@ class Roster:
         best: dict[int, float] = {}
         query = query.translate(_LOOSE)
         # A swap of two neighbouring letters ("Drackd" for Drakced) is one slip, not two.
-        swaps = [query[:i] + query[i + 1] + query[i] + query[i + 2:] for i in range(len(query) - 1)] \
-            if n == 1 and 4 <= len(query) <= 24 else []
-        for variant in (query, *swaps):
+        variants = [query[:i] + query[i + 1] + query[i] + query[i + 2:] for i in range(len(query) - 1)] \
+            if swaps and n == 1 and 4 <= len(query) <= 24 else []
+        for variant in (query, *variants):
             for _, score, at in process.extract(variant, choices, scorer=fuzz.ratio,
                                                 processor=None, limit=None, score_cutoff=floor):
                 for index in owners[at]:
@@ -544,8 +544,9 @@ class Roster:
         floor = max(0.0, min(SUGGEST_FLOOR, self.fuzzy_cutoff - self.fuzzy_margin))
         scored: list[tuple[int, dict[int, float]]] = []      # (word count, player → best score)
         for n in range(len(words), 0, -1):
-            scores = self._scores(" ".join(w[0] for w in words[:n]), n, floor)
-            scored.append((n, scores))
+            query = " ".join(w[0] for w in words[:n])
+            scored.append((n, self._scores(query, n, floor)))     # suggestions: the plain scores
+            scores = self._scores(query, n, floor, swaps=True)
             top = max(scores.values(), default=0.0)
             if top < self.fuzzy_cutoff:
                 continue

@@ -25,6 +25,7 @@ Guards (a human host's rules for telling chat from a command; tags are never cha
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -37,7 +38,6 @@ __all__ = ["READINGS", "Line", "default_reading", "lines_of", "starts"]
 # opening tag, after "and"/"then" ("Unvote and vote Bob").
 _BOUNDARY = re.compile(r"[.!?…]+\s+|[,;]\s*|\[/[^\[\]\n]{0,40}\]\s*|(?=\[[^\[\]/\s])"
                        r"|\s(?:and|then|&|и|потом)\s+", re.IGNORECASE)
-_WORD_START = re.compile(r"(?<![\w'’])[\w#/\[]")
 _MARK = re.compile(f"[{BOLD_OPEN}{BOLD_CLOSE}]")
 _TERMINATOR = re.compile(r"[.!?…\n]")
 _SENTENCE_BREAK = re.compile(r"[.!?…]\s|[.!?…]$")
@@ -116,20 +116,31 @@ def lines_of(cleaned: str) -> list[Line]:
     return out
 
 
-def starts(line: Line, mode: str, first_chars: frozenset[str] | None) -> list[tuple[int, str]]:
-    """Where a command may start in a line, in order: (position of its first non-space character, why) with why one of `start` (a line,
+@functools.lru_cache(maxsize=64)
+def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
+    """The boundary, word-start and start-check patterns for `lookahead` (what a command may start with),
+    so that the regex engine, not a Python loop, skips the places where no command can start."""
+    look = f"(?=\\s*(?:{lookahead}))" if lookahead else ""
+    boundary = re.compile(f"(?:{_BOUNDARY.pattern}){look}", re.IGNORECASE)
+    word = re.compile(r"(?<![\w'’])" + (f"(?:{lookahead})" if lookahead else r"[\w#/\[]"), re.IGNORECASE)
+    check = re.compile(f"\\s*(?:{lookahead})", re.IGNORECASE) if lookahead else None
+    return boundary, word, check
+
+
+def starts(line: Line, mode: str, lookahead: str = "") -> list[tuple[int, str]]:
+    """Where a command may start in a line (`lookahead`: a regex of what a command may start with; empty:
+    anything), in order: (position of its first non-space character, why) with why one of `start` (a line,
     sentence or piece start), `bold` (a bold span), `tag` (an opening tag), `word` (any word, natural mode).
     In `bold` mode the `start`s outside bold text are kept as `plain` (read only to flag them)."""
     text = line.text
+    boundary, word, check = _finders(lookahead)
     found: dict[int, str] = {0: "start"}
-    for match in _BOUNDARY.finditer(text):
-        at = match.end()
-        if at < len(text):
-            found.setdefault(at, "tag" if text[at] == "[" else "start")
+    for match in boundary.finditer(text):
+        found.setdefault(match.end(), "start")
     for start, _ in line.bold:
-        found[start] = "tag" if text[start:start + 1] == "[" else "bold"
+        found[start] = "bold"
     if mode == "natural":
-        for match in _WORD_START.finditer(text):
+        for match in word.finditer(text):
             found.setdefault(match.start(), "word")
     out = []
     for at in sorted(found):
@@ -137,7 +148,7 @@ def starts(line: Line, mode: str, first_chars: frozenset[str] | None) -> list[tu
         lead = at
         while lead < len(text) and text[lead].isspace():
             lead += 1
-        if lead >= len(text) or (first_chars is not None and text[lead] not in first_chars):
+        if lead >= len(text) or (check is not None and why in ("start", "bold") and not check.match(text, at)):
             continue
         if text[lead] == "[":
             why = "tag"
