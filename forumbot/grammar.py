@@ -182,9 +182,7 @@ class Grammar:
         self._anchors = tuple(sorted({_anchor(c.template) for _, c in slot_first}))
         self._keys, self._short_keys = _start_keys(c for _, c in lead)
         # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
-        self.start_pattern = "|".join(
-            "".join(r"\s" if ch == " " else "[её]" if ch == "е" else re.escape(ch) for ch in key)
-            for key in sorted(self._keys | self._short_keys, key=lambda k: (-len(k), k))) or "(?!)"
+        self.start_pattern = _trie(self._keys | self._short_keys)
 
     def match(self, line: str, where: str = "thread") -> Match | None:
         """The command a line starts with, or None. `where` is "thread" or "pm"."""
@@ -252,6 +250,24 @@ class Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
         return Grammar(self.game, self.lang, (*self.commands, *extra), self.no_lynch_words,
                        source=f"{self.source} + {source}", readings=self.readings)
+
+
+def _trie(keys: Iterable[str]) -> str:
+    """A regex for a set of one- or two-character keys, grouped by first character so that the engine
+    rejects a position on its first character ("vo|vt|un" → "v(?:o|t)|un")."""
+    def char(ch: str) -> str:
+        return r"\s" if ch == " " else "[её]" if ch == "е" else re.escape(ch)
+
+    by_first: dict[str, set[str]] = {}
+    for key in keys:
+        by_first.setdefault(key[0], set()).add(key[1:])
+    branches = []
+    for first, seconds in sorted(by_first.items()):
+        if "" in seconds:
+            branches.append(char(first))
+        else:
+            branches.append(char(first) + "(?:" + "|".join(char(c) for c in sorted(seconds)) + ")")
+    return "|".join(branches) or "(?!)"
 
 
 def _alternation(compiled: list[tuple[str, _Compiled]]) -> re.Pattern[str]:

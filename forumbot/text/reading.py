@@ -25,8 +25,11 @@ Guards (a human host's rules for telling chat from a command; tags are never cha
 
 from __future__ import annotations
 
+import bisect
 import functools
+import heapq
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from forumbot.grammar import READINGS
@@ -42,6 +45,8 @@ _MARK = re.compile(f"[{BOLD_OPEN}{BOLD_CLOSE}]")
 _TERMINATOR = re.compile(r"[.!?…\n]")
 _SENTENCE_BREAK = re.compile(r"[.!?…]\s|[.!?…]$")
 _WORDS = re.compile(r"[\w'’]+")
+_PIECE_END = re.compile(r"[.,;!?…]")
+SENTENCE_LIMIT = 300         # how far a guard looks for the end of a sentence
 
 # Words that cannot be the target of a real vote unless they are a player's name.
 CHAT_TARGETS = frozenset("""
@@ -72,9 +77,10 @@ class Line:
     bold: tuple[tuple[int, int], ...] = ()
 
     def bold_span(self, pos: int) -> tuple[int, int] | None:
-        for start, end in self.bold:
-            if start <= pos < end:
-                return start, end
+        """The bold span holding `pos`, if any (spans are sorted and disjoint: a binary search)."""
+        index = bisect.bisect_right(self.bold, (pos, len(self.text) + 1)) - 1
+        if index >= 0 and self.bold[index][0] <= pos < self.bold[index][1]:
+            return self.bold[index]
         return None
 
 
@@ -122,46 +128,46 @@ def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Patte
     so that the regex engine, not a Python loop, skips the places where no command can start."""
     look = f"(?=\\s*(?:{lookahead}))" if lookahead else ""
     boundary = re.compile(f"(?:{_BOUNDARY.pattern}){look}", re.IGNORECASE)
-    word = re.compile(r"(?<![\w'’])" + (f"(?:{lookahead})" if lookahead else r"[\w#/\[]"), re.IGNORECASE)
+    word = re.compile(f"(?:{lookahead})" if lookahead else r"[\w#/\[]", re.IGNORECASE)
     check = re.compile(f"\\s*(?:{lookahead})", re.IGNORECASE) if lookahead else None
     return boundary, word, check
 
 
-def starts(line: Line, mode: str, lookahead: str = "") -> list[tuple[int, str]]:
+def starts(line: Line, mode: str, lookahead: str = "") -> Iterator[tuple[int, str]]:
     """Where a command may start in a line (`lookahead`: a regex of what a command may start with; empty:
     anything), in order: (position of its first non-space character, why) with why one of `start` (a line,
     sentence or piece start), `bold` (a bold span), `tag` (an opening tag), `word` (any word, natural mode).
-    In `bold` mode the `start`s outside bold text are kept as `plain` (read only to flag them)."""
+    In `bold` mode the `start`s outside bold text are kept as `plain` (read only to flag them). Lazy: a
+    reader that stops early never pays for the rest of a long line."""
     text = line.text
     boundary, word, check = _finders(lookahead)
-    found: dict[int, str] = {0: "start"}
-    for match in boundary.finditer(text):
-        found.setdefault(match.end(), "start")
-    for start, _ in line.bold:
-        found[start] = "bold"
+    sources: list[Iterable[tuple[int, int]]] = [
+        [(0, 0)], ((match.end(), 0) for match in boundary.finditer(text)), [(start, 1) for start, _ in line.bold]]
     if mode == "natural":
-        for match in word.finditer(text):
-            found.setdefault(match.start(), "word")
-    out = []
-    for at in sorted(found):
-        why = found[at]
+        sources.append((match.start(), 2) for match in word.finditer(text)
+                       if not match.start() or not (text[match.start() - 1].isalnum()
+                                                    or text[match.start() - 1] in "_'’"))
+    last = -1
+    for at, source in heapq.merge(*sources):
+        why = ("start", "bold", "word")[source]
         lead = at
         while lead < len(text) and text[lead].isspace():
             lead += 1
-        if lead >= len(text) or (check is not None and why in ("start", "bold") and not check.match(text, at)):
+        if lead >= len(text) or lead == last:
+            continue
+        if check is not None and source < 2 and not check.match(text, at):
             continue
         if text[lead] == "[":
             why = "tag"
         if mode == "bold" and why in ("start", "bold") and line.bold_span(lead) is None:
             why = "plain"
-        if not out or out[-1][0] != lead:
-            out.append((lead, why))
-    return out
+        last = lead
+        yield lead, why
 
 
 def is_question(text: str, after: int, end: int) -> bool:
     """Whether the sentence going on at `after` ends with a question mark before `end`."""
-    found = _TERMINATOR.search(text, after, end)
+    found = _TERMINATOR.search(text, after, min(end, after + SENTENCE_LIMIT))
     return found is not None and found.group() == "?"
 
 
@@ -176,6 +182,7 @@ def words_before(text: str, pos: int) -> list[str]:
 
 def words_until_break(text: str, start: int, end: int) -> list[str]:
     """The folded words from `start` to the next sentence or piece end (`.,;!?…`), at most ten."""
-    stop = re.compile(r"[.,;!?…]").search(text, start, end)
+    end = min(end, start + SENTENCE_LIMIT)
+    stop = _PIECE_END.search(text, start, end)
     cut = stop.start() if stop else end
     return [w.casefold().replace("’", "'") for w in _WORDS.findall(text, start, cut)][:10]
