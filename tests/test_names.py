@@ -255,6 +255,46 @@ BANDS_CASES = [
 ]
 
 
+# Handles as forum players write them, and how people shorten them (issue 10). Our own invented handles.
+HANDLES = [PlayerRef("Quiet-fox-in-snow"), PlayerRef("NightOwlHoots"), PlayerRef("bluemoonrising"),
+           PlayerRef("Stargazer2049"), PlayerRef("Paper_Tiger"), PlayerRef("Xander"), PlayerRef("Kim of the Hills"),
+           PlayerRef("Pinewood"), PlayerRef("Penwood"), PlayerRef("Skyline", ("sky",))]
+SHAPE_CASES = [
+    case("QFIS", "Quiet-fox-in-snow", "initials"),       # the first letter of every part
+    case("NOH", "NightOwlHoots", "initials"),            # CamelCase humps
+    case("PT", "Paper_Tiger", "initials"),
+    case("KimHills", "Kim of the Hills", "initials"),    # parts may be skipped, the first may not
+    case("X", "Xander", "initials"),                     # a single letter: the handle's first letter
+    case("Owl", "NightOwlHoots", "inside"),              # a piece inside the handle
+    case("moonrising", "bluemoonrising", "inside"),
+    case("stargazernumbers", "Stargazer2049", "stem"),   # the handle less its digits, then more letters
+    case("BMR", "bluemoonrising", "letters"),            # letters of one lower-case word, in order
+    case("u/Xander", "Xander", "exact", "Xander"),       # Reddit's u/ and /u/, a forum's @
+    case("/u/paper_tiger", "Paper_Tiger", "exact", "paper_tiger"),
+    case("@NightOwlHoots", "NightOwlHoots", "exact", "NightOwlHoots"),
+    case("NgihtOwlHoots", "NightOwlHoots", "fuzzy"),     # two letters swapped: one slip
+    case("Stragazer", "Stargazer2049", "fuzzy"),         # a long handle's start, misspelt
+    case("P", None, "ambiguous", candidates=("Paper_Tiger", "Pinewood", "Penwood")),
+    case("wood", None, "ambiguous", candidates=("Pinewood", "Penwood")),
+    case("Pnewood", None, "ambiguous", candidates=("Pinewood", "Penwood")),   # a typo of two: never a guess
+    case("sky", "Skyline", "alias"),                      # the host's nicknames stay the first resort
+]
+
+
+@pytest.mark.parametrize("text,name,method,matched,rest,candidates", SHAPE_CASES)
+def test_shortened_handles(text: str, name: str | None, method: str, matched: str, rest: str,
+                           candidates: tuple[str, ...]) -> None:
+    res = check(Roster(HANDLES, lang="en"), text, name, method, matched, rest, ())
+    if candidates:
+        assert set(res.candidates) == set(candidates)
+
+
+def test_initials_of_cyrillic_names() -> None:
+    roster = Roster([PlayerRef("Том Хэнкс"), PlayerRef("Мэрил Стрип")], lang="ru")
+    assert (roster.resolve("ТХ").name, roster.resolve("ТХ").method) == ("Том Хэнкс", "initials")
+    assert roster.resolve("МС").name == "Мэрил Стрип"
+
+
 @pytest.mark.parametrize("text,name,method,matched,rest,candidates", BANDS_CASES)
 def test_partial_names(bands: Roster, text: str, name: str | None, method: str, matched: str, rest: str,
                        candidates: tuple[str, ...]) -> None:

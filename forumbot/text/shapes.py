@@ -7,7 +7,8 @@ answers the roster indexes it fits; one player is a match, several are ambiguous
              (parts: words, hyphen/underscore pieces, CamelCase humps, digit runs); parts may be skipped:
              "LUV" = Lil Uzi Vert, "DRK" = DeathRowKitty, "SKOT" = Sharpest-knife-on-tree,
              "OmNom" = Om of the Nom, "ss" = Something_Smart, "Z" = Zdenek (one letter only as the first part)
-* inside     a piece of 4 or more characters inside the handle: "Kitty" = DeathRowKitty, "pecanpie"
+* inside     a later part of the handle (3 or more characters) or a piece of 4 or more inside it:
+             "Kitty" = DeathRowKitty, "Owl" = NightOwlHoots, "pecanpie" = pieceofpecanpie
 * stem       the word starts with the whole handle less its trailing digits (5 or more letters):
              "darkshadownumbers" = Darkshadow64540
 * letters    2 to 5 characters that start the handle and appear in it in order, for handles written
@@ -20,7 +21,8 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-MIN_INSIDE = 4
+MIN_INSIDE = 4               # a piece inside a handle
+MIN_PART = 3                 # a whole later part of it ("Owl" of NightOwlHoots)
 MIN_STEM = 5
 MAX_LETTERS = 5
 
@@ -77,8 +79,9 @@ class Shapes:
     def stages(self, query: str) -> Iterator[tuple[str, frozenset[int]]]:
         """(stage, players) for each stage in order; the caller takes the first that found any."""
         yield "initials", self._find(lambda parts, squashed: _initials(query, parts))
-        if len(query) >= MIN_INSIDE:
-            yield "inside", self._find(lambda parts, squashed: query in squashed[1:])
+        if len(query) >= MIN_PART:
+            yield "inside", self._find(lambda parts, squashed: query in parts[1:] or
+                                       (len(query) >= MIN_INSIDE and query in squashed[1:]))
         yield "stem", self._find(lambda parts, squashed: _stem_of(squashed, query))
         yield "letters", self._find(lambda parts, squashed: _letters(query, squashed))
 
