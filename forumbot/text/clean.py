@@ -28,8 +28,12 @@ text that someone else wrote, even if that costs a vote now and then (the player
   likely quoted. The same holds for the other removing tags.
 * bbcode: quotes, spoilers and hides nest (`[quote][quote]..[/quote]..[/quote]` is one region); `[code]`
   and `[img]` do not (the first closing tag ends them, as in phpBB).
-* html: anything that is not text (comments, CDATA, script, style) gives nothing; whitespace inside text
-  collapses as a browser collapses it; only `<br>` and block elements break lines.
+* html: anything that is not text (comments, CDATA, script, style) gives nothing, and neither does an
+  element the browser does not show (`style="display:none"`, `visibility:hidden`, the `hidden` attribute);
+  whitespace inside text collapses as a browser collapses it; only `<br>` and block elements break lines.
+* every dialect: invisible characters (zero-width spaces and joiners, direction marks, the soft hyphen,
+  U+FE0F, NUL) are dropped first, so they can neither hide a command nor forge one. With `marks=True`
+  bold text ([b], **, __, <b>, <strong>) is kept between BOLD_OPEN and BOLD_CLOSE for the `bold` reading.
 
 Speed: markdown and bbcode never build a tree; each pass is a precompiled regex or a linear scan with
 `str.find`, so no input (10,000 unclosed `[quote]`, `**` or `>!`) makes them slower than linear.
@@ -499,7 +503,8 @@ def _html_pieces(root: Tag, marks: bool = False) -> list[str]:
 
 
 def _html_hidden(tag: Tag, name: str) -> bool:
-    """Dropped with its content: quoting, code and struck-out elements, and any element whose class
+    """Dropped with its content: quoting, code and struck-out elements, elements the browser does not show
+    (the `hidden` attribute, an inline `display:none` or `visibility:hidden`), and any element whose class
     mentions quote or spoiler (phpBB's `div.quotecontent`, XenForo's `bbCodeBlock--quote`, ...)."""
     if name in _HTML_DROP or tag.has_attr("hidden"):
         return True
