@@ -24,8 +24,18 @@ from forumbot.text.clean import clean
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
 from forumbot.text.reading import (
-    CHAT_TARGETS, CONDITIONS, DETERMINERS, NOT_NOW, READINGS, Line, default_reading, is_question, lines_of,
-    starts, words_before, words_until_break,
+    CHAT_TARGETS,
+    CONDITIONS,
+    DETERMINERS,
+    NOT_NOW,
+    READINGS,
+    Line,
+    default_reading,
+    is_question,
+    lines_of,
+    starts,
+    words_before,
+    words_until_break,
 )
 
 # The slot named "player" is the target of the command; other slots keep their own names.

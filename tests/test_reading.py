@@ -18,8 +18,8 @@ from forumbot.games import GameSetup, get_game
 from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
 from forumbot.parse import MAX_COMMANDS, PostParser
-from forumbot.text.names import Roster
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
+from forumbot.text.names import Roster
 from forumbot.text.reading import lines_of
 
 EN = [PlayerRef("Alice"), PlayerRef("Bob"), PlayerRef("Carol Danvers"), PlayerRef("DeathRowKitty")]
@@ -40,6 +40,10 @@ def read(parser: PostParser, text: str, dialect: str = "plain", reading: str | N
     """The counted commands of a post: (kind, target)."""
     parsed = parser.parse_text(text, dialect, reading=reading)
     return [(i.kind, i.data.get("target")) for i in parsed.intents if i.kind != "not_counted"]
+
+
+def in_its_language(en: PostParser, ru: PostParser, text: str) -> PostParser:
+    return ru if any("а" <= ch <= "я" for ch in text.lower()) else en
 
 
 # ---- every command of a post, in order; the last one decides ---------------------------------------------
@@ -63,10 +67,12 @@ SEVERAL_RU = [
 ]
 
 
-@pytest.mark.parametrize("text,dialect,expected", SEVERAL_EN + SEVERAL_RU, ids=[c[0][:40] for c in SEVERAL_EN + SEVERAL_RU])
+SEVERAL = SEVERAL_EN + SEVERAL_RU
+
+
+@pytest.mark.parametrize("text,dialect,expected", SEVERAL, ids=[c[0][:40] for c in SEVERAL])
 def test_every_command_of_a_post_is_read_in_order(en, ru, text, dialect, expected):
-    parser = ru if any("а" <= ch <= "я" for ch in text.lower()) else en
-    assert read(parser, text, dialect) == expected
+    assert read(in_its_language(en, ru, text), text, dialect) == expected
 
 
 # ---- the bold mode: bold text and vote tags anywhere; nothing else -------------------------------------
@@ -167,10 +173,12 @@ CHAT_RU = [
 ]
 
 
-@pytest.mark.parametrize("text,reading,expected", CHAT_EN + CHAT_RU, ids=[c[0][:40] for c in CHAT_EN + CHAT_RU])
+CHAT = CHAT_EN + CHAT_RU
+
+
+@pytest.mark.parametrize("text,reading,expected", CHAT, ids=[c[0][:40] for c in CHAT])
 def test_chat_is_not_read_as_a_command(en, ru, text, reading, expected):
-    parser = ru if any("а" <= ch <= "я" for ch in text.lower()) else en
-    assert read(parser, text, "markdown", reading=reading) == expected
+    assert read(in_its_language(en, ru, text), text, "markdown", reading=reading) == expected
 
 
 def test_chat_that_looks_like_a_command_reaches_the_host(en):

@@ -35,15 +35,11 @@ def parts_of(name: str) -> tuple[str, ...]:
     return tuple(part.casefold().replace("ё", "е") for part in _PARTS.findall(name))
 
 
-def squash(name: str) -> str:
-    return "".join(parts_of(name))
-
-
 @functools.lru_cache(maxsize=4096)
 def _initials(query: str, parts: tuple[str, ...]) -> bool:
     """Whether `query` is made of non-empty starts of `parts`, in order, beginning with the first part."""
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def fits(at: int, part: int) -> bool:
         if at == len(query):
             return True
