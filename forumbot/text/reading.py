@@ -127,7 +127,7 @@ def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Patte
     """The boundary, word-start and start-check patterns for `lookahead` (what a command may start with),
     so that the regex engine, not a Python loop, skips the places where no command can start."""
     look = f"(?=\\s*(?:{lookahead}))" if lookahead else ""
-    boundary = re.compile(f"(?:{_BOUNDARY.pattern}){look}", re.IGNORECASE)
+    boundary = re.compile(f"(?=[.!?…,;\\[\\s])(?:{_BOUNDARY.pattern}){look}", re.IGNORECASE)
     word = re.compile(f"(?:{lookahead})" if lookahead else r"[\w#/\[]", re.IGNORECASE)
     check = re.compile(f"\\s*(?:{lookahead})", re.IGNORECASE) if lookahead else None
     return boundary, word, check
