@@ -43,6 +43,14 @@ _FIELD_OF_SLOT = {"player": "target"}
 VOTE_KINDS = frozenset({"vote", "unvote", "no_lynch"})
 MAX_COMMANDS = 100           # commands read from one post; no real post has more
 _WHOLE_NAME = frozenset({"exact", "alias", "inflection"})
+_CLOSERS = re.compile(r"\[/[^\[\]]*\]|[\s:;.!\-]+")
+
+
+def _bare(text: str) -> str:
+    """Text without closing tags, spaces and trailing punctuation, lower case, ё as е: "[b]Vote: [/b]" → "vote"."""
+    return _CLOSERS.sub("", text.lower().replace("ё", "е"))
+
+
 _CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 
 
@@ -90,6 +98,9 @@ class PostParser:
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._no_lynch = [tuple(tokens(word)) for word in grammar.no_lynch_words]
+        # What a vote template says before its name ("vote:", "[vote]"): alone, it is a vote for nobody.
+        self._heads = frozenset(_bare(template.split("{", 1)[0]) for command in grammar.commands
+                                if command.kind == "vote" for template in command.templates if "{" in template)
 
     def mode(self, dialect: str, where: str = "thread") -> str:
         """The reading mode for a post in this dialect (private messages: always `commands`)."""
@@ -130,10 +141,14 @@ class PostParser:
             if at < done:
                 continue
             span = line.bold_span(at)
+            first = True
             while at is not None and parsed.found < MAX_COMMANDS:
                 found = self._match(line.text, at, span, where, slots_first)
                 if found is None:
+                    if first and (span is not None or why == "tag") and where == "thread":
+                        self._keyword_only(parsed, line.text, at, span, source)
                     break
+                first = False
                 done = found.literal_end
                 parsed.found += 1
                 self._consider(parsed, line, found, why, mode, span, source)
@@ -157,20 +172,27 @@ class PostParser:
             intent, flags = self._intent(found, line.text, mode, source)
         except _Chat as chat:
             if chat.flag and why != "word" and found.command.kind in VOTE_KINDS:
-                self._not_counted(parsed, found, line.text, chat.reason, source)
+                self._not_counted(parsed, found.start, line.text, chat.reason, source)
             return
         if why == "plain":      # bold mode, not bold: the host hears of it, nothing counts
             if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
-                self._not_counted(parsed, found, line.text, "not bold: this game counts only bold votes or "
-                                  "vote tags", source)
+                self._not_counted(parsed, found.start, line.text, "not bold: this game counts only bold votes "
+                                  "or vote tags", source)
             return
         parsed.intents.append(intent)
         parsed.flags += flags
         parsed.names += [f"{found.slots[slot]!r}: {how}" for slot, how in intent.data.get("how", {}).items()]
         intent.data.pop("how", None)
 
-    def _not_counted(self, parsed: Parsed, found: Match, line: str, reason: str, source: _Source) -> None:
-        said = line[found.start:found.start + 80].strip()
+    def _keyword_only(self, parsed: Parsed, text: str, at: int, span: tuple[int, int] | None,
+                      source: _Source) -> None:
+        """A bold span or a tag that holds only a vote keyword ("[b]vote:[/b]", "[vote][/vote]"): a flag."""
+        piece = text[at:min(span[1] if span else len(text), at + 60)]
+        if _bare(piece) in self._heads:
+            self._not_counted(parsed, at, text, "a vote that names nobody", source)
+
+    def _not_counted(self, parsed: Parsed, start: int, line: str, reason: str, source: _Source) -> None:
+        said = line[start:start + 80].strip()
         full = f"not counted: '{said}' ({reason})"
         parsed.intents.append(Intent("not_counted", {"error": full, "error_code": "not_counted",
                                                      "params": {"text": said, "why": reason}},
@@ -232,6 +254,8 @@ class PostParser:
                 data[name] = raw
                 continue
             raw = self._inner(kind, raw)
+            if not _bare(raw):
+                raise _Chat("a vote that names nobody")
             if kind == "vote" and self._is_no_lynch(raw):
                 kind = "no_lynch"
                 continue

@@ -10,6 +10,7 @@ from typing import Any
 from forumbot.gamerun import GameRun
 from forumbot.host import HOST_KINDS, HostState, apply_host
 from forumbot.model import Event, Flag, Intent, Post
+from forumbot.parse import VOTE_KINDS
 
 
 @dataclass
@@ -51,7 +52,10 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             return step
         index += 1
         step.processed.append(post.platform_id)
-        if post.author == bot or (not post.pm and post.thread not in commands):
+        if post.author == bot:
+            continue
+        if not post.pm and post.thread not in commands:
+            _flag_misplaced(run, step, post, commands)
             continue
         player = step.host.player_of(post.author)
         if player is None:   # an account the host replaced: its posts no longer count
@@ -78,3 +82,12 @@ def _read(run: GameRun, step: Step, post: Post) -> None:
             if event.kind == "rejected":
                 step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
+
+
+def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:
+    """A vote posted where votes do not count (the game thread) is not read, but the host hears of it."""
+    if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
+        return
+    where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
+    step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "
+                                  f"{where}", post_id=post.platform_id, author=post.author, at=post.created))

@@ -233,6 +233,13 @@ def test_hidden_html_never_counts_issue_9_item_19(en, html):
 
 # ---- nothing dropped in silence --------------------------------------------------------------------------
 
+@pytest.mark.parametrize("text", ["[b]vote:[/b]", "[vote][/vote]", "[b]Vote: [/b]", "[vote] [/vote]"])
+def test_a_vote_that_names_nobody_is_flagged(en, text):
+    parsed = en.parse_text(text, "bbcode", author="Alice")
+    assert [i.kind for i in parsed.intents] == ["not_counted"]
+    assert [f.reason.endswith("(a vote that names nobody)") for f in parsed.flags] == [True]
+
+
 def test_a_vote_for_the_host_withdraws_and_is_flagged(en):
     parsed = en.parse_text("[b]vote: Mod[/b]", "bbcode", author="Bob")
     assert [(i.kind, i.data) for i in parsed.intents] == [("unvote", {"for_host": "Moderator"})]
