@@ -160,8 +160,8 @@ class PostParser:
         """The command at `at`; inside a bold span the span's own text is tried first ("[b]vote Bob[/b] Al")."""
         if span is not None and span[1] < len(text):
             found = self.grammar.match_at(text, at, where, span[1], slots_first)
-            if found is not None:
-                return found
+            if found is not None and all(_bare(value) for value in found.slots.values()):
+                return found        # else the name follows the bold: "[b]vote:[/b] Alice"
         return self.grammar.match_at(text, at, where, None, slots_first)
 
     def _consider(self, parsed: Parsed, line: Line, found: Match, why: str, mode: str,
