@@ -238,6 +238,8 @@ class PostParser:
 
     def _inner(self, kind: str, raw: str) -> str:
         """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
+        if not self.grammar.may_start(raw, 0):
+            return raw                          # the common case: a name, not a command
         inner = self.grammar.match(raw)
         if inner is not None and inner.command.kind == kind and "player" in inner.slots:
             return inner.slots["player"]

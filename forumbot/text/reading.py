@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import functools
 import heapq
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -141,14 +142,16 @@ def starts(line: Line, mode: str, lookahead: str = "") -> Iterator[tuple[int, st
     reader that stops early never pays for the rest of a long line."""
     text = line.text
     boundary, word, check = _finders(lookahead)
-    sources: list[Iterable[tuple[int, int]]] = [
-        [(0, 0)], ((match.end(), 0) for match in boundary.finditer(text)), [(start, 1) for start, _ in line.bold]]
-    if mode == "natural":
-        sources.append((match.start(), 2) for match in word.finditer(text)
-                       if not match.start() or not (text[match.start() - 1].isalnum()
-                                                    or text[match.start() - 1] in "_'’"))
+    places: Iterable[tuple[int, int]] = itertools.chain([(0, 0)], ((m.end(), 0) for m in boundary.finditer(text)))
+    if line.bold or mode == "natural":          # more sources: merged in order, lazily
+        sources = [places, [(start, 1) for start, _ in line.bold]]
+        if mode == "natural":
+            sources.append((match.start(), 2) for match in word.finditer(text)
+                           if not match.start() or not (text[match.start() - 1].isalnum()
+                                                        or text[match.start() - 1] in "_'’"))
+        places = heapq.merge(*sources)
     last = -1
-    for at, source in heapq.merge(*sources):
+    for at, source in places:
         why = ("start", "bold", "word")[source]
         lead = at
         while lead < len(text) and text[lead].isspace():
