@@ -97,6 +97,7 @@ class PostParser:
         self.reading = reading
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
+        self._host_name = host
         self._no_lynch = [tuple(tokens(word)) for word in grammar.no_lynch_words]
         # What a vote template says before its name ("vote:", "[vote]"): alone, it is a vote for nobody.
         self._heads = frozenset(_bare(template.split("{", 1)[0]) for command in grammar.commands
@@ -171,7 +172,8 @@ class PostParser:
             self._check_chat(line, found, why, mode, span)
             intent, flags = self._intent(found, line.text, mode, source)
         except _Chat as chat:
-            if chat.flag and why != "word" and found.command.kind in VOTE_KINDS:
+            # Chat inside a sentence (natural) or outside bold text (bold) is only chat: no flag.
+            if chat.flag and why not in ("word", "plain") and found.command.kind in VOTE_KINDS:
                 self._not_counted(parsed, found.start, line.text, chat.reason, source)
             return
         if why == "plain":      # bold mode, not bold: the host hears of it, nothing counts
@@ -192,6 +194,8 @@ class PostParser:
             self._not_counted(parsed, at, text, "a vote that names nobody", source)
 
     def _not_counted(self, parsed: Parsed, start: int, line: str, reason: str, source: _Source) -> None:
+        if source.author and source.author == self._host_name:
+            return                              # the host's own "Vote Count" post is not a vote
         said = line[start:start + 80].strip()
         full = f"not counted: '{said}' ({reason})"
         parsed.intents.append(Intent("not_counted", {"error": full, "error_code": "not_counted",
