@@ -240,6 +240,12 @@ def test_a_vote_that_names_nobody_is_flagged(en, text):
     assert [f.reason.endswith("(a vote that names nobody)") for f in parsed.flags] == [True]
 
 
+def test_no_flags_for_chat_outside_bold_nor_for_the_hosts_own_posts(en):
+    assert en.parse_text("Lynch his bum, Marquis!", "bbcode", author="Bob").flags == []
+    assert en.parse_text("[b]Vote Count 1.2[/b]", "bbcode", author="Moderator").flags == []
+    assert len(en.parse_text("[b]Vote Count 1.2[/b]", "bbcode", author="Bob").flags) == 1
+
+
 def test_a_vote_for_the_host_withdraws_and_is_flagged(en):
     parsed = en.parse_text("[b]vote: Mod[/b]", "bbcode", author="Bob")
     assert [(i.kind, i.data) for i in parsed.intents] == [("unvote", {"for_host": "Moderator"})]
