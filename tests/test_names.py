@@ -274,6 +274,8 @@ SHAPE_CASES = [
     case("@NightOwlHoots", "NightOwlHoots", "exact", "NightOwlHoots"),
     case("NgihtOwlHoots", "NightOwlHoots", "fuzzy"),     # two letters swapped: one slip
     case("Stragazer", "Stargazer2049", "fuzzy"),         # a long handle's start, misspelt
+    case("Pinrwood", "Pinewood", "fuzzy"),               # r is next to e on the keyboard: one slip
+    case("Pinrwoid", None, "ambiguous", candidates=("Pinewood", "Penwood")),   # two slips: close to both
     case("P", None, "ambiguous", candidates=("Paper_Tiger", "Pinewood", "Penwood")),
     case("wood", None, "ambiguous", candidates=("Pinewood", "Penwood")),
     case("Pnewood", None, "ambiguous", candidates=("Pinewood", "Penwood")),   # a typo of two: never a guess

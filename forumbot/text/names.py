@@ -18,8 +18,9 @@ The resolution chain, tried in this order; the first stage that finds anything d
 6. shapes      how players shorten a handle (forumbot/text/shapes.py), in this order: initials "LUV" →
                Lil Uzi Vert, a piece inside "Kitty" → DeathRowKitty, the handle less its digits at the
                start of the word "darkshadownumbers" → Darkshadow64540, letters in order "FLP" → fatlikepig
-7. fuzzy       a typo (rapidfuzz ratio; a swap of two neighbouring letters costs nothing extra, and a long
-               handle's first 4-7 letters are choices too), accepted only when the best player scores
+7. fuzzy       a typo (rapidfuzz ratio; one slip, a swap of two neighbouring letters or, from 5 letters, a
+               key next to the right one on a QWERTY/ЙЦУКЕН keyboard, costs nothing; a long handle's first
+               4-7 letters are choices too), accepted only when the best player scores
                ≥ `fuzzy_cutoff` and leads every other player by ≥ `fuzzy_margin`: "Aliec" → Alice,
                "Хэнкз" → Том Хэнкс, "Drackd" → Drakced, "Aaron" → aronagrundy
 
@@ -528,9 +529,7 @@ class Roster:
         choices, owners = group
         best: dict[int, float] = {}
         query = query.translate(_LOOSE)
-        # A swap of two neighbouring letters ("Drackd" for Drakced) is one slip, not two.
-        variants = [query[:i] + query[i + 1] + query[i] + query[i + 2:] for i in range(len(query) - 1)] \
-            if swaps and n == 1 and 4 <= len(query) <= 24 else []
+        variants = _slips(query) if swaps and n == 1 else []
         for variant in (query, *variants):
             for _, score, at in process.extract(variant, choices, scorer=fuzz.ratio,
                                                 processor=None, limit=None, score_cutoff=floor):
@@ -601,6 +600,38 @@ class Roster:
 
     def __repr__(self) -> str:
         return f"Roster({list(self.names)!r}, lang={self.lang!r})"
+
+
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm", "йцукенгшщзхъ", "фывапролджэ", "ячсмитьбю")
+
+
+def _key_neighbours() -> dict[str, str]:
+    """The keys next to each letter on a QWERTY and a ЙЦУКЕН keyboard (rows are staggered)."""
+    where = {ch: (r, c) for r, row in enumerate(_KEY_ROWS) for c, ch in enumerate(row)}
+    out: dict[str, str] = {}
+    for ch, (r, c) in where.items():
+        near = [(r, c - 1), (r, c + 1)]
+        if r % 3:
+            near += [(r - 1, c), (r - 1, c + 1)]
+        if r % 3 != 2:
+            near += [(r + 1, c - 1), (r + 1, c)]
+        out[ch] = "".join(_KEY_ROWS[i][j] for i, j in near if 0 <= j < len(_KEY_ROWS[i]))
+    return out
+
+
+_NEIGHBOURS = _key_neighbours()
+
+
+def _slips(query: str) -> list[str]:
+    """What `query` was meant to be if one slip made it: two neighbouring letters swapped ("Drackd" for
+    Drakced; 4 letters or more) or one key hit next to the right one ("Kazw" for Kaze is too short; 5 letters
+    or more: "Pistschion" for pistachi0n)."""
+    if not 4 <= len(query) <= 24:
+        return []
+    out = [query[:i] + query[i + 1] + query[i] + query[i + 2:] for i in range(len(query) - 1)]
+    if len(query) >= 5:
+        out += [query[:i] + key + query[i + 1:] for i, ch in enumerate(query) for key in _NEIGHBOURS.get(ch, "")]
+    return out
 
 
 def _fold_words(text: str) -> list[str]:
