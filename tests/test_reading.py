@@ -100,6 +100,8 @@ def test_bold_mode_reads_markdown_and_html_bold_too(en):
     assert read(en, "I think **vote Bob** is right", "markdown", reading="bold") == [("vote", "Bob")]
     assert read(en, "<p>Fine, <strong>vote: Alice</strong></p>", "html") == [("vote", "Alice")]
     assert read(en, "<p>vote: Alice</p>", "html") == []
+    # phpBB renders [vote]X[/vote] as a span of class bbvote: a vote tag
+    assert read(en, '<p>so <span class="bbvote">VOTE: Bob</span> now</p>', "html") == [("vote", "Bob")]
 
 
 def test_a_vote_that_is_not_bold_is_flagged_in_a_bold_game(en):

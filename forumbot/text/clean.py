@@ -470,13 +470,13 @@ class _VisibleText:
         self.marks = marks
         self.pieces: list[str] = []
         self.at_line_start = True
-        self.open: list[tuple[str, bool]] = []     # (name, hidden) of the open elements
+        self.open: list[tuple[str, bool, bool]] = []   # (name, hidden, bold) of the open elements
         self.hidden = 0                             # how many of them are hidden or inside a hidden one
 
     def start(self, tag: Any, attrib: Any) -> None:
         name = tag.lower() if isinstance(tag, str) else ""
         hides = bool(self.hidden) or _html_hidden(attrib, name)
-        self.open.append((name, hides))
+        self.open.append((name, hides, False))
         if hides:
             if not self.hidden and name in _HTML_BLOCK:
                 self._break()                       # a hidden block still ends the line before it
@@ -489,18 +489,19 @@ class _VisibleText:
             self._break()
         elif name in _HTML_CELL:
             self.pieces.append(" ")
-        elif self.marks and name in _HTML_BOLD:
+        elif self.marks and _html_bold(attrib, name):
             self.pieces.append(BOLD_OPEN)
+            self.open[-1] = (name, False, True)
 
     def end(self, tag: Any) -> None:
         if not self.open:
             return
-        name, hides = self.open.pop()
+        name, hides, bold = self.open.pop()
         if hides:
             self.hidden -= 1
         elif name in _HTML_BLOCK:
             self._break()
-        elif self.marks and name in _HTML_BOLD:
+        elif bold:
             self.pieces.append(BOLD_CLOSE)
 
     def data(self, text: str) -> None:
@@ -519,6 +520,14 @@ class _VisibleText:
         if not self.at_line_start:
             self.pieces.append("\n")
             self.at_line_start = True
+
+
+def _html_bold(attrib: Any, name: str) -> bool:
+    """Bold for the `bold` reading: <b>, <strong>, and phpBB's rendered vote tag (`span.bbvote`)."""
+    if name in _HTML_BOLD:
+        return True
+    classes = attrib.get("class")
+    return isinstance(classes, str) and "vote" in classes.lower()
 
 
 def _html_hidden(tag: Any, name: str) -> bool:
