@@ -159,6 +159,8 @@ CHAT_EN = [
     ("Vote on you was a gut read", "commands", []),
     ("vote Bob if he doesn't claim", "commands", []),
     ("unvote for now", "commands", [("unvote", None)]),
+    ("No lynch please", "commands", [("no_lynch", None)]),
+    ("unvote is what I'd do", "commands", []),
     ("Unvote Alice", "commands", [("unvote", None)]),
     ("I won't vote Bob", "natural", []),
     ("If we vote Alice we lose", "natural", []),
@@ -171,6 +173,8 @@ CHAT_RU = [
     ("Я не против Тома Хэнкса", "natural", []),
     ("Если голосовать против Стрип, проиграем", "natural", []),
     ("Против Хэнкса, если он не откроется", "commands", []),
+    ("ННВ сегодня было бы ошибкой", "commands", []),
+    ("Снимаю голос, пока что", "commands", [("unvote", None)]),
     ("Ладно, против Питта.", "natural", [("vote", "Брэд Питт")]),
 ]
 

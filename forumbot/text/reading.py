@@ -53,7 +53,7 @@ SENTENCE_LIMIT = 300         # how far a guard looks for the end of a sentence
 CHAT_TARGETS = frozenset("""
 me you him her his hers them their it its this that these those the a an my your our us we they he she i
 someone somebody anyone anybody everyone everybody whoever who whom which what one people scum town mafia
-count counts tally is was are were be been has have had do does did will can must please pls
+count counts tally is was are were be been has have had do does did will can must
 him/her myself yourself himself herself themselves
 меня тебя его её ее него неё нее них вас нас кого кого-то кого-нибудь всех себя этого того мафию мафии
 """.split())
