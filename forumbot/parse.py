@@ -118,7 +118,7 @@ class PostParser:
                    post_id: str = "", at: datetime | None = None, url: str = "",
                    reading: str | None = None) -> Parsed:
         """The intents of raw post text. Never raises for any text (a bad dialect is a ConfigError)."""
-        mode = reading or self.mode(dialect, where)
+        mode = self.mode(dialect, where) if reading is None or where == "pm" else reading
         parsed = Parsed()
         source = _Source(author, post_id, at, url)
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
@@ -170,7 +170,7 @@ class PostParser:
         """Count a command, or say why it is chat."""
         try:
             self._check_chat(line, found, why, mode, span)
-            intent, flags = self._intent(found, line.text, mode, source)
+            intent, flags, how = self._intent(found, line.text, mode, source)
         except _Chat as chat:
             # Chat inside a sentence (natural) or outside bold text (bold) is only chat: no flag.
             if chat.flag and why not in ("word", "plain") and found.command.kind in VOTE_KINDS:
@@ -183,8 +183,7 @@ class PostParser:
             return
         parsed.intents.append(intent)
         parsed.flags += flags
-        parsed.names += [f"{found.slots[slot]!r}: {how}" for slot, how in intent.data.get("how", {}).items()]
-        intent.data.pop("how", None)
+        parsed.names += [f"{found.slots[slot]!r}: {said}" for slot, said in how.items()]
 
     def _keyword_only(self, parsed: Parsed, text: str, at: int, span: tuple[int, int] | None,
                       source: _Source) -> None:
@@ -249,10 +248,13 @@ class PostParser:
             return inner.slots["player"]
         return raw
 
-    def _intent(self, found: Match, line: str, mode: str, source: _Source) -> tuple[Intent, list[Flag]]:
+    def _intent(self, found: Match, line: str, mode: str,
+                source: _Source) -> tuple[Intent, list[Flag], dict[str, str]]:
+        """The intent of one command, the flags it raises, and how each name slot was read."""
         kind = found.command.kind
         data: dict[str, Any] = dict(found.command.data)
         flags: list[Flag] = []
+        how: dict[str, str] = {}
         for slot, raw in found.slots.items():
             slot_type = found.slot_types[slot]
             name = _FIELD_OF_SLOT.get(slot, slot)
@@ -267,7 +269,7 @@ class PostParser:
                 continue
             resolution = self.roster.resolve(raw)
             self._check_target(raw, resolution, mode)
-            data.setdefault("how", {})[slot] = self.roster.describe(resolution)
+            how[slot] = self.roster.describe(resolution)
             if resolution.ok:
                 data[name] = resolution.name
                 if resolution.method != "exact":
@@ -275,7 +277,7 @@ class PostParser:
                 continue
             if kind == "vote" and self._host is not None and self._host.resolve(raw).ok:
                 kind = "unvote"
-                data = {"for_host": self._host.names[0]}
+                data, how = {"for_host": self._host.names[0]}, {}
                 flags.append(Flag(reason=f"'{raw}' is the host, {self._host.names[0]}: a vote for the host is "
                                          "no vote (the previous one is withdrawn)", post_id=source.post_id,
                                   author=source.author, at=source.at, line=line))
@@ -294,7 +296,7 @@ class PostParser:
             data["final"] = bool(data.get("final", False))
         intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,
                         url=source.url)
-        return intent, flags
+        return intent, flags, how
 
     @staticmethod
     def _check_target(raw: str, resolution: Resolution, mode: str) -> None:
