@@ -207,8 +207,8 @@ class PostParser:
     def _check_chat(self, line: Line, found: Match, why: str, mode: str, span: tuple[int, int] | None) -> None:
         """Raise _Chat when the command is part of a conversation rather than a command."""
         text = line.text
-        if found.template.startswith("["):
-            return                                              # a tag is never chat
+        if found.template.startswith("[") or found.command.kind not in VOTE_KINDS:
+            return                      # a tag is never chat; night actions and moves are read as before
         bound = span[1] if mode == "bold" and span is not None else len(text)
         if is_question(text, found.literal_end, bound):
             raise _Chat("a question")
@@ -262,13 +262,14 @@ class PostParser:
                 data[name] = raw
                 continue
             raw = self._inner(kind, raw)
-            if not _bare(raw):
+            if kind in VOTE_KINDS and not _bare(raw):
                 raise _Chat("a vote that names nobody")
             if kind == "vote" and self._is_no_lynch(raw):
                 kind = "no_lynch"
                 continue
             resolution = self.roster.resolve(raw)
-            self._check_target(raw, resolution, mode)
+            if kind in VOTE_KINDS:
+                self._check_target(raw, resolution, mode)
             how[slot] = self.roster.describe(resolution)
             if resolution.ok:
                 data[name] = resolution.name

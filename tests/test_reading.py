@@ -116,6 +116,12 @@ def test_private_messages_are_always_read_as_commands(en):
     assert [(i.kind, i.data.get("target")) for i in parsed.intents] == [("action", "Alice")]
 
 
+def test_night_actions_are_not_judged_as_chat(en):
+    parsed = en.parse_text("kill him", "plain", where="pm")       # an unknown name: a flag, as before
+    assert [(i.kind, i.data.get("target")) for i in parsed.intents] == [("action", None)]
+    assert "'him'" in parsed.flags[0].reason
+
+
 def test_the_russian_grammar_reads_commands_on_bbcode_forums(ru):
     assert ru.mode("bbcode") == "commands"
     assert read(ru, "Голосую против Хэнкса", "bbcode") == [("vote", "Том Хэнкс")]

@@ -10,7 +10,8 @@ post's dialect; private messages are always read as `commands`):
   is not counted; the host gets a flag.
 * `natural`: a command may start at any word ("I think I'll finally vote Bob"), with the guards below.
 
-Guards (a human host's rules for telling chat from a command; tags are never chat):
+Guards (a human host's rules for telling chat from a command; for votes, unvotes and no-lynch votes only;
+tags are never chat):
 * a question is not a command: "Vote Bob? No way." (in `bold`, only a `?` inside the bold span counts);
 * in `commands` and `natural`, a command without a target followed by more than two words, or by a pronoun,
   is part of a sentence: "No lynch today would be a mistake", "unvote me then dude" ("Unvote Bob",
