@@ -29,6 +29,7 @@ from forumbot.text.reading import (
     DETERMINERS,
     NOT_NOW,
     READINGS,
+    SELF_WORDS,
     Line,
     default_reading,
     is_question,
@@ -268,6 +269,8 @@ class PostParser:
                 kind = "no_lynch"
                 continue
             resolution = self.roster.resolve(raw)
+            if kind == "vote" and (mode == "bold" or found.template.startswith("[")):
+                resolution = self._self_vote(raw, resolution, source.author)
             if kind in VOTE_KINDS:
                 self._check_target(raw, resolution, mode)
             how[slot] = self.roster.describe(resolution)
@@ -298,6 +301,14 @@ class PostParser:
         intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,
                         url=source.url)
         return intent, flags, how
+
+    def _self_vote(self, raw: str, resolution: Resolution, author: str) -> Resolution:
+        """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player."""
+        words = tokens(raw)
+        if resolution.method in _WHOLE_NAME or not words or words[0] not in SELF_WORDS or not author:
+            return resolution
+        me = self.roster.resolve(author)
+        return me if me.ok and me.method in _WHOLE_NAME else resolution
 
     @staticmethod
     def _check_target(raw: str, resolution: Resolution, mode: str) -> None:

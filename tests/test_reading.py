@@ -258,6 +258,17 @@ def test_no_flags_for_chat_outside_bold_nor_for_the_hosts_own_posts(en):
     assert len(en.parse_text("[b]Vote Count 1.2[/b]", "bbcode", author="Bob").flags) == 1
 
 
+def test_me_in_bold_or_in_a_tag_is_a_self_vote(en, ru):
+    def targets(parser, text, dialect="bbcode", reading=None):
+        parsed = parser.parse_text(text, dialect, author=parser.roster.names[1], reading=reading)
+        return [(i.kind, i.data.get("target")) for i in parsed.intents]
+
+    assert targets(en, "[b]vote: me[/b]") == [("vote", "Bob")]
+    assert targets(en, "[vote]myself[/vote]") == [("vote", "Bob")]
+    assert targets(en, "vote me if you dare", "markdown") == [("not_counted", None)]   # chat, not bold
+    assert targets(ru, "[b]Голосую против себя[/b]", reading="bold") == [("vote", "Мэрил Стрип")]
+
+
 def test_a_vote_for_the_host_withdraws_and_is_flagged(en):
     parsed = en.parse_text("[b]vote: Mod[/b]", "bbcode", author="Bob")
     assert [(i.kind, i.data) for i in parsed.intents] == [("unvote", {"for_host": "Moderator"})]

@@ -18,7 +18,7 @@ tags are never chat):
   "unvote for now" and "Unvote, vote Bob" still count);
 * in `commands` and `natural`, a name followed by a condition is not a vote: "vote Bob if he won't claim";
 * a target that is a pronoun or an article and no player's name is chat: "Lynch his bum", "vote on you",
-  "Vote Count";
+  "Vote Count"; but in bold text or a vote tag "vote: me" is a deliberate self-vote;
 * `natural` only: a command inside a sentence after a negation, a condition, a modal or future word, or
   right after a possessive/article ("I won't vote Bob", "if we vote Bob", "his vote on Bob") is chat; a
   plain statement counts ("so I vote Alice", "I think I'll finally vote Bob").
@@ -54,10 +54,12 @@ SENTENCE_LIMIT = 300         # how far a guard looks for the end of a sentence
 CHAT_TARGETS = frozenset("""
 me you him her his hers them their it its this that these those the a an my your our us we they he she i
 someone somebody anyone anybody everyone everybody whoever who whom which what one people scum town mafia
-count counts tally is was are were be been has have had do does did will can must
+count counts tally is was are were be been has have had do does did will can must all
 him/her myself yourself himself herself themselves
 меня тебя его её ее него неё нее них вас нас кого кого-то кого-нибудь всех себя этого того мафию мафии
 """.split())
+# In bold text or a vote tag, these name the author: "[b]vote: me[/b]" is a self-vote.
+SELF_WORDS = frozenset("me myself меня себя".split())
 # In `natural` mode, words before a command in its sentence that make it chat.
 NOT_NOW = frozenset("""
 not no never don't dont won't wont can't cant cannot shouldn't wouldn't couldn't isn't didn't doesn't
