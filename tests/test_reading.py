@@ -102,6 +102,7 @@ def test_bold_mode_reads_markdown_and_html_bold_too(en):
     assert read(en, "<p>vote: Alice</p>", "html") == []
     # phpBB renders [vote]X[/vote] as a span of class bbvote: a vote tag
     assert read(en, '<p>so <span class="bbvote">VOTE: Bob</span> now</p>', "html") == [("vote", "Bob")]
+    assert read(en, '<p>ok <span style="font-weight: bold">vote: Alice</span></p>', "html") == [("vote", "Alice")]
 
 
 def test_a_vote_that_is_not_bold_is_flagged_in_a_bold_game(en):

@@ -432,6 +432,7 @@ _HTML_BLOCK = frozenset({
 })
 _HTML_CELL = frozenset({"td", "th"})
 _HTML_BOLD = frozenset({"b", "strong"})
+_HTML_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|bolder|[6-9]00)", re.IGNORECASE)
 # Inline styles that hide an element: its text is not on the page, so it can never be a command.
 _HTML_HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.IGNORECASE)
 # HTML collapses its own whitespace (not U+00A0: `&nbsp;` is meant to stay), source newlines included.
@@ -523,9 +524,13 @@ class _VisibleText:
 
 
 def _html_bold(attrib: Any, name: str) -> bool:
-    """Bold for the `bold` reading: <b>, <strong>, and phpBB's rendered vote tag (`span.bbvote`)."""
+    """Bold for the `bold` reading: <b>, <strong>, a bold inline style, phpBB's rendered vote tag
+    (`span.bbvote`)."""
     if name in _HTML_BOLD:
         return True
+    style = attrib.get("style")
+    if isinstance(style, str) and _HTML_BOLD_STYLE.search(style):
+        return True                         # older phpBB: <span style="font-weight: bold">
     classes = attrib.get("class")
     return isinstance(classes, str) and "vote" in classes.lower()
 
