@@ -1,13 +1,16 @@
 """Parse throughput: posts per second through cleaning, the grammar and name resolution.
 
-Run:  .venv/bin/python bench/bench_parse.py
+Run:  .venv/bin/python bench/bench_parse.py [--all]
 Target (issue 2): at least 5,000 posts/s, Russian with inflected names.
+Target (issue 10): a pathological post of 100 KB parses in well under 100 ms and one of 1 MB in under 1 s, in
+every grammar, dialect and reading mode (`--all` runs the whole matrix; by default the worst mode, natural).
 """
 
 from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 
 from forumbot.grammar import load_grammar
@@ -93,6 +96,37 @@ def measure(parser: PostParser, posts: list[str], dialect: str, rounds: int = 5)
     return statistics.median(rates), intents
 
 
+# The inputs of issue 10 that took seconds (or minutes) before: many sentences, each the start of a command.
+PATHOLOGICAL = {"infiltration 'a. '": "a. ", "mafia 'vote Zzz. '": "vote Zzz. ",
+                "mafia '[b]vote Zzz, ' in bold": "[b]vote Zzz, ", "ru 'Против Ззз. '": "Против Ззз. "}
+
+
+def time_pathological(every_mode: bool) -> None:
+    parsers = {
+        "mafia.en": PostParser(load_grammar("mafia", "en"), Roster([PlayerRef(n) for n in EN_PLAYERS])),
+        "mafia.ru": PostParser(load_grammar("mafia", "ru"), Roster([PlayerRef(n) for n in RU_PLAYERS[:4]],
+                                                                 lang="ru")),
+        "infiltration.en": PostParser(load_grammar("infiltration", "en"),
+                                      Roster([PlayerRef("Alice"), PlayerRef("Bob")])),
+    }
+    modes = ("commands", "bold", "natural") if every_mode else ("natural",)
+    for size, target in ((100_000, 0.1), (1_000_000, 1.0)):
+        worst = (0.0, "")
+        for name, unit in PATHOLOGICAL.items():
+            text = unit * (size // len(unit))
+            for grammar, parser in parsers.items():
+                for dialect in ("plain", "markdown", "bbcode", "html"):
+                    for mode in modes:
+                        start = time.perf_counter()
+                        parser.parse_text(text, dialect, reading=mode)
+                        took = time.perf_counter() - start
+                        worst = max(worst, (took, f"{name} in {grammar}, {dialect}, {mode}"))
+        verdict = "OK" if worst[0] < target else "ABOVE TARGET"
+        print(f"pathological posts of {size // 1000} KB ({len(PATHOLOGICAL)} inputs x {len(parsers)} grammars x "
+              f"4 dialects x {len(modes)} modes): slowest {worst[0] * 1000:.0f} ms ({worst[1]}); "
+              f"target {target * 1000:.0f} ms: {verdict}")
+
+
 def main() -> None:
     started = time.perf_counter()
     morph_analyzer()
@@ -104,6 +138,7 @@ def main() -> None:
     en = PostParser(load_grammar("mafia", "en"), Roster([PlayerRef(n) for n in EN_PLAYERS], lang="en"))
     print(f"pymorphy3 load: {loaded * 1000:.0f} ms; 12-player Russian roster build: {built * 1000:.1f} ms")
     time_clean()
+    time_pathological("--all" in sys.argv)
     for name, parser, posts, dialect in [("ru markdown", ru, posts_ru(20_000), "markdown"),
                                          ("ru bbcode", ru, posts_ru(20_000), "bbcode"),
                                          ("en markdown", en, posts_en(20_000), "markdown")]:

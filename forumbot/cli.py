@@ -18,7 +18,7 @@ import click
 from forumbot import workdir
 from forumbot.config import Scenario, load_scenario, locate
 from forumbot.errors import ConfigError, ForumbotError
-from forumbot.grammar import load_grammar
+from forumbot.grammar import READINGS, load_grammar
 from forumbot.model import PlayerRef
 from forumbot.parse import PostParser
 from forumbot.paths import data_dir
@@ -225,19 +225,23 @@ def read_roster(path: str) -> list[PlayerRef]:
 @click.option("--dialect", type=click.Choice(DIALECTS), default="plain", show_default=True,
               help="How the post is marked up.")
 @click.option("--pm", is_flag=True, help="Read the text as a private message (night actions).")
-@click.option("--explain", is_flag=True, help="Also say how each name was resolved.")
-def parse(game: str, lang: str, roster_path: str, dialect: str, pm: bool, explain: bool) -> None:
+@click.option("--reading", type=click.Choice(READINGS), default=None,
+              help="The reading mode (default: the grammar's default for the dialect).")
+@click.option("--explain", is_flag=True, help="Also say the reading mode and how each name was resolved.")
+def parse(game: str, lang: str, roster_path: str, dialect: str, pm: bool, reading: str | None,
+          explain: bool) -> None:
     """Show how the bot reads one post (the post's text on standard input)."""
 
     def run() -> int:
         roster = Roster(read_roster(roster_path), lang=lang)
-        parser = PostParser(load_grammar(game, lang), roster)
+        parser = PostParser(load_grammar(game, lang), roster, reading)
         text = sys.stdin.read()
-        parsed = parser.parse_text(text, dialect, where="pm" if pm else "thread")
+        where = "pm" if pm else "thread"
+        parsed = parser.parse_text(text, dialect, where=where)
         out = parsed.to_json()
         if explain:
-            out["names"] = [roster.explain(raw) for intent in parsed.intents
-                            for raw in [*intent.data.get("unresolved", {}).values()]]
+            out["reading"] = parser.mode(dialect, where)
+            out["names"] = parsed.names
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
 

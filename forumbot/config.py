@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.grammar import Command, commands_from_toml
+from forumbot.grammar import READINGS, Command, commands_from_toml
 from forumbot.model import PlayerRef, parse_time
 from forumbot.paths import data_dir
 from forumbot.render.renderer import DIALECTS as POST_DIALECTS
 from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
-             "no_lynch_used", "phrases", "tournament")
+             "no_lynch_used", "phrases", "tournament", "reading")
 PLAYER_KEYS = ("name", "role", "aliases", "alive")
 POST_KEYS = ("at", "author", "thread", "pm", "text")
 RUN_KEYS = ("until", "poll_seconds")
@@ -47,6 +47,7 @@ class GameConfig:
     phrases: dict[str, str] = field(default_factory=dict)
     source: str = ""
     tournament: str | None = None   # the tournament ledger the game's awards go to (forumbot/tournament.py)
+    reading: str | None = None      # commands, bold, natural; None: the grammar's default for the dialect
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "game": self.game, "lang": self.lang, "ruleset": self.ruleset,
@@ -155,12 +156,16 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     if dialect not in POST_DIALECTS:
         raise doc.error(f"dialect = {dialect!r} is not one the bot can post in", "dialect",
                         fix="use one of: " + ", ".join(POST_DIALECTS))
+    reading = game.get("reading")
+    if reading is not None and reading not in READINGS:
+        raise doc.error(f"reading = '{reading}' is not a reading mode", "reading",
+                        fix="use one of: " + ", ".join(READINGS))
     return GameConfig(
         name=default_name, game=kind, lang=lang, start=_time(doc, game["start"], "start"), players=players,
         options=options, ruleset=ruleset, phase=game.get("phase"), host=game.get("host"), dead=dead,
         state=state, grammar=tuple(extra), dialect=dialect,
         templates=game.get("templates"), phrases=dict(phrases), source=doc.path,
-        tournament=str(game["tournament"]) if game.get("tournament") else None)
+        tournament=str(game["tournament"]) if game.get("tournament") else None, reading=reading)
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -63,7 +63,8 @@ class GameRun:
         renderer = Renderer(dialect if dialect in DIALECTS else "markdown", config.lang,
                             template_dir=config.templates, overrides=config.phrases)
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
-        return cls(config, game, PostParser(grammar, roster), renderer, prefix, dict(thread_ids or {}))
+        return cls(config, game, PostParser(grammar, roster, config.reading, config.host),
+                   renderer, prefix, dict(thread_ids or {}))
 
     @property
     def name(self) -> str:

@@ -6,6 +6,14 @@ punctuation it may be missing.
 A slot `{name}` or `{name:type}` captures text; the slot at the end of a template takes the rest of the
 line (words after a player's name are left for the name resolver to ignore). Where several templates
 match a line, the one with the most literal text wins, so "vote: {player}" beats "vote {player}".
+
+Tolerances a reader allows (each for every template):
+* a colon also matches a semicolon ("vote; Alice");
+* a closing tag matches any closing tag, or the end of the text ("[vote]Alice[/unvote]", "[vote]Alice");
+* the first word of a vote, unvote or no-lynch template (4 letters or more) also matches with two
+  neighbouring letters swapped ("vtoe: Alice", "unvoet").
+Slots are bounded (a name slot takes at most SLOT_LIMIT characters; a text slot at the end the rest of the
+line), so matching costs no more than linear time in the length of a post.
 """
 
 from __future__ import annotations
@@ -22,11 +30,18 @@ from forumbot.paths import data_dir
 from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 SLOT_TYPES = ("player", "text", "square", "number")
+READINGS = ("commands", "bold", "natural")   # how a game's posts are read (forumbot/text/reading.py)
 WHERE = ("thread", "pm", "any")
 _SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
 _COMMAND_KEYS = ("kind", "templates", "data", "where")
 # Where a sentence ends inside a line: a command may start the next one.
 _SENTENCE_END = re.compile(r"[.!?…]+\s+")
+_CLOSING_TAG = re.compile(r"\[/[^\[\]]*\]")
+SLOT_LIMIT = 200             # characters a name/square/number slot may take; names are far shorter
+_INNER_LIMIT = {"player": 60, "square": 8, "number": 12}   # a slot followed by more template text
+# Kinds whose first keyword is also read with two neighbouring letters swapped (a typo, not a new word).
+_TYPO_KINDS = frozenset({"vote", "unvote", "no_lynch"})
+_FIRST_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
 @dataclass(frozen=True)
@@ -47,6 +62,9 @@ class Match:
     template: str
     slots: dict[str, str]
     slot_types: dict[str, str]
+    start: int = 0          # where the command starts in the text it was found in
+    end: int = 0            # where it ends
+    literal_end: int = 0    # where its first slot starts (its end when it has none)
 
 
 @dataclass(frozen=True)
@@ -58,8 +76,21 @@ class _Compiled:
     literal_length: int
 
 
-def _literal_regex(literal: str) -> str:
-    """The regex for a literal part of a template: whitespace flexible, е/ё folded."""
+def _literal_regex(literal: str, typos: bool = False, at_end: bool = False) -> str:
+    """The regex for a literal part of a template: whitespace flexible, е/ё folded, `:` also `;`, a closing
+    tag any closing tag (or, at the end of the template, the end of the text); with `typos`, a first word
+    of four letters or more also with two neighbouring letters swapped."""
+    tag = _CLOSING_TAG.search(literal)
+    if tag is not None:
+        closing = r"(?:\[/[^\[\]\n]{0,40}\]" + (r"|\s*$)" if at_end and not literal[tag.end():].strip() else ")")
+        return (_literal_regex(literal[:tag.start()], typos) + closing
+                + _literal_regex(literal[tag.end():], at_end=at_end))
+    word = _FIRST_WORD.match(literal) if typos else None
+    if word is not None:
+        text = word.group()
+        swaps = {text[:i] + text[i + 1] + text[i] + text[i + 2:] for i in range(len(text) - 1)} - {text}
+        variants = "|".join(_literal_regex(v) for v in sorted(swaps))
+        return f"(?:{_literal_regex(text)}|{variants})" + _literal_regex(literal[word.end():])
     out: list[str] = []
     chars = list(literal)
     for index, char in enumerate(chars):
@@ -74,6 +105,8 @@ def _literal_regex(literal: str) -> str:
             out.append("[её]")
         elif char in "ЕЁ":
             out.append("[ЕЁ]")
+        elif char == ":":
+            out.append("[:;]")
         else:
             out.append(re.escape(char))
     return "".join(out)
@@ -88,22 +121,27 @@ def _compile_template(command: Command, template: str, number: int) -> tuple[str
     position = 0
     text = unicodedata.normalize("NFKC", template.strip())
     found = list(_SLOT.finditer(text))
+    typos = command.kind in _TYPO_KINDS
     for index, slot in enumerate(found):
         literal = text[position:slot.start()]
         literal_length += len(literal.strip())
-        parts.append(_literal_regex(literal))
+        parts.append(_literal_regex(literal, typos=typos and not index))
         name, kind = slot.group(1), slot.group(2) or slot.group(1)
         if kind not in SLOT_TYPES:
             raise ValueError(f"slot {{{slot.group(0)[1:-1]}}} has an unknown type '{kind}'; "
                              f"types: {', '.join(SLOT_TYPES)}")
         slot_group = f"{group}_{len(slots)}"
         last = index == len(found) - 1 and not text[slot.end():].strip()
-        parts.append(f"(?P<{slot_group}>.+)" if last else f"(?P<{slot_group}>.+?)")
+        if kind == "text":
+            parts.append(f"(?P<{slot_group}>.+)" if last else f"(?P<{slot_group}>.+?)")
+        else:
+            limit = SLOT_LIMIT if last else _INNER_LIMIT[kind]
+            parts.append(f"(?P<{slot_group}>.{{1,{limit}}})" if last else f"(?P<{slot_group}>.{{1,{limit}}}?)")
         slots.append((name, kind, slot_group))
         position = slot.end()
     tail = text[position:]
     literal_length += len(tail.strip())
-    parts.append(_literal_regex(tail))
+    parts.append(_literal_regex(tail, typos=typos and not found, at_end=True))
     if tail.strip() and tail.strip()[-1].isalnum():
         parts.append(r"(?!\w)")   # "unvote" must not match "unvoted"
     if not literal_length:
@@ -116,10 +154,12 @@ class Grammar:
     """The commands of one game in one language, compiled for matching lines."""
 
     def __init__(self, game: str, lang: str, commands: Iterable[Command],
-                 no_lynch_words: Iterable[str] = (), source: str = "<grammar>") -> None:
+                 no_lynch_words: Iterable[str] = (), source: str = "<grammar>",
+                 readings: dict[str, str] | None = None) -> None:
         self.game = game
         self.lang = lang
         self.source = source
+        self.readings: dict[str, str] = dict(readings or {})   # dialect → default reading mode
         self.commands: tuple[Command, ...] = tuple(commands)
         self.no_lynch_words: tuple[str, ...] = tuple(no_lynch_words)
         compiled: list[tuple[str, _Compiled]] = []
@@ -130,41 +170,149 @@ class Grammar:
                 except ValueError as err:
                     raise ConfigError(f"template '{template}': {err}", path=source,
                                       fix="write slots as {player} or {name:type}") from None
-        # Longest literal first: Python's alternation takes the first alternative that matches.
+        # Longest literal first: Python's alternation takes the first alternative that matches. Templates
+        # that start with a slot ("{src:square}->{dst:square}") have a regex of their own, tried only on
+        # lines that hold the text after that slot: a post of "a. a. a." never pays for them.
         compiled.sort(key=lambda item: -item[1].literal_length)
         self._by_group = {item.group: item for _, item in compiled}
-        alternatives = "|".join(pattern for pattern, _ in compiled) or "(?!)"
-        self._regex = re.compile(rf"\s*(?:{alternatives})", re.IGNORECASE)
+        lead = [(p, c) for p, c in compiled if not c.template.strip().startswith("{")]
+        slot_first = [(p, c) for p, c in compiled if c.template.strip().startswith("{")]
+        self._regex = _alternation(lead)
+        self._slot_regex = _alternation(slot_first) if slot_first else None
+        self._anchors = tuple(sorted({_anchor(c.template) for _, c in slot_first}))
+        self._keys, self._short_keys = _start_keys(c for _, c in lead)
+        # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
+        self.start_pattern = _trie(self._keys | self._short_keys)
 
     def match(self, line: str, where: str = "thread") -> Match | None:
         """The command a line starts with, or None. `where` is "thread" or "pm"."""
-        return self._match_at(unicodedata.normalize("NFKC", line), 0, where)
+        text = unicodedata.normalize("NFKC", line)
+        return self._match_at(text, len(text) - len(text.lstrip()), where, None, self.slot_line(text))
+
+    def match_at(self, text: str, start: int, where: str = "thread", end: int | None = None,
+                 slots_first: bool = True) -> Match | None:
+        """The command that starts at `start` of an already normalized text (reading no further than
+        `end`), or None. `slots_first=False` skips the templates that start with a slot (the caller knows
+        from slot_line() that the line cannot hold one). The Match's positions are positions in `text`."""
+        return self._match_at(text, start, where, end, slots_first)
+
+    def may_start(self, text: str, at: int) -> bool:
+        """Whether a template that starts with literal text could start at `at` (its first two characters)."""
+        key = text[at:at + 2].lower().replace("ё", "е")
+        if len(key) == 2 and key[1].isspace():
+            key = key[0] + " "
+        return key in self._keys or key[:1] in self._short_keys
+
+    def slot_line(self, text: str) -> bool:
+        """Whether a template that starts with a slot could match somewhere in this line."""
+        if self._slot_regex is None:
+            return False
+        folded = text.lower().replace("ё", "е")
+        return any(anchor in folded for anchor in self._anchors)
 
     def match_all(self, line: str, where: str = "thread") -> list[Match]:
         """Every command that starts the line or one of its sentences ("Передумал. Голосую против X")."""
         text = unicodedata.normalize("NFKC", line)
+        slots_first = self.slot_line(text)
         found = []
         for start in (0, *(m.end() for m in _SENTENCE_END.finditer(text))):
-            match = self._match_at(text, start, where)
+            match = self._match_at(text, start, where, None, slots_first)
             if match is not None:
                 found.append(match)
         return found
 
-    def _match_at(self, text: str, start: int, where: str) -> Match | None:
-        found = self._regex.match(text, start)
-        if found is None:
+    def _match_at(self, text: str, start: int, where: str, end: int | None = None,
+                  slots_first: bool = True) -> Match | None:
+        end = len(text) if end is None else end
+        best = None
+        lead = start
+        while lead < end and text[lead].isspace():
+            lead += 1
+        if self.may_start(text, lead):
+            best = self._regex.match(text, start, end)
+        if slots_first and self._slot_regex is not None:
+            other = self._slot_regex.match(text, start, end)
+            if other is not None and (best is None or self._by_group[other.lastgroup or ""].literal_length
+                                      > self._by_group[best.lastgroup or ""].literal_length):
+                best = other
+        if best is None:
             return None
-        compiled = self._by_group[found.lastgroup or ""]
+        compiled = self._by_group[best.lastgroup or ""]
         if compiled.command.where not in (where, "any"):
             return None
-        slots = {name: (found.group(group) or "").strip() for name, _, group in compiled.slots}
+        slots = {name: (best.group(group) or "").strip() for name, _, group in compiled.slots}
         types = {name: kind for name, kind, _ in compiled.slots}
-        return Match(compiled.command, compiled.template, slots, types)
+        first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
+        return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group),
+                     best.end(), first_slot)
 
     def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
         return Grammar(self.game, self.lang, (*self.commands, *extra), self.no_lynch_words,
-                       source=f"{self.source} + {source}")
+                       source=f"{self.source} + {source}", readings=self.readings)
+
+
+def _trie(keys: Iterable[str]) -> str:
+    """A regex for a set of one- or two-character keys, grouped by first character so that the engine
+    rejects a position on its first character ("vo|vt|un" → "v(?:o|t)|un")."""
+    def char(ch: str) -> str:
+        return r"\s" if ch == " " else "[её]" if ch == "е" else re.escape(ch)
+
+    by_first: dict[str, set[str]] = {}
+    for key in keys:
+        by_first.setdefault(key[0], set()).add(key[1:])
+    # A class of the first characters up front lets the regex engine skip ahead in C (forty times faster on
+    # a long text with no command than trying every branch at every position).
+    firsts = "".join(re.escape(c) + re.escape(c.upper()) + ("ёЁ" if c == "е" else "") for c in sorted(by_first))
+    branches = []
+    for first, seconds in sorted(by_first.items()):
+        if "" in seconds:
+            branches.append(char(first))
+        else:
+            branches.append(char(first) + "(?:" + "|".join(char(c) for c in sorted(seconds)) + ")")
+    return f"(?=[{firsts}])(?:{'|'.join(branches)})" if branches else "(?!)"
+
+
+def _alternation(compiled: list[tuple[str, _Compiled]]) -> re.Pattern[str]:
+    alternatives = "|".join(pattern for pattern, _ in compiled) or "(?!)"
+    return re.compile(rf"\s*(?:{alternatives})", re.IGNORECASE)
+
+
+def _anchor(template: str) -> str:
+    """The longest word of the literal text after a template's first slot, lower case, ё as е: a line
+    without it cannot match the template."""
+    text = unicodedata.normalize("NFKC", template.strip())
+    first = _SLOT.match(text)
+    after = text[first.end():] if first else text
+    found = _SLOT.search(after)
+    words = (after[:found.start()] if found else after).lower().replace("ё", "е").split()
+    return max(words, key=len) if words else ""
+
+
+def _start_keys(compiled: Iterable[_Compiled]) -> tuple[frozenset[str], frozenset[str]]:
+    """The first two characters (lower case, ё as е, a space for any whitespace) every template that starts
+    with literal text may begin with, typos and `;` for `:` included; and the first characters of those
+    whose literal start is one character long."""
+    keys: set[str] = set()
+    short: set[str] = set()
+    for item in compiled:
+        text = unicodedata.normalize("NFKC", item.template.strip()).lower().replace("ё", "е")
+        head = text.split("{", 1)[0]
+        variants = {head, head.replace(":", ";")}
+        word = _FIRST_WORD.match(head) if item.command.kind in _TYPO_KINDS else None
+        if word is not None:
+            first = word.group()
+            variants |= {first[:i] + first[i + 1] + first[i] + first[i + 2:] + head[word.end():]
+                         for i in range(len(first) - 1)}
+        for variant in variants:
+            if len(variant) < 2:
+                short.add(variant[:1])
+                continue
+            keys.add(variant[0] + (" " if variant[1].isspace() else variant[1]))
+            rest = variant[1:].lstrip()
+            if variant[1].isspace() and rest:
+                keys.add(variant[0] + rest[0])      # a space next to punctuation may be missing
+    return frozenset(keys), frozenset(short)
 
 
 def commands_from_toml(entries: Any, doc: TomlFile, where_key: str = "commands") -> list[Command]:
@@ -215,4 +363,8 @@ def load_grammar(game: str, lang: str, folder: Path | None = None) -> Grammar:
     no_lynch = slots.get("player", {}).get("no_lynch", []) if isinstance(slots, dict) else []
     if not isinstance(no_lynch, list) or not all(isinstance(word, str) for word in no_lynch):
         raise doc.error("[slots.player] no_lynch must be a list of strings", "no_lynch")
-    return Grammar(game, lang, commands, no_lynch, source=str(path))
+    readings = doc.data.get("reading", {})
+    if not isinstance(readings, dict) or not all(v in READINGS for v in readings.values()):
+        raise doc.error("reading must map dialects to " + ", ".join(READINGS), "reading",
+                        fix='write reading = { bbcode = "bold" }')
+    return Grammar(game, lang, commands, no_lynch, source=str(path), readings=readings)

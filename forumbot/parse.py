@@ -1,23 +1,58 @@
-"""From a post to intents: clean the text, match each line against the grammar, resolve player names.
+"""From a post to intents: clean the text, find every command in it in order, resolve player names.
 
-Unknown or ambiguous names never become a guess: the intent keeps `target = None` with the text that
-failed in `unresolved`, and a Flag carries the reason and the candidates for the host.
+How a post is read (forumbot/text/reading.py has the modes and the guards against chat): the post is cleaned
+with its bold text marked; each line is tried at every place a command may start in the game's reading
+mode, left to right, so a post's commands come out in the order written and the last vote or unvote
+decides. Unknown or ambiguous names never become a guess: the intent keeps `target = None` with the text
+that failed in `unresolved`, and a Flag carries the reason and the candidates for the host. A line that
+looks like a vote but is not counted (chat, not bold in a bold game) becomes a `not_counted` intent with
+the reason (the game shows it in the vote count's errors) and a Flag.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from forumbot.errors import ConfigError
 from forumbot.grammar import Grammar, Match
-from forumbot.model import Flag, Intent, Post
+from forumbot.model import Flag, Intent, PlayerRef, Post
 from forumbot.text.clean import clean
-from forumbot.text.names import Roster
+from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
+from forumbot.text.reading import (
+    CHAT_TARGETS,
+    CONDITIONS,
+    DETERMINERS,
+    NOT_NOW,
+    READINGS,
+    SELF_WORDS,
+    Line,
+    default_reading,
+    is_question,
+    lines_of,
+    starts,
+    words_before,
+    words_until_break,
+)
 
 # The slot named "player" is the target of the command; other slots keep their own names.
 _FIELD_OF_SLOT = {"player": "target"}
+VOTE_KINDS = frozenset({"vote", "unvote", "no_lynch"})
+MAX_COMMANDS = 100           # commands read from one post; no real post has more
+_WHOLE_NAME = frozenset({"exact", "alias", "inflection"})
+_CLOSERS = re.compile(r"\[/[^\[\]]*\]|[\s:;.!\-]+")
+
+
+def _bare(text: str) -> str:
+    """Text without closing tags, spaces and trailing punctuation, lower case, ё as е: "[b]Vote: [/b]" → "vote"."""
+    return _CLOSERS.sub("", text.lower().replace("ё", "е"))
+
+
+_CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 
 
 @dataclass
@@ -26,18 +61,54 @@ class Parsed:
 
     intents: list[Intent] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)     # how each name was read (for `parse --explain`)
+    found: int = 0                                      # commands found, counted or not
 
     def to_json(self) -> dict[str, Any]:
         return {"intents": [i.to_json() for i in self.intents], "flags": [f.to_json() for f in self.flags]}
 
 
-class PostParser:
-    """Reads posts of one game: its grammar and its roster."""
+@dataclass(frozen=True)
+class _Source:
+    author: str
+    post_id: str
+    at: datetime | None
+    url: str
 
-    def __init__(self, grammar: Grammar, roster: Roster) -> None:
+
+class _Chat(Exception):
+    """A command-like piece of text that is chat: the reason, and whether the host should hear of it."""
+
+    def __init__(self, reason: str, flag: bool = True) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.flag = flag
+
+
+class PostParser:
+    """Reads posts of one game: its grammar, its roster and its reading mode (None: by the post's dialect)."""
+
+    def __init__(self, grammar: Grammar, roster: Roster, reading: str | None = None,
+                 host: str | None = None) -> None:
+        if reading is not None and reading not in READINGS:
+            raise ConfigError(f"reading = '{reading}' is not a reading mode",
+                              fix="use one of: " + ", ".join(READINGS))
         self.grammar = grammar
         self.roster = roster
+        self.reading = reading
+        # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
+        self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
+        self._host_name = host
         self._no_lynch = [tuple(tokens(word)) for word in grammar.no_lynch_words]
+        # What a vote template says before its name ("vote:", "[vote]"): alone, it is a vote for nobody.
+        self._heads = frozenset(_bare(template.split("{", 1)[0]) for command in grammar.commands
+                                if command.kind == "vote" for template in command.templates if "{" in template)
+
+    def mode(self, dialect: str, where: str = "thread") -> str:
+        """The reading mode for a post in this dialect (private messages: always `commands`)."""
+        if where == "pm":
+            return "commands"
+        return self.reading or default_reading(self.grammar.readings, dialect)
 
     def parse(self, post: Post) -> Parsed:
         """The intents of a stored post (its thread decides thread or PM commands)."""
@@ -45,37 +116,176 @@ class PostParser:
                                author=post.author, post_id=post.platform_id, at=post.created, url=post.url)
 
     def parse_text(self, text: str, dialect: str = "plain", *, where: str = "thread", author: str = "",
-                   post_id: str = "", at: datetime | None = None, url: str = "") -> Parsed:
+                   post_id: str = "", at: datetime | None = None, url: str = "",
+                   reading: str | None = None) -> Parsed:
         """The intents of raw post text. Never raises for any text (a bad dialect is a ConfigError)."""
+        mode = self.mode(dialect, where) if reading is None or where == "pm" else reading
         parsed = Parsed()
-        for line in clean(text, dialect).splitlines():
-            for found in self.grammar.match_all(line, where):
-                self._add(parsed, found, line, author, post_id, at, url)
+        source = _Source(author, post_id, at, url)
+        cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
+        for line in lines_of(cleaned):
+            if line.text.strip():
+                self._read_line(parsed, line, mode, where, source)
+            if parsed.found >= MAX_COMMANDS:
+                parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not "
+                                                "read", post_id=post_id, author=author, at=at))
+                break
         return parsed
+
+    # -- finding the commands of a line ------------------------------------------------------------------
+
+    def _read_line(self, parsed: Parsed, line: Line, mode: str, where: str, source: _Source) -> None:
+        done = 0    # the end of the last command's keyword: a later start must lie beyond it
+        slots_first = self.grammar.slot_line(line.text)
+        for at, why in starts(line, mode, "" if slots_first else self.grammar.start_pattern):
+            if parsed.found >= MAX_COMMANDS:
+                break
+            if at < done:
+                continue
+            span = line.bold_span(at)
+            first = True
+            while at is not None and parsed.found < MAX_COMMANDS:
+                found = self._match(line.text, at, span, where, slots_first)
+                if found is None:
+                    if first and (span is not None or why == "tag") and where == "thread":
+                        self._keyword_only(parsed, line.text, at, span, source)
+                    break
+                first = False
+                done = found.literal_end
+                parsed.found += 1
+                self._consider(parsed, line, found, why, mode, span, source)
+                # "Unvote Vote Bob": a command without a target may be followed at once by another.
+                at = found.end if not found.slots else None
+
+    def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str,
+               slots_first: bool) -> Match | None:
+        """The command at `at`; inside a bold span the span's own text is tried first ("[b]vote Bob[/b] Al")."""
+        if span is not None and span[1] < len(text):
+            found = self.grammar.match_at(text, at, where, span[1], slots_first)
+            if found is not None and all(_bare(value) for value in found.slots.values()):
+                return found        # else the name follows the bold: "[b]vote:[/b] Alice"
+        return self.grammar.match_at(text, at, where, None, slots_first)
+
+    def _consider(self, parsed: Parsed, line: Line, found: Match, why: str, mode: str,
+                  span: tuple[int, int] | None, source: _Source) -> None:
+        """Count a command, or say why it is chat."""
+        try:
+            self._check_chat(line, found, why, mode, span)
+            intent, flags, how = self._intent(found, line.text, mode, source)
+        except _Chat as chat:
+            # Chat inside a sentence (natural) or outside bold text (bold) is only chat: no flag.
+            if chat.flag and why not in ("word", "plain") and found.command.kind in VOTE_KINDS:
+                self._not_counted(parsed, found.start, line.text, chat.reason, source)
+            return
+        if why == "plain":      # bold mode, not bold: the host hears of it, nothing counts
+            if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
+                self._not_counted(parsed, found.start, line.text, "not bold: this game counts only bold votes "
+                                  "or vote tags", source)
+            return
+        parsed.intents.append(intent)
+        parsed.flags += flags
+        parsed.names += [f"{found.slots[slot]!r}: {said}" for slot, said in how.items()]
+
+    def _keyword_only(self, parsed: Parsed, text: str, at: int, span: tuple[int, int] | None,
+                      source: _Source) -> None:
+        """A bold span or a tag that holds only a vote keyword ("[b]vote:[/b]", "[vote][/vote]"): a flag."""
+        piece = text[at:min(span[1] if span else len(text), at + 60)]
+        if _bare(piece) in self._heads:
+            self._not_counted(parsed, at, text, "a vote that names nobody", source)
+
+    def _not_counted(self, parsed: Parsed, start: int, line: str, reason: str, source: _Source) -> None:
+        if source.author and source.author == self._host_name:
+            return                              # the host's own "Vote Count" post is not a vote
+        said = line[start:start + 80].strip()
+        full = f"not counted: '{said}' ({reason})"
+        parsed.intents.append(Intent("not_counted", {"error": full, "error_code": "not_counted",
+                                                     "params": {"text": said, "why": reason}},
+                                     post_id=source.post_id, author=source.author, at=source.at, line=line,
+                                     url=source.url))
+        parsed.flags.append(Flag(reason=full, post_id=source.post_id, author=source.author, at=source.at,
+                                 line=line))
+
+    def _check_chat(self, line: Line, found: Match, why: str, mode: str, span: tuple[int, int] | None) -> None:
+        """Raise _Chat when the command is part of a conversation rather than a command."""
+        text = line.text
+        if found.template.startswith("[") or found.command.kind not in VOTE_KINDS:
+            return                      # a tag is never chat; night actions and moves are read as before
+        bound = span[1] if mode == "bold" and span is not None else len(text)
+        if is_question(text, found.literal_end, bound):
+            raise _Chat("a question")
+        if why == "word":
+            before = words_before(text, found.start)
+            if any(word in NOT_NOW or word.endswith("n't") for word in before):
+                raise _Chat("a negation or a condition before it", flag=False)
+            if before and before[-1] in DETERMINERS:
+                raise _Chat("a noun, not a command", flag=False)
+        if found.slots or mode == "bold":
+            return
+        rest = words_until_break(text, found.end, bound)
+        if not rest or self._starts_command(text, found.end):
+            return
+        named = self.roster.resolve(" ".join(rest))
+        if named.ok and not named.rest:
+            return                                              # "unvote Bob"
+        if len(rest) > 2 or any(word in CHAT_TARGETS for word in rest):
+            raise _Chat("more words follow: part of a sentence")
+
+    def _starts_command(self, text: str, at: int) -> bool:
+        joined = _CONJUNCTION.match(text, at)
+        return self.grammar.match_at(text, joined.end() if joined else at) is not None
+
+    # -- one command -------------------------------------------------------------------------------------
 
     def _is_no_lynch(self, text: str) -> bool:
         words = tuple(tokens(text))
         return any(words[:len(phrase)] == phrase for phrase in self._no_lynch if phrase)
 
-    def _add(self, parsed: Parsed, found: Match, line: str, author: str, post_id: str,
-             at: datetime | None, url: str) -> None:
+    def _inner(self, kind: str, raw: str) -> str:
+        """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
+        if not self.grammar.may_start(raw, 0):
+            return raw                          # the common case: a name, not a command
+        inner = self.grammar.match(raw)
+        if inner is not None and inner.command.kind == kind and "player" in inner.slots:
+            return inner.slots["player"]
+        return raw
+
+    def _intent(self, found: Match, line: str, mode: str,
+                source: _Source) -> tuple[Intent, list[Flag], dict[str, str]]:
+        """The intent of one command, the flags it raises, and how each name slot was read."""
         kind = found.command.kind
         data: dict[str, Any] = dict(found.command.data)
+        flags: list[Flag] = []
+        how: dict[str, str] = {}
         for slot, raw in found.slots.items():
             slot_type = found.slot_types[slot]
             name = _FIELD_OF_SLOT.get(slot, slot)
             if slot_type != "player":
                 data[name] = raw
                 continue
+            raw = self._inner(kind, raw)
+            if kind in VOTE_KINDS and not _bare(raw):
+                raise _Chat("a vote that names nobody")
             if kind == "vote" and self._is_no_lynch(raw):
                 kind = "no_lynch"
                 continue
             resolution = self.roster.resolve(raw)
+            if kind == "vote" and (mode == "bold" or found.template.startswith("[")):
+                resolution = self._self_vote(raw, resolution, source.author)
+            if kind in VOTE_KINDS:
+                self._check_target(raw, resolution, mode)
+            how[slot] = self.roster.describe(resolution)
             if resolution.ok:
                 data[name] = resolution.name
                 if resolution.method != "exact":
                     data.setdefault("matched", {})[name] = f"{resolution.matched} ({resolution.method})"
                 continue
+            if kind == "vote" and self._host is not None and self._host.resolve(raw).ok:
+                kind = "unvote"
+                data, how = {"for_host": self._host.names[0]}, {}
+                flags.append(Flag(reason=f"'{raw}' is the host, {self._host.names[0]}: a vote for the host is "
+                                         "no vote (the previous one is withdrawn)", post_id=source.post_id,
+                                  author=source.author, at=source.at, line=line))
+                break
             data[name] = None
             data.setdefault("unresolved", {})[name] = raw
             error = resolution.error()
@@ -84,9 +294,31 @@ class PostParser:
             data.setdefault("error_code", {})[name] = {
                 "code": "name_ambiguous" if resolution.method == "ambiguous" else "name_unknown",
                 "params": {"query": raw, "candidates": ", ".join(resolution.candidates)}}
-            parsed.flags.append(Flag(reason=reason,
-                                     post_id=post_id, author=author, at=at,
-                                     candidates=resolution.candidates, line=line))
+            flags.append(Flag(reason=reason, post_id=source.post_id, author=source.author, at=source.at,
+                              candidates=resolution.candidates, line=line))
         if kind == "vote" or (kind == "no_lynch" and "final" in data):
             data["final"] = bool(data.get("final", False))
-        parsed.intents.append(Intent(kind, data, post_id=post_id, author=author, at=at, line=line, url=url))
+        intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,
+                        url=source.url)
+        return intent, flags, how
+
+    def _self_vote(self, raw: str, resolution: Resolution, author: str) -> Resolution:
+        """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player."""
+        words = tokens(raw)
+        if resolution.method in _WHOLE_NAME or not words or words[0] not in SELF_WORDS or not author:
+            return resolution
+        me = self.roster.resolve(author)
+        return me if me.ok and me.method in _WHOLE_NAME else resolution
+
+    @staticmethod
+    def _check_target(raw: str, resolution: Resolution, mode: str) -> None:
+        """A pronoun or an article that names no player is chat ("lynch his bum"); so is a conditional vote."""
+        words = tokens(raw)
+        if words and words[0] in LEADING_PREPOSITIONS and len(words) > 1:
+            words = words[1:]
+        if words and words[0] in CHAT_TARGETS and resolution.method not in _WHOLE_NAME:
+            raise _Chat("the target is not a name")
+        if resolution.ok and mode != "bold":
+            after = words_until_break(resolution.rest, 0, len(resolution.rest))
+            if any(word in CONDITIONS for word in after):
+                raise _Chat("a condition follows")

@@ -12,6 +12,7 @@ from forumbot.gamerun import GameRun
 from forumbot.games.base import refusal
 from forumbot.host import HOST_KINDS, HostState, account_key, apply_host
 from forumbot.model import Event, Flag, Intent, Post
+from forumbot.parse import VOTE_KINDS
 
 log = logging.getLogger("forumbot.play")
 HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
@@ -65,7 +66,10 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             return step
         index += 1
         step.processed.append(post.platform_id)
-        if post.author == bot or (not post.pm and post.thread not in commands):
+        if post.author == bot:
+            continue
+        if not post.pm and post.thread not in commands:
+            _flag_misplaced(run, step, post, commands)
             continue
         player = step.host.player_of(post.author)
         if player is None:   # an account the host replaced: its posts no longer count
@@ -173,3 +177,17 @@ def _for_this_game(run: GameRun, intents: list[Intent], host_games: tuple[str, .
         reason = f"you run several games ({choices}): say which on a line of its own, like \"game {host_games[0]}\""
     return [replace(rest[0], kind="host_which_game",
                     data={"reason": reason, "games": choices, "named": named[0] if named else ""})]
+
+
+def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:
+    """A vote posted where votes do not count (the game thread) is not read, but the host hears of it."""
+    try:
+        intents = run.parser.parse(post).intents
+    except Exception:   # a post the parser cannot read: nothing counts here anyway, and the game goes on
+        log.exception("%s: reading post %s outside the voting threads failed", run.name, post.platform_id)
+        return
+    if not any(i.kind in VOTE_KINDS for i in intents):
+        return
+    where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
+    step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "
+                                  f"{where}", post_id=post.platform_id, author=post.author, at=post.created))

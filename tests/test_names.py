@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from forumbot.errors import AmbiguousName, ConfigError, UnknownName
 from forumbot.model import PlayerRef
 from forumbot.text import names as names_module
-from forumbot.text.names import Resolution, Roster, word_forms
+from forumbot.text.names import STAGES, Resolution, Roster, word_forms
 from forumbot.text.normalize import tokens
 
 RU_PLAYERS = [
@@ -229,7 +229,7 @@ EN_CASES = [
     case("Whi", "Mr. White", "prefix"),
     case("Aliec", "Alice", "fuzzy"),
     case("Aliec, really", "Alice", "fuzzy", "Aliec", "really"),
-    case("MrGreen", "Mr. Green", "fuzzy"),
+    case("MrGreen", "Mr. Green", "initials"),   # CamelCase humps: the parts of the name
     case("Bobby", None, "unknown", candidates=("Bob",)),
     case("Zed", None, "unknown"),
     case("Alice, Bob", "Alice", "exact", "Alice", "Bob"),
@@ -253,6 +253,48 @@ BANDS_CASES = [
     case("Bob Dilan", None, "ambiguous", "Bob", "Dilan", ("Bob Dylan", "Bob Marley")),
     case("Marly", "Bob Marley", "fuzzy"),
 ]
+
+
+# Handles as forum players write them, and how people shorten them (issue 10). Our own invented handles.
+HANDLES = [PlayerRef("Quiet-fox-in-snow"), PlayerRef("NightOwlHoots"), PlayerRef("bluemoonrising"),
+           PlayerRef("Stargazer2049"), PlayerRef("Paper_Tiger"), PlayerRef("Xander"), PlayerRef("Kim of the Hills"),
+           PlayerRef("Pinewood"), PlayerRef("Penwood"), PlayerRef("Skyline", ("sky",))]
+SHAPE_CASES = [
+    case("QFIS", "Quiet-fox-in-snow", "initials"),       # the first letter of every part
+    case("NOH", "NightOwlHoots", "initials"),            # CamelCase humps
+    case("PT", "Paper_Tiger", "initials"),
+    case("KimHills", "Kim of the Hills", "initials"),    # parts may be skipped, the first may not
+    case("X", "Xander", "initials"),                     # a single letter: the handle's first letter
+    case("Owl", "NightOwlHoots", "inside"),              # a piece inside the handle
+    case("moonrising", "bluemoonrising", "inside"),
+    case("stargazernumbers", "Stargazer2049", "stem"),   # the handle less its digits, then more letters
+    case("BMR", "bluemoonrising", "letters"),            # letters of one lower-case word, in order
+    case("u/Xander", "Xander", "exact", "Xander"),       # Reddit's u/ and /u/, a forum's @
+    case("/u/paper_tiger", "Paper_Tiger", "exact", "paper_tiger"),
+    case("@NightOwlHoots", "NightOwlHoots", "exact", "NightOwlHoots"),
+    case("NgihtOwlHoots", "NightOwlHoots", "fuzzy"),     # two letters swapped: one slip
+    case("Stragazer", "Stargazer2049", "fuzzy"),         # a long handle's start, misspelt
+    case("Pinrwood", "Pinewood", "fuzzy"),               # r is next to e on the keyboard: one slip
+    case("Pinrwoid", None, "ambiguous", candidates=("Pinewood", "Penwood")),   # two slips: close to both
+    case("P", None, "ambiguous", candidates=("Paper_Tiger", "Pinewood", "Penwood")),
+    case("wood", None, "ambiguous", candidates=("Pinewood", "Penwood")),
+    case("Pnewood", None, "ambiguous", candidates=("Pinewood", "Penwood")),   # a typo of two: never a guess
+    case("sky", "Skyline", "alias"),                      # the host's nicknames stay the first resort
+]
+
+
+@pytest.mark.parametrize("text,name,method,matched,rest,candidates", SHAPE_CASES)
+def test_shortened_handles(text: str, name: str | None, method: str, matched: str, rest: str,
+                           candidates: tuple[str, ...]) -> None:
+    res = check(Roster(HANDLES, lang="en"), text, name, method, matched, rest, ())
+    if candidates:
+        assert set(res.candidates) == set(candidates)
+
+
+def test_initials_of_cyrillic_names() -> None:
+    roster = Roster([PlayerRef("Том Хэнкс"), PlayerRef("Мэрил Стрип")], lang="ru")
+    assert (roster.resolve("ТХ").name, roster.resolve("ТХ").method) == ("Том Хэнкс", "initials")
+    assert roster.resolve("МС").name == "Мэрил Стрип"
 
 
 @pytest.mark.parametrize("text,name,method,matched,rest,candidates", BANDS_CASES)
@@ -380,7 +422,7 @@ def test_every_name_resolves_to_itself_exactly(roster_name: str, request: pytest
 
 def test_explain(ru: Roster, en: Roster) -> None:
     assert ru.explain("Тома Хэнкса, он мафия") == "'Тома Хэнкса' → Том Хэнкс (inflection); rest 'он мафия'"
-    assert en.explain("Aliec") == "'Aliec' → Alice (fuzzy, score 80)"
+    assert en.explain("Aliec") == "'Aliec' → Alice (fuzzy, score 100)"   # a swap of two letters is one slip
     assert en.explain("Jo") == "ambiguous: 'Jo' matches Joanna and Joe"
     assert en.explain("Bobby") == "unknown: 'Bobby' is not a player; did you mean Bob? (best score 75)"
 
@@ -389,7 +431,7 @@ def test_explain(ru: Roster, en: Roster) -> None:
 # Properties
 
 ROSTERS = {"ru": RU_PLAYERS, "en": EN_PLAYERS, "bands": BANDS_PLAYERS}
-METHODS = {"exact", "alias", "inflection", "partial", "prefix", "fuzzy", "ambiguous", "unknown"}
+METHODS = {*STAGES, "ambiguous", "unknown"}
 
 
 @pytest.mark.parametrize("roster_name", sorted(ROSTERS))

@@ -40,8 +40,11 @@ def test_replay_json_shape():
     assert kinds[0] == "phase_start" and "vote_count" in kinds and "day_end" in kinds
     for message in data["messages"]:
         assert {"at", "text"} <= set(message) and ("thread" in message or "pm" in message)
-    assert data["flags"] == [{"post": data["flags"][0]["post"], "author": "Скарлетт Йоханссон",
-                              "reason": "'Джокера' matches no player", "at": "2026-03-03T10:00:00Z"}]
+    assert data["flags"] == [  # the vote posted in the game thread is not counted, but the host hears of it
+        {"post": data["flags"][0]["post"], "author": "Николь Кидман",
+         "reason": "a vote in 'game' does not count; votes count in votes", "at": "2026-03-02T21:30:00Z"},
+        {"post": data["flags"][1]["post"], "author": "Скарлетт Йоханссон",
+         "reason": "'Джокера' matches no player", "at": "2026-03-03T10:00:00Z"}]
     state = data["state"]
     assert state["phase"] == "night1" and "Том Хэнкс" not in state["alive"]
     assert state["dead"] == [{"name": "Том Хэнкс", "phase": "day1", "cause": "lynch"}]

@@ -28,8 +28,12 @@ text that someone else wrote, even if that costs a vote now and then (the player
   likely quoted. The same holds for the other removing tags.
 * bbcode: quotes, spoilers and hides nest (`[quote][quote]..[/quote]..[/quote]` is one region); `[code]`
   and `[img]` do not (the first closing tag ends them, as in phpBB).
-* html: anything that is not text (comments, CDATA, script, style) gives nothing; whitespace inside text
-  collapses as a browser collapses it; only `<br>` and block elements break lines.
+* html: anything that is not text (comments, CDATA, script, style) gives nothing, and neither does an
+  element the browser does not show (`style="display:none"`, `visibility:hidden`, the `hidden` attribute);
+  whitespace inside text collapses as a browser collapses it; only `<br>` and block elements break lines.
+* every dialect: invisible characters (zero-width spaces and joiners, direction marks, the soft hyphen,
+  U+FE0F, NUL) are dropped first, so they can neither hide a command nor forge one. With `marks=True`
+  bold text ([b], **, __, <b>, <strong>) is kept between BOLD_OPEN and BOLD_CLOSE for the `bold` reading.
 
 Speed: markdown and bbcode never build a tree; each pass is a precompiled regex or a linear scan with
 `str.find`, so no input (10,000 unclosed `[quote]`, `**` or `>!`) makes them slower than linear.
@@ -40,12 +44,9 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 from forumbot.errors import ConfigError
-
-if TYPE_CHECKING:
-    from bs4.element import PageElement, Tag
 
 DIALECTS = ("plain", "markdown", "bbcode", "html")
 
@@ -59,6 +60,13 @@ _EDGE = (
     "\u200b\u2060\ufeff"
 )
 _BLANK_RUNS = re.compile(r"\n{3,}")
+# Characters that show nothing but split a keyword or a name for a program: zero-width spaces and joiners,
+# direction marks and embeddings, the soft hyphen, the emoji variation selector, NUL. Dropped before anything
+# reads the text, so "vo\u200bte" is "vote" as the reader saw it.
+_INVISIBLE = re.compile("[\x00\u00ad\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufe0f]")
+# Where bold text starts and ends, with clean(marks=True): Unicode private-use characters no post keeps.
+BOLD_OPEN = "\ue000"
+BOLD_CLOSE = "\ue001"
 
 
 def _newlines(text: str) -> str:
@@ -80,7 +88,7 @@ def _tidy_lines(text: str) -> str:
     return text.strip("\n")
 
 
-def _clean_plain(raw: str) -> str:
+def _clean_plain(raw: str, marks: bool = False) -> str:
     return _tidy_lines(_newlines(raw))
 
 
@@ -125,14 +133,14 @@ _NONCHARS = re.compile("[\ufdd0-\ufdef]")
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
-def _clean_markdown(raw: str) -> str:
+def _clean_markdown(raw: str, marks: bool = False) -> str:
     # Reddit's API hands back the body with & < > escaped; undo that before `>` can be seen as a quote.
     text = _newlines(html.unescape(raw) if "&" in raw else raw)
     if _MD_BLOCK_START.match(text) or _MD_BLOCK_START_AFTER_NL.search(text):
         paragraphs = ["\n".join(lines) for lines in _markdown_blocks(text)]
     else:
         paragraphs = _MD_BLANK_LINE.split(text)
-    return _tidy_lines("\n\n".join([_markdown_inline(para) for para in paragraphs]))
+    return _tidy_lines("\n\n".join([_markdown_inline(para, marks) for para in paragraphs]))
 
 
 def _markdown_blocks(text: str) -> list[list[str]]:
@@ -216,7 +224,7 @@ def _closes_fence(line: str, fence: str) -> bool:
     return run[0] == fence[0] and len(run) >= len(fence)
 
 
-def _markdown_inline(para: str) -> str:
+def _markdown_inline(para: str, marks: bool = False) -> str:
     """One paragraph with code spans, spoilers and strike-through removed and the rest unwrapped."""
     # Each pass is gated by a substring test: str's `in` is far cheaper than a regex search that fails.
     if "`" in para:
@@ -235,9 +243,9 @@ def _markdown_inline(para: str) -> str:
     if "^" in para:
         para = _MD_SUPERSCRIPT.sub(r"\1", para)
     if "*" in para:
-        para = _unwrap(_MD_STAR, "*", para)
+        para = _unwrap(_MD_STAR, "*", para, marks)
     if "_" in para:
-        para = _unwrap(_MD_UNDERSCORE, "_", para)
+        para = _unwrap(_MD_UNDERSCORE, "_", para, marks)
     if "&" in para:
         para = html.unescape(para)  # entities the poster typed, which markdown renders (`&nbsp;`)
     if escaped:
@@ -249,10 +257,15 @@ def _hide_escape(match: re.Match[str]) -> str:
     return _TO_SENTINEL[match.group(1)]
 
 
-def _unwrap(emphasis: re.Pattern[str], delimiter: str, para: str) -> str:
+def _bold_marked(match: re.Match[str]) -> str:
+    """Emphasis unwrapped; strong emphasis (`**x**`, `__x__`) kept between the bold marks."""
+    return f"{BOLD_OPEN}{match.group(2)}{BOLD_CLOSE}" if match.group(1) else match.group(2)
+
+
+def _unwrap(emphasis: re.Pattern[str], delimiter: str, para: str, marks: bool = False) -> str:
     """Unwrap emphasis, innermost first, at most _MD_EMPHASIS_LEVELS levels deep."""
     for _ in range(_MD_EMPHASIS_LEVELS):
-        para, count = emphasis.subn(r"\2", para)
+        para, count = emphasis.subn(_bold_marked if marks else r"\2", para)
         if not count or delimiter not in para:
             break
     return para
@@ -351,17 +364,17 @@ _BB_BLOCK = frozenset({
 })
 
 
-def _clean_bbcode(raw: str) -> str:
+def _clean_bbcode(raw: str, marks: bool = False) -> str:
     text = _newlines(raw)
     if "[" in text:
-        text = _strip_bbcode(text)
+        text = _strip_bbcode(text, marks)
     # After the tags: phpBB stores a literal "[" typed by the poster as `&#91;`, and it must stay text.
     if "&" in text:
         text = html.unescape(text)
     return _tidy_lines(text)
 
 
-def _strip_bbcode(text: str) -> str:
+def _strip_bbcode(text: str, marks: bool = False) -> str:
     pieces: list[str] = []
     pos = 0
     hiding = ""  # the removing tag we are inside, if any
@@ -390,6 +403,8 @@ def _strip_bbcode(text: str) -> str:
         elif action == _BB_UNWRAP:
             # A block tag ends the line; a list item starts one, but its closing tag (`[/*:m]`) does not.
             pieces.append("\n" if name in _BB_BLOCK and not (slash and name == "*") else "")
+            if marks and name == "b":
+                pieces.append(BOLD_CLOSE if slash else BOLD_OPEN)
         elif slash:
             del pieces[visible_from:]  # a stray closer: its opener was lost, the text before is quoted
             pieces.append("\n" if name in _BB_BLOCK else "")
@@ -416,69 +431,118 @@ _HTML_BLOCK = frozenset({
     "details", "summary",
 })
 _HTML_CELL = frozenset({"td", "th"})
+_HTML_BOLD = frozenset({"b", "strong"})
+_HTML_BOLD_STYLE = re.compile(r"font-weight\s*:\s*(?:bold|bolder|[6-9]00)", re.IGNORECASE)
+# Inline styles that hide an element: its text is not on the page, so it can never be a command.
+_HTML_HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.IGNORECASE)
 # HTML collapses its own whitespace (not U+00A0: `&nbsp;` is meant to stay), source newlines included.
 _HTML_SPACE = re.compile(r"[ \t\n\r\f]+")
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 
-def _clean_html(raw: str) -> str:
+def _clean_html(raw: str, marks: bool = False) -> str:
     if _SURROGATES.search(raw):
         raw = _SURROGATES.sub("\ufffd", raw)  # lxml cannot encode a lone surrogate and would raise
     if "<" not in raw:
-        # No tag at all: the parser would only unescape entities (and bs4 warns when text looks like a URL).
+        # No tag at all: the parser would only unescape entities.
         return _tidy_lines(_HTML_SPACE.sub(" ", html.unescape(raw)))
-    # Imported here so that the markdown and bbcode paths, and the CLI's start-up, never pay for bs4.
-    from bs4 import BeautifulSoup
+    # Imported here so that the markdown and bbcode paths, and the CLI's start-up, never pay for lxml.
+    from lxml import etree
 
-    return _tidy_lines("".join(_html_pieces(BeautifulSoup(raw, "lxml"))))
-
-
-def _html_pieces(root: Tag) -> list[str]:
-    """The visible text under `root`: "\\n" for each <br>, and a line break around each block unless the
-    text is at a line start already (`<p>a</p><p>b</p>` is two lines, not two lines and a blank one).
-    Iterative: deep nesting is an input like any other and must not hit the recursion limit."""
-    from bs4.element import NavigableString, PreformattedString, Tag
-
-    pieces: list[str] = []
-    at_line_start = True
-    # Nodes still to visit; a plain str in it marks the end of a block element.
-    stack: list[PageElement | str] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, NavigableString):
-            # Comments, CDATA, doctypes and processing instructions are not shown on the page.
-            if not isinstance(node, PreformattedString):
-                text = _HTML_SPACE.sub(" ", node)
-                pieces.append(text)
-                at_line_start = at_line_start and not text.strip(" ")
-            continue
-        if isinstance(node, Tag):
-            name = node.name.lower()
-            if name == "br":
-                pieces.append("\n")
-                at_line_start = True
-                continue
-            hidden = _html_hidden(node, name)
-            if name not in _HTML_BLOCK:
-                if not hidden:
-                    if name in _HTML_CELL:
-                        pieces.append(" ")
-                    stack.extend(reversed(node.contents))
-                continue
-            if not hidden:
-                stack.append("")
-                stack.extend(reversed(node.contents))
-        # The start or the end of a block element (or a hidden one in its place): a line break.
-        if not at_line_start:
-            pieces.append("\n")
-            at_line_start = True
-    return pieces
+    # lxml's parser streams its events to a target (no tree, no depth limit): BeautifulSoup on the same
+    # parser was several times slower on a post dense with tags. Given bytes: lxml refuses a str that
+    # declares an encoding.
+    visible = _VisibleText(marks)
+    parser = etree.HTMLParser(target=visible, recover=True, encoding="utf-8")
+    try:
+        parser.feed(raw.encode("utf-8", "replace"))
+        parser.close()
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        pass                                # what was read before the parser gave up stays
+    return _tidy_lines("".join(visible.pieces))
 
 
-def _html_hidden(tag: Tag, name: str) -> bool:
-    """Dropped with its content: quoting, code and struck-out elements, and any element whose class
+class _VisibleText:
+    """An lxml parser target that keeps the text a browser shows: "\\n" for each <br>, and a line break
+    around each block unless the text is at a line start already (`<p>a</p><p>b</p>` is two lines, not two
+    lines and a blank one). Hidden elements give nothing; bold is marked with `marks`."""
+
+    def __init__(self, marks: bool) -> None:
+        self.marks = marks
+        self.pieces: list[str] = []
+        self.at_line_start = True
+        self.open: list[tuple[str, bool, bool]] = []   # (name, hidden, bold) of the open elements
+        self.hidden = 0                             # how many of them are hidden or inside a hidden one
+
+    def start(self, tag: Any, attrib: Any) -> None:
+        name = tag.lower() if isinstance(tag, str) else ""
+        hides = bool(self.hidden) or _html_hidden(attrib, name)
+        self.open.append((name, hides, False))
+        if hides:
+            if not self.hidden and name in _HTML_BLOCK:
+                self._break()                       # a hidden block still ends the line before it
+            self.hidden += 1
+            return
+        if name == "br":
+            self.pieces.append("\n")
+            self.at_line_start = True
+        elif name in _HTML_BLOCK:
+            self._break()
+        elif name in _HTML_CELL:
+            self.pieces.append(" ")
+        elif self.marks and _html_bold(attrib, name):
+            self.pieces.append(BOLD_OPEN)
+            self.open[-1] = (name, False, True)
+
+    def end(self, tag: Any) -> None:
+        if not self.open:
+            return
+        name, hides, bold = self.open.pop()
+        if hides:
+            self.hidden -= 1
+        elif name in _HTML_BLOCK:
+            self._break()
+        elif bold:
+            self.pieces.append(BOLD_CLOSE)
+
+    def data(self, text: str) -> None:
+        if not self.hidden:
+            text = _HTML_SPACE.sub(" ", text)
+            self.pieces.append(text)
+            self.at_line_start = self.at_line_start and not text.strip(" ")
+
+    def comment(self, text: str) -> None:           # comments, CDATA, doctypes are not shown
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def _break(self) -> None:
+        if not self.at_line_start:
+            self.pieces.append("\n")
+            self.at_line_start = True
+
+
+def _html_bold(attrib: Any, name: str) -> bool:
+    """Bold for the `bold` reading: <b>, <strong>, a bold inline style, phpBB's rendered vote tag
+    (`span.bbvote`)."""
+    if name in _HTML_BOLD:
+        return True
+    style = attrib.get("style")
+    if isinstance(style, str) and _HTML_BOLD_STYLE.search(style):
+        return True                         # older phpBB: <span style="font-weight: bold">
+    classes = attrib.get("class")
+    return isinstance(classes, str) and "vote" in classes.lower()
+
+
+def _html_hidden(tag: Any, name: str) -> bool:
+    """Dropped with its content: quoting, code and struck-out elements, elements the browser does not show
+    (the `hidden` attribute, an inline `display:none` or `visibility:hidden`), and any element whose class
     mentions quote or spoiler (phpBB's `div.quotecontent`, XenForo's `bbCodeBlock--quote`, ...)."""
-    if name in _HTML_DROP:
+    if name in _HTML_DROP or tag.get("hidden") is not None:
+        return True
+    style = tag.get("style")
+    if isinstance(style, str) and _HTML_HIDING_STYLE.search(style):
         return True
     classes = tag.get("class")
     if not classes:
@@ -494,7 +558,7 @@ def _html_hidden(tag: Tag, name: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------- API
 
-_CLEANERS: dict[str, Callable[[str], str]] = {
+_CLEANERS: dict[str, Callable[[str, bool], str]] = {
     "plain": _clean_plain,
     "markdown": _clean_markdown,
     "bbcode": _clean_bbcode,
@@ -502,13 +566,18 @@ _CLEANERS: dict[str, Callable[[str], str]] = {
 }
 
 
-def clean(raw: str, dialect: str) -> str:
+def clean(raw: str, dialect: str, *, marks: bool = False) -> str:
     """The text of a post that may carry commands: quotes, spoilers, code and struck-through text removed,
-    formatting markup unwrapped, entities unescaped. Lines are kept (newline-separated), each stripped,
-    runs of blank lines collapsed. Raises forumbot.errors.ConfigError for an unknown dialect; never raises
-    for any post text."""
+    formatting markup unwrapped, entities unescaped, invisible characters dropped. Lines are kept
+    (newline-separated), each stripped, runs of blank lines collapsed. With `marks`, bold text is kept
+    between BOLD_OPEN and BOLD_CLOSE (the `bold` reading mode needs to know what was bold). Raises
+    forumbot.errors.ConfigError for an unknown dialect; never raises for any post text."""
     cleaner = _CLEANERS.get(dialect)
     if cleaner is None:
         raise ConfigError(f"unknown text dialect {dialect!r}",
                           fix=f"use one of: {', '.join(DIALECTS)}")
-    return cleaner(raw)
+    if _INVISIBLE.search(raw):
+        raw = _INVISIBLE.sub("", raw)
+    if BOLD_OPEN in raw or BOLD_CLOSE in raw:
+        raw = raw.replace(BOLD_OPEN, "").replace(BOLD_CLOSE, "")   # a player cannot forge bold
+    return cleaner(raw, marks)

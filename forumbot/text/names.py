@@ -15,8 +15,16 @@ The resolution chain, tried in this order; the first stage that finds anything d
 4. partial     some words of a multi-word name, forms included:    "Хэнкса" → Том Хэнкс,
                                                                    "Alice" → Alice Cooper
 5. prefix      the start (≥ 2 characters) of a name or alias word: "Анджел" → Анджелина Джоли
-6. fuzzy       a typo (rapidfuzz ratio), accepted only when the best player scores ≥ `fuzzy_cutoff` and
-               leads every other player by ≥ `fuzzy_margin`:       "Aliec" → Alice, "Хэнкз" → Том Хэнкс
+6. shapes      how players shorten a handle (forumbot/text/shapes.py), in this order: initials "LUV" →
+               Lil Uzi Vert, a piece inside "Kitty" → DeathRowKitty, the handle less its digits at the
+               start of the word "darkshadownumbers" → Darkshadow64540, letters in order "FLP" → fatlikepig
+7. fuzzy       a typo (rapidfuzz ratio; one slip, a swap of two neighbouring letters or, from 5 letters, a
+               key next to the right one on a QWERTY/ЙЦУКЕН keyboard, costs nothing; a long handle's first
+               4-7 letters are choices too), accepted only when the best player scores
+               ≥ `fuzzy_cutoff` and leads every other player by ≥ `fuzzy_margin`: "Aliec" → Alice,
+               "Хэнкз" → Том Хэнкс, "Drackd" → Drakced, "Aaron" → aronagrundy
+
+A leading `u/`, `/u/` or `@` (Reddit and forum mentions) is skipped: "u/bob" is "bob".
 
 Within a stage the longest leading run of words is tried first, so the words after the name are left in
 `Resolution.rest` ("Alice because she lied" → Alice, rest "because she lied"). Stages 1–3 all name a
@@ -76,6 +84,7 @@ from rapidfuzz import fuzz, process
 from forumbot.errors import AmbiguousName, ConfigError, UnknownName
 from forumbot.model import PlayerRef
 from forumbot.text.normalize import fold, tokens
+from forumbot.text.shapes import Shapes
 
 if TYPE_CHECKING:  # pragma: no cover
     import pymorphy3
@@ -104,7 +113,9 @@ _LOOSE = str.maketrans({"э": "е", "'": None, "’": None, ".": None, "-": None
 _BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a name
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
-STAGES = ("exact", "alias", "inflection", "partial", "prefix", "fuzzy")
+STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy")
+_MENTION = re.compile(r"\s*(?:/?u/|@)(?=\w)", re.IGNORECASE)
+LONG_HANDLE = 8                 # a one-word handle this long also offers its first 4-7 letters to fuzzy
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -329,6 +340,8 @@ class Roster:
             keys = list(choices)
             self._fuzzy[n] = (keys, [tuple(sorted(choices[k])) for k in keys])
         self.max_words = max((len(w) for words_of in spellings for w in words_of), default=1)
+        self._shapes = Shapes((index, spelling) for index, player in enumerate(self.players)
+                              for spelling in (player.name, *player.aliases))
 
     # -- building -------------------------------------------------------------------------------------------
 
@@ -411,8 +424,12 @@ class Roster:
         for forms in per_word:
             for _, form in forms:
                 fuzzy.setdefault(1, {}).setdefault(form.translate(_LOOSE), set()).add(index)
+        squashed = joined.replace(" ", "").translate(_LOOSE)
         if n > 1:
-            fuzzy.setdefault(1, {}).setdefault(joined.replace(" ", "").translate(_LOOSE), set()).add(index)
+            fuzzy.setdefault(1, {}).setdefault(squashed, set()).add(index)
+        if len(squashed) >= LONG_HANDLE:
+            for end in range(4, 8):
+                fuzzy.setdefault(1, {}).setdefault(squashed[:end], set()).add(index)
 
         for forms in per_word:
             self._name_words.update(form for _, form in forms)
@@ -425,13 +442,17 @@ class Roster:
 
         Never raises: whatever the text, the answer is a Resolution."""
         text = unicodedata.normalize("NFC", text) if not text.isascii() else text
+        mention = _MENTION.match(text)
+        if mention is not None:
+            text = text[mention.end():]
         words = self._leading_words(text)
         if not words:
             return Resolution(query=text.strip(), name=None, method="unknown", rest=text.strip())
         return (self._whole_name(text, words)             # 1. exact, 2. alias, 3. inflection
                 or self._partial_name(text, words)        # 4. partial
                 or self._prefix_name(text, words)         # 5. prefix
-                or self._fuzzy_name(text, words))         # 6. fuzzy, else unknown with the closest names
+                or self._shape_name(text, words)          # 6. initials, inside, stem, letters
+                or self._fuzzy_name(text, words))         # 7. fuzzy, else unknown with the closest names
 
     def _leading_words(self, text: str) -> list[_Word]:
         """The first words of `text`, folded, at most as many as the longest name; one leading
@@ -493,18 +514,28 @@ class Roster:
             players = players | {i for i, s in scores.items() if s >= self.fuzzy_cutoff}
         return self._found(text, words, 1, "prefix", players)
 
-    def _scores(self, query: str, n: int, floor: float) -> dict[int, float]:
+    def _shape_name(self, text: str, words: list[_Word]) -> Resolution | None:
+        query = words[0][0].translate(_LOOSE)
+        for stage, players in self._shapes.stages(query):
+            if players:
+                return self._found(text, words, 1, stage, players)
+        return None
+
+    def _scores(self, query: str, n: int, floor: float, swaps: bool = False) -> dict[int, float]:
         """The best fuzzy score of each player against the `n`-word choices, for those ≥ floor."""
         group = self._fuzzy.get(n)
         if group is None:
             return {}
         choices, owners = group
         best: dict[int, float] = {}
-        for _, score, at in process.extract(query.translate(_LOOSE), choices, scorer=fuzz.ratio,
-                                            processor=None, limit=None, score_cutoff=floor):
-            for index in owners[at]:
-                if score > best.get(index, -1.0):
-                    best[index] = score
+        query = query.translate(_LOOSE)
+        variants = _slips(query) if swaps and n == 1 else []
+        for variant in (query, *variants):
+            for _, score, at in process.extract(variant, choices, scorer=fuzz.ratio,
+                                                processor=None, limit=None, score_cutoff=floor):
+                for index in owners[at]:
+                    if score > best.get(index, -1.0):
+                        best[index] = score
         return best
 
     def _fuzzy_name(self, text: str, words: list[_Word]) -> Resolution:
@@ -512,8 +543,9 @@ class Roster:
         floor = max(0.0, min(SUGGEST_FLOOR, self.fuzzy_cutoff - self.fuzzy_margin))
         scored: list[tuple[int, dict[int, float]]] = []      # (word count, player → best score)
         for n in range(len(words), 0, -1):
-            scores = self._scores(" ".join(w[0] for w in words[:n]), n, floor)
-            scored.append((n, scores))
+            query = " ".join(w[0] for w in words[:n])
+            scored.append((n, self._scores(query, n, floor)))     # suggestions: the plain scores
+            scores = self._scores(query, n, floor, swaps=True)
             top = max(scores.values(), default=0.0)
             if top < self.fuzzy_cutoff:
                 continue
@@ -542,7 +574,11 @@ class Roster:
 
     def explain(self, text: str) -> str:
         """One line saying how `text` was resolved, for `forumbot parse`."""
-        res = self.resolve(text)
+        return self.describe(self.resolve(text))
+
+    @staticmethod
+    def describe(res: Resolution) -> str:
+        """One line saying how a name was resolved."""
         if res.ok:
             how = res.method if res.score is None else f"{res.method}, score {res.score:g}"
             line = f"{res.matched!r} → {res.name} ({how})"
@@ -564,6 +600,38 @@ class Roster:
 
     def __repr__(self) -> str:
         return f"Roster({list(self.names)!r}, lang={self.lang!r})"
+
+
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm", "йцукенгшщзхъ", "фывапролджэ", "ячсмитьбю")
+
+
+def _key_neighbours() -> dict[str, str]:
+    """The keys next to each letter on a QWERTY and a ЙЦУКЕН keyboard (rows are staggered)."""
+    where = {ch: (r, c) for r, row in enumerate(_KEY_ROWS) for c, ch in enumerate(row)}
+    out: dict[str, str] = {}
+    for ch, (r, c) in where.items():
+        near = [(r, c - 1), (r, c + 1)]
+        if r % 3:
+            near += [(r - 1, c), (r - 1, c + 1)]
+        if r % 3 != 2:
+            near += [(r + 1, c - 1), (r + 1, c)]
+        out[ch] = "".join(_KEY_ROWS[i][j] for i, j in near if 0 <= j < len(_KEY_ROWS[i]))
+    return out
+
+
+_NEIGHBOURS = _key_neighbours()
+
+
+def _slips(query: str) -> list[str]:
+    """What `query` was meant to be if one slip made it: two neighbouring letters swapped ("Drackd" for
+    Drakced; 4 letters or more) or one key hit next to the right one ("Kazw" for Kaze is too short; 5 letters
+    or more: "Pistschion" for pistachi0n)."""
+    if not 4 <= len(query) <= 24:
+        return []
+    out = [query[:i] + query[i + 1] + query[i] + query[i + 2:] for i in range(len(query) - 1)]
+    if len(query) >= 5:
+        out += [query[:i] + key + query[i + 1:] for i, ch in enumerate(query) for key in _NEIGHBOURS.get(ch, "")]
+    return out
 
 
 def _fold_words(text: str) -> list[str]:

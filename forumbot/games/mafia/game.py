@@ -111,6 +111,11 @@ class MafiaGame:
             return modkill(state, intent)
         if intent.kind in NIGHT_KINDS:
             return apply_night(state, intent)
+        if intent.kind == "not_counted":   # a vote-like line the parser did not count: shown in the count
+            if state.is_day and intent.author in state.players:
+                state = _note_error(state, intent, intent.data.get("error", ""), "not_counted",
+                                    intent.data.get("params", {}))
+            return state, []
         if intent.kind not in VOTE_KINDS:
             return _refuse(state, intent, "not_command", {"kind": intent.kind})
         refusal = _vote_refusal(state, intent)

@@ -1,0 +1,342 @@
+"""Reading posts as a careful human host does (issue 10): the reading modes, every command of a post in order,
+tolerant tags and keywords, guards against chat, invisible characters, hidden HTML, and flags for every
+vote-like line that does not count. Table-driven, English and Russian; the examples are our own."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forumbot.cli import cli
+from forumbot.errors import ConfigError
+from forumbot.games import GameSetup, get_game
+from forumbot.grammar import load_grammar
+from forumbot.model import PlayerRef
+from forumbot.parse import MAX_COMMANDS, PostParser
+from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
+from forumbot.text.names import Roster
+from forumbot.text.reading import lines_of
+
+EN = [PlayerRef("Alice"), PlayerRef("Bob"), PlayerRef("Carol Danvers"), PlayerRef("DeathRowKitty")]
+RU = [PlayerRef("Том Хэнкс"), PlayerRef("Мэрил Стрип"), PlayerRef("Брэд Питт")]
+
+
+@pytest.fixture(scope="module")
+def en() -> PostParser:
+    return PostParser(load_grammar("mafia", "en"), Roster(EN, lang="en"), host="Moderator")
+
+
+@pytest.fixture(scope="module")
+def ru() -> PostParser:
+    return PostParser(load_grammar("mafia", "ru"), Roster(RU, lang="ru"))
+
+
+def read(parser: PostParser, text: str, dialect: str = "plain", reading: str | None = None) -> list[tuple]:
+    """The counted commands of a post: (kind, target)."""
+    parsed = parser.parse_text(text, dialect, reading=reading)
+    return [(i.kind, i.data.get("target")) for i in parsed.intents if i.kind != "not_counted"]
+
+
+def in_its_language(en: PostParser, ru: PostParser, text: str) -> PostParser:
+    return ru if any("а" <= ch <= "я" for ch in text.lower()) else en
+
+
+# ---- every command of a post, in order; the last one decides ---------------------------------------------
+
+SEVERAL_EN = [
+    ("[b]Unvote, vote: Bob[/b]", "bbcode", [("unvote", None), ("vote", "Bob")]),
+    ("[b]unvote; vote: Alice[/b]", "bbcode", [("unvote", None), ("vote", "Alice")]),
+    ("[b]Unvote Vote Alice[/b]", "bbcode", [("unvote", None), ("vote", "Alice")]),
+    ("[b]Unvote Bob, vote Alice[/b]", "bbcode", [("unvote", None), ("vote", "Alice")]),
+    ("[b]unvote and vote Bob[/b]", "bbcode", [("unvote", None), ("vote", "Bob")]),
+    ("[unvote]Alice[/unvote] [vote]Bob[/vote]", "bbcode", [("unvote", None), ("vote", "Bob")]),
+    ("[b]Unvote[/b]\nthinking...\n[b]Vote: Carol[/b]", "bbcode", [("unvote", None), ("vote", "Carol Danvers")]),
+    ("[b]Unvote\n\nVote: Bob[/b]", "bbcode", [("unvote", None), ("vote", "Bob")]),
+    ("unvote, vote Alice", "markdown", [("unvote", None), ("vote", "Alice")]),
+    ("##vote Alice\n\nActually no. ##vote Bob", "markdown", [("vote", "Alice"), ("vote", "Bob")]),
+]
+SEVERAL_RU = [
+    ("Снимаю голос, голосую против Хэнкса", "plain", [("unvote", None), ("vote", "Том Хэнкс")]),
+    ("Против Стрип; против Питта", "plain", [("vote", "Мэрил Стрип"), ("vote", "Брэд Питт")]),
+    ("Передумал. Снимаю голос и голосую против Питта", "plain", [("unvote", None), ("vote", "Брэд Питт")]),
+]
+
+
+SEVERAL = SEVERAL_EN + SEVERAL_RU
+
+
+@pytest.mark.parametrize("text,dialect,expected", SEVERAL, ids=[c[0][:40] for c in SEVERAL])
+def test_every_command_of_a_post_is_read_in_order(en, ru, text, dialect, expected):
+    assert read(in_its_language(en, ru, text), text, dialect) == expected
+
+
+# ---- the bold mode: bold text and vote tags anywhere; nothing else -------------------------------------
+
+BOLD = [
+    ("I'll randomly [b]Vote: Alice[/b] for now.", [("vote", "Alice")]),
+    ("Also [unvote]Bob[/unvote]", [("unvote", None)]),
+    ("[vote]Bob[/vote] and let's see what happens.", [("vote", "Bob")]),
+    ("so [b]vote Carol. [/b]", [("vote", "Carol Danvers")]),
+    ("[b]vote:[/b] Alice", [("vote", "Alice")]),
+    ("[b][color=red]VOTE: bob[/color][/b]", [("vote", "Bob")]),
+    ("VOTE: Alice", []),                                      # not bold: a flag, no vote
+    ("[b]I do not like his vote.[/b]", []),                   # bold, but no command starts it
+    ('[quote="Bob"][b]vote Alice[/b][/quote]', []),           # someone else's words
+]
+
+
+@pytest.mark.parametrize("text,expected", BOLD, ids=[c[0][:40] for c in BOLD])
+def test_bold_mode_reads_bold_text_and_tags_anywhere(en, text, expected):
+    assert en.mode("bbcode") == "bold"       # the English grammar's default for BBCode forums
+    assert read(en, text, "bbcode") == expected
+
+
+def test_bold_mode_reads_markdown_and_html_bold_too(en):
+    assert read(en, "I think **vote Bob** is right", "markdown", reading="bold") == [("vote", "Bob")]
+    assert read(en, "<p>Fine, <strong>vote: Alice</strong></p>", "html") == [("vote", "Alice")]
+    assert read(en, "<p>vote: Alice</p>", "html") == []
+    # phpBB renders [vote]X[/vote] as a span of class bbvote: a vote tag
+    assert read(en, '<p>so <span class="bbvote">VOTE: Bob</span> now</p>', "html") == [("vote", "Bob")]
+    assert read(en, '<p>ok <span style="font-weight: bold">vote: Alice</span></p>', "html") == [("vote", "Alice")]
+
+
+def test_a_vote_that_is_not_bold_is_flagged_in_a_bold_game(en):
+    parsed = en.parse_text("vote: Alice", "bbcode", author="Bob", post_id="p7")
+    assert [i.kind for i in parsed.intents] == ["not_counted"]
+    assert len(parsed.flags) == 1 and "not bold" in parsed.flags[0].reason and parsed.flags[0].post_id == "p7"
+
+
+def test_private_messages_are_always_read_as_commands(en):
+    assert en.mode("bbcode", "pm") == "commands"
+    parsed = en.parse_text("kill Alice", "bbcode", where="pm")
+    assert [(i.kind, i.data.get("target")) for i in parsed.intents] == [("action", "Alice")]
+
+
+def test_night_actions_are_not_judged_as_chat(en):
+    parsed = en.parse_text("kill him", "plain", where="pm")       # an unknown name: a flag, as before
+    assert [(i.kind, i.data.get("target")) for i in parsed.intents] == [("action", None)]
+    assert "'him'" in parsed.flags[0].reason
+
+
+def test_the_russian_grammar_reads_commands_on_bbcode_forums(ru):
+    assert ru.mode("bbcode") == "commands"
+    assert read(ru, "Голосую против Хэнкса", "bbcode") == [("vote", "Том Хэнкс")]
+
+
+def test_bold_spans_run_over_lines():
+    lines = lines_of(clean("[b]one\ntwo[/b] three\n[b]four[/b]", "bbcode", marks=True))
+    assert [(line.text, line.bold) for line in lines] == [("one", ((0, 3),)), ("two three", ((0, 3),)),
+                                                          ("four", ((0, 4),))]
+    assert BOLD_OPEN not in clean(f"{BOLD_OPEN}vote Bob{BOLD_CLOSE}", "plain")   # a player cannot forge bold
+
+
+# ---- tolerant tags and keywords --------------------------------------------------------------------------
+
+TOLERANT = [
+    ("[vote]Alice[/unvote]", [("vote", "Alice")]),            # the forum still showed it as a vote
+    ("[vote]Vote: Bob[/vote]", [("vote", "Bob")]),
+    ("[vote]Bob", [("vote", "Bob")]),                          # the closing tag lost
+    ("[b] Unvote [/b]", [("unvote", None)]),
+    ("[b]unvote[[/b]", [("unvote", None)]),
+    ("[b]vtoe: Alice[/b]", [("vote", "Alice")]),
+    ("[b]unvoet[/b]", [("unvote", None)]),
+    ("[b]vote; Bob[/b]", [("vote", "Bob")]),
+    ("[b]vote u/bob[/b]", [("vote", "Bob")]),
+    ("[b]Vote: @Alice[/b]", [("vote", "Alice")]),
+]
+
+
+@pytest.mark.parametrize("text,expected", TOLERANT, ids=[c[0][:40] for c in TOLERANT])
+def test_tolerant_tags_and_keywords(en, text, expected):
+    assert read(en, text, "bbcode") == expected
+
+
+# ---- guards against chat ---------------------------------------------------------------------------------
+
+CHAT_EN = [
+    ("No lynch today would be a mistake", "commands", []),
+    ("Vote Bob? No way, he is town.", "commands", []),
+    ("unvote me then dude, I'm town", "commands", []),
+    ("Lynch his bum, Marquis!", "commands", []),
+    ("Vote on you was a gut read", "commands", []),
+    ("vote Bob if he doesn't claim", "commands", []),
+    ("unvote for now", "commands", [("unvote", None)]),
+    ("No lynch please", "commands", [("no_lynch", None)]),
+    ("unvote is what I'd do", "commands", []),
+    ("Unvote Alice", "commands", [("unvote", None)]),
+    ("I won't vote Bob", "natural", []),
+    ("If we vote Alice we lose", "natural", []),
+    ("his vote on Bob was bad", "natural", []),
+    ("so I vote Alice.", "natural", [("vote", "Alice")]),
+    ("I think I'll finally vote Bob", "natural", [("vote", "Bob")]),
+]
+CHAT_RU = [
+    ("Против Хэнкса? Не уверен.", "commands", []),
+    ("Я не против Тома Хэнкса", "natural", []),
+    ("Если голосовать против Стрип, проиграем", "natural", []),
+    ("Против Хэнкса, если он не откроется", "commands", []),
+    ("ННВ сегодня было бы ошибкой", "commands", []),
+    ("Снимаю голос, пока что", "commands", [("unvote", None)]),
+    ("Ладно, против Питта.", "natural", [("vote", "Брэд Питт")]),
+]
+
+
+CHAT = CHAT_EN + CHAT_RU
+
+
+@pytest.mark.parametrize("text,reading,expected", CHAT, ids=[c[0][:40] for c in CHAT])
+def test_chat_is_not_read_as_a_command(en, ru, text, reading, expected):
+    assert read(in_its_language(en, ru, text), text, "markdown", reading=reading) == expected
+
+
+def test_chat_that_looks_like_a_command_reaches_the_host(en):
+    parsed = en.parse_text("Vote Bob? No way.", "markdown", author="Carol Danvers", post_id="p3")
+    assert [i.kind for i in parsed.intents] == ["not_counted"]
+    assert "a question" in parsed.flags[0].reason and parsed.flags[0].author == "Carol Danvers"
+    # inside a sentence, in natural mode, chat is only chat: no flag
+    assert en.parse_text("I won't vote Bob", "markdown", reading="natural").flags == []
+
+
+# ---- ordinary phrasings ----------------------------------------------------------------------------------
+
+PHRASES = [
+    (None, "I vote for Bob because he is quiet", [("vote", "Bob")]),
+    (None, "I'm voting Alice", [("vote", "Alice")]),
+    (None, "/vote Bob", [("vote", "Bob")]),
+    (None, "## vote Alice", [("vote", "Alice")]),
+    ("ru", "Я голосую против Хэнкса", [("vote", "Том Хэнкс")]),
+    ("ru", "Голосую за Стрип", [("vote", "Мэрил Стрип")]),    # in Mafia one votes "for" a hanging
+    ("ru", "Голосую за ННВ", [("no_lynch", None)]),
+]
+
+
+@pytest.mark.parametrize("lang,text,expected", PHRASES, ids=[c[1][:40] for c in PHRASES])
+def test_ordinary_phrasings(en, ru, lang, text, expected):
+    assert read(ru if lang else en, text, "markdown") == expected
+
+
+# ---- invisible characters and hidden HTML --------------------------------------------------------------
+
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u202a", "\u202e", "\u2066", "\u2069", "\u00ad",
+             "\ufe0f", "\x00"]
+
+
+@pytest.mark.parametrize("char", INVISIBLE, ids=[f"U+{ord(c):04X}" for c in INVISIBLE])
+def test_invisible_characters_never_hide_a_command(en, ru, char):
+    assert read(en, f"{char}##vo{char}te Al{char}ice", "markdown") == [("vote", "Alice")]
+    assert read(ru, f"{char}Голо{char}сую против Хэнкса", "plain") == [("vote", "Том Хэнкс")]
+
+
+@pytest.mark.parametrize("html", [
+    '<p style="display:none">vote: Bob</p><p>vote: Alice</p>',
+    '<p><span style="visibility: hidden">vote: Bob</span></p><p>vote: Alice</p>',
+    '<div hidden><b>vote: Bob</b></div><p>vote: Alice</p>',
+    '<p><span style="color:red; DISPLAY : NONE">vote: Bob</span></p><p>vote: Alice</p>',
+])
+def test_hidden_html_never_counts_issue_9_item_19(en, html):
+    """Issue 9 item 19 (second half): text a browser does not show is never a command."""
+    assert read(en, html, "html", reading="commands") == [("vote", "Alice")]
+    assert "Bob" not in clean(html, "html")
+
+
+# ---- nothing dropped in silence --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["[b]vote:[/b]", "[vote][/vote]", "[b]Vote: [/b]", "[vote] [/vote]"])
+def test_a_vote_that_names_nobody_is_flagged(en, text):
+    parsed = en.parse_text(text, "bbcode", author="Alice")
+    assert [i.kind for i in parsed.intents] == ["not_counted"]
+    assert [f.reason.endswith("(a vote that names nobody)") for f in parsed.flags] == [True]
+
+
+def test_no_flags_for_chat_outside_bold_nor_for_the_hosts_own_posts(en):
+    assert en.parse_text("Lynch his bum, Marquis!", "bbcode", author="Bob").flags == []
+    assert en.parse_text("[b]Vote Count 1.2[/b]", "bbcode", author="Moderator").flags == []
+    assert len(en.parse_text("[b]Vote Count 1.2[/b]", "bbcode", author="Bob").flags) == 1
+
+
+def test_me_in_bold_or_in_a_tag_is_a_self_vote(en, ru):
+    def targets(parser, text, dialect="bbcode", reading=None):
+        parsed = parser.parse_text(text, dialect, author=parser.roster.names[1], reading=reading)
+        return [(i.kind, i.data.get("target")) for i in parsed.intents]
+
+    assert targets(en, "[b]vote: me[/b]") == [("vote", "Bob")]
+    assert targets(en, "[vote]myself[/vote]") == [("vote", "Bob")]
+    assert targets(en, "vote me if you dare", "markdown") == [("not_counted", None)]   # chat, not bold
+    assert targets(ru, "[b]Голосую против себя[/b]", reading="bold") == [("vote", "Мэрил Стрип")]
+
+
+def test_a_vote_for_the_host_withdraws_and_is_flagged(en):
+    parsed = en.parse_text("[b]vote: Mod[/b]", "bbcode", author="Bob")
+    assert [(i.kind, i.data) for i in parsed.intents] == [("unvote", {"for_host": "Moderator"})]
+    assert "is the host" in parsed.flags[0].reason
+
+
+def test_not_counted_lines_show_in_the_vote_counts_errors(en):
+    from forumbot.games.mafia.game import view
+
+    game = get_game("mafia")
+    state = game.new(GameSetup(game="mafia", players=tuple(EN), start=datetime(2026, 1, 1, tzinfo=UTC),
+                               options={"day_hours": 48}, phase="day1", lang="en"))
+    at = datetime(2026, 1, 1, 1, tzinfo=UTC)
+    for intent in en.parse_text("vote: Alice", "bbcode", author="Bob", post_id="p1", at=at).intents:
+        state, events = game.apply(state, intent)
+        assert events == []
+    shown = view(state, at)
+    assert [e["author"] for e in shown["errors"]] == ["Bob"] and "not bold" in shown["errors"][0]["reason"]
+    assert shown["wagons"] == []
+
+
+def test_a_post_with_too_many_commands_is_cut_and_flagged(en):
+    parsed = en.parse_text("vote Bob. " * (MAX_COMMANDS + 50), "plain")
+    assert len(parsed.intents) == MAX_COMMANDS
+    assert "the rest is not read" in parsed.flags[-1].reason
+
+
+def test_parse_explain_lists_every_name_and_the_mode(tmp_path):
+    roster = tmp_path / "roster.txt"
+    roster.write_text("Lil Uzi Vert\nBob\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["parse", "--roster", str(roster), "--dialect", "bbcode", "--explain"],
+                                input="[b]Unvote, vote: LUV[/b]\n[vote]Zed[/vote]")
+    out = json.loads(result.output)
+    assert out["reading"] == "bold"
+    assert out["names"] == ["'LUV': 'LUV' → Lil Uzi Vert (initials)", "'Zed': unknown: 'Zed' matches no player"]
+    result = CliRunner().invoke(cli, ["parse", "--roster", str(roster), "--dialect", "bbcode", "--reading",
+                                      "commands"], input="vote Bob")
+    assert [i["target"] for i in json.loads(result.output)["intents"]] == ["Bob"]
+
+
+def test_a_reading_mode_must_be_known():
+    with pytest.raises(ConfigError, match="reading mode"):
+        PostParser(load_grammar("mafia", "en"), Roster(EN), reading="loose")
+
+
+def test_the_game_config_chooses_the_reading(tmp_path):
+    from forumbot.config import load_scenario
+    from forumbot.gamerun import GameRun
+
+    base = '[game]\nname = "mafia"\nstart = "2026-01-01T00:00:00Z"\ndialect = "bbcode"\n{}\n[[players]]\nname = "A"\n'
+    path = tmp_path / "g.toml"
+    path.write_text(base.format('reading = "natural"'), encoding="utf-8")
+    assert GameRun.build(load_scenario(path).config).parser.mode("bbcode") == "natural"
+    path.write_text(base.format('reading = "loud"'), encoding="utf-8")
+    with pytest.raises(ConfigError, match="reading = 'loud'") as err:
+        load_scenario(path)
+    assert err.value.line == 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("vote unVOTE[]/b:;,.?!Bob Alice\n*_<>") + INVISIBLE),
+                    max_size=200),
+       dialect=st.sampled_from(["plain", "markdown", "bbcode", "html"]),
+       reading=st.sampled_from(["commands", "bold", "natural"]))
+def test_any_text_in_any_mode_reads_without_raising(en, text, dialect, reading):
+    parsed = en.parse_text(text, dialect, reading=reading)
+    assert len(parsed.intents) <= MAX_COMMANDS
+    for intent in parsed.intents:
+        assert intent.kind in ("vote", "unvote", "no_lynch", "not_counted")
+        assert intent.data.get("target") in (None, "Alice", "Bob", "Carol Danvers", "DeathRowKitty")
