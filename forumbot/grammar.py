@@ -65,6 +65,8 @@ class Match:
     start: int = 0          # where the command starts in the text it was found in
     end: int = 0            # where it ends
     literal_end: int = 0    # where its first slot starts (its end when it has none)
+    next_from: int = 0      # where another command may start at the earliest: past its keyword, and for a
+    #                         command of several slots ("attack {player} and {player}") past its last slot's start
 
 
 @dataclass(frozen=True)
@@ -243,8 +245,9 @@ class Grammar:
         slots = {name: (best.group(group) or "").strip() for name, _, group in compiled.slots}
         types = {name: kind for name, kind, _ in compiled.slots}
         first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
+        next_from = best.start(compiled.slots[-1][2]) + 1 if len(compiled.slots) > 1 else first_slot
         return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group),
-                     best.end(), first_slot)
+                     best.end(), first_slot, next_from)
 
     def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""

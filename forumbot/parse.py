@@ -135,7 +135,7 @@ class PostParser:
     # -- finding the commands of a line ------------------------------------------------------------------
 
     def _read_line(self, parsed: Parsed, line: Line, mode: str, where: str, source: _Source) -> None:
-        done = 0    # the end of the last command's keyword: a later start must lie beyond it
+        done = 0    # where the last command lets another start (Match.next_from): a later start lies beyond it
         slots_first = self.grammar.slot_line(line.text)
         for at, why in starts(line, mode, "" if slots_first else self.grammar.start_pattern):
             if parsed.found >= MAX_COMMANDS:
@@ -151,7 +151,7 @@ class PostParser:
                         self._keyword_only(parsed, line.text, at, span, source)
                     break
                 first = False
-                done = found.literal_end
+                done = found.next_from
                 parsed.found += 1
                 self._consider(parsed, line, found, why, mode, span, source)
                 # "Unvote Vote Bob": a command without a target may be followed at once by another.
