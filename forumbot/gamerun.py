@@ -51,6 +51,13 @@ class GameRun:
     def name(self) -> str:
         return self.config.name
 
+    def use_roster(self, names: tuple[str, ...] | None) -> None:
+        """Read names against `names` (a game that makes its roster as it goes: Mafia's sign-ups), or
+        against the config's players when None. The parser is rebuilt only when the names change."""
+        if names is None or names == self.parser.roster.names:
+            return
+        self.parser = PostParser(self.parser.grammar, Roster([PlayerRef(n) for n in names], lang=self.config.lang))
+
     def thread_id(self, thread: str) -> str:
         return self.thread_ids.get(thread) or f"{self.thread_prefix}{thread}"
 

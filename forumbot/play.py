@@ -51,16 +51,38 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             return step
         index += 1
         step.processed.append(post.platform_id)
-        if post.author == bot or (not post.pm and post.thread not in commands):
+        if post.author == bot:
+            continue
+        if not post.pm and post.thread not in commands:
+            _watch(run, step, post)
             continue
         player = step.host.player_of(post.author)
         if player is None:   # an account the host replaced: its posts no longer count
             step.flags.append(Flag(reason=f"{post.author} was replaced; the post is not counted",
                                    post_id=post.platform_id, author=post.author, at=post.created))
             continue
+        account_player = getattr(game, "account_player", None)   # Mafia: a mask's real account PMs as the mask
+        if post.pm and account_player is not None:
+            player = account_player(step.state, player)
         if player != post.author:
             post = replace(post, author=player)
         _read(run, step, post)
+
+
+def _watch(run: GameRun, step: Step, post: Post) -> None:
+    """A post in a thread the game only watches (Mafia's game thread under moderation): what the game makes
+    of it goes to the host as flags; nothing in it counts as a command."""
+    watched = getattr(run.game, "watched_threads", None)
+    thread = run.thread_name(post.thread)
+    if watched is None or thread not in watched(step.state):
+        return
+    post_intent = Intent("post", {"text": post.body}, post_id=post.platform_id, author=post.author,
+                         at=post.created, line=post.body[:200], url=post.url)
+    step.state, happened = run.game.watch_post(step.state, post_intent, thread)
+    for event in happened:
+        step.events.append((event, post.platform_id))
+        step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
+                               at=post.created, line=post.body[:200]))
 
 
 def _read(run: GameRun, step: Step, post: Post) -> None:
@@ -75,6 +97,9 @@ def _read(run: GameRun, step: Step, post: Post) -> None:
                                    at=post.created, line=post.body[:200]))
         if refused:
             return
+    roster = getattr(run.game, "roster", None)
+    if roster is not None:
+        run.use_roster(roster(step.state))
     parsed = run.parser.parse(post)
     step.flags += parsed.flags
     for intent in parsed.intents:

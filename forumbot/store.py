@@ -187,7 +187,9 @@ class Store:
         if thread_list:
             parts.append(f"(+thread IN ({','.join('?' * len(thread_list))}) AND pm = 0)")
             params += thread_list
-        if authors:
+        if "*" in authors:   # a game reading everyone's PMs (Mafia's sign-ups)
+            parts.append("(pm = 1)")
+        elif authors:
             parts.append(f"(pm = 1 AND author IN ({','.join('?' * len(authors))}))")
             params += authors
         return " OR ".join(parts), params
