@@ -16,6 +16,7 @@ from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
 from forumbot.games.mafia import bestplayer, ledger, moderation, voting
 from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
+from forumbot.games.mafia.actions import refuse as night_refusal
 from forumbot.games.mafia.dayside import hang_protections
 from forumbot.games.mafia.newspaper import end_night, game_over, winner
 from forumbot.games.mafia.options import MafiaOptions
@@ -120,8 +121,7 @@ class MafiaGame:
         if intent.kind in extra:
             return extra[intent.kind](state, intent)
         if intent.kind in NIGHT_KINDS and state.phase in QUIET_PHASES:
-            return state, [refusal(intent, f"night actions are sent at night; it is {state.phase}",
-                                   code="not_night", params={"phase": state.phase}, pm=True, subject="refused")]
+            return state, [night_refusal(intent, "not_night", phase=state.phase)]
         if intent.kind in NIGHT_KINDS:
             return apply_night(state, intent)
         if intent.kind not in VOTE_KINDS:
