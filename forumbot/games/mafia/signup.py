@@ -196,10 +196,11 @@ def _confirm(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
     player = intent.author if intent.author in state.players else player_of_account(state, intent.author)
     if player not in state.players:
         return state, [refuse(intent, "not_in_game")]
+    account = state.masks.get(player, player)   # before the start the bot writes to the real account
     if player in state.confirmed:
-        return state, [Event("confirm_ack", {"pm_to": intent.author, "subject": "role", "again": True})]
+        return state, [Event("confirm_ack", {"pm_to": account, "subject": "role", "again": True})]
     state = state.with_(confirmed=(*state.confirmed, player))
-    events = [Event("confirm_ack", {"pm_to": intent.author, "subject": "role", "again": False})]
+    events = [Event("confirm_ack", {"pm_to": account, "subject": "role", "again": False})]
     if len(state.confirmed) == len(state.players):
         state, more = start_night0(state, intent.at or state.phase_started)
         events += more
