@@ -32,7 +32,8 @@ REFUSALS = {
     "bp_twice": "{name} is named twice",
     "bp_self": "you cannot vote for yourself",
     "bp_count": "name {want}",
-    "bp_side": "{name} is not on the {side} side (place {place})",
+    "bp_side_win": "{name} is not on the winning side (place {place})",
+    "bp_side_lose": "{name} is not on a losing side (place {place})",
 }
 
 
@@ -79,6 +80,8 @@ def _places(state: MafiaState) -> list[tuple[str, bool]]:
 def ballot(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     """One voter's ballot: checked against the places, kept (replacing an earlier one), acknowledged."""
     if state.phase != "best_player":
+        if state.best.get("result"):
+            return state, [refuse(intent, "bp_late", ends=str(state.best.get("ends", "")))]
         return state, [refuse(intent, "bp_closed")]
     if intent.at is not None and intent.at > state.phase_ends:
         return state, [refuse(intent, "bp_late", ends=format_time(state.phase_ends))]
@@ -106,7 +109,7 @@ def ballot(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     for place, (name, (side, _)) in enumerate(zip(names, places, strict=False), start=1):
         on_winning = _team(state, name) in winners
         if (side == "win") != on_winning:
-            return state, [refuse(intent, "bp_side", name=name, side="winning" if side == "win" else "losing",
+            return state, [refuse(intent, f"bp_side_{side}", name=name,
                                   place=place + (1 if state.winner == "maniac" else 0))]
     ballots = {**state.best.get("ballots", {}), voter: {"places": names, "at": format_time(intent.at)
                                                                              if intent.at else ""}}
