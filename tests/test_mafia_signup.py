@@ -9,8 +9,7 @@ from typing import Any
 
 from forumbot.config import load_ruleset
 from forumbot.games.base import GameSetup
-from forumbot.games.mafia import MAFIA
-from forumbot.games.mafia import bestplayer, ledger
+from forumbot.games.mafia import MAFIA, bestplayer, ledger
 from forumbot.games.mafia.schedule import must_act
 from forumbot.games.mafia.state import Death, MafiaState
 from forumbot.model import Event, Intent

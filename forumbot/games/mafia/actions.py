@@ -7,6 +7,7 @@ kill a night, carried by one member instead of their own action; a sole survivin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from forumbot.games.base import refusal
@@ -41,8 +42,14 @@ REFUSALS = {
 }
 
 
-def refuse(intent: Intent, code: str, **params: Any) -> Event:
-    return refusal(intent, REFUSALS[code].format(**params), code=code, params=params, pm=True, subject="refused")
+def refuser(table: dict[str, str]) -> Callable[..., Event]:
+    """A module's `refuse(intent, code, **params)`: the PM refusal whose English text is table[code]."""
+    def refuse(intent: Intent, code: str, **params: Any) -> Event:
+        return refusal(intent, table[code].format(**params), code=code, params=params, pm=True, subject="refused")
+    return refuse
+
+
+refuse = refuser(REFUSALS)
 
 
 def role_of(state: MafiaState, name: str) -> RoleDef | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumbot.games.base import refusal
+from forumbot.games.mafia.actions import refuser
 from forumbot.games.mafia.roles import RoleDef
 from forumbot.games.mafia.state import MafiaState
 from forumbot.model import Event, Intent, format_time
@@ -37,8 +37,7 @@ REFUSALS = {
 }
 
 
-def refuse(intent: Intent, code: str, **params: Any) -> Event:
-    return refusal(intent, REFUSALS[code].format(**params), code=code, params=params, pm=True, subject="refused")
+refuse = refuser(REFUSALS)
 
 
 def _team(state: MafiaState, player: str) -> str:

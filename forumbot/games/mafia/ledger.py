@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from forumbot.games.base import refusal
+from forumbot.games.mafia.actions import refuser
 from forumbot.games.mafia.state import MafiaState
 from forumbot.model import Event, Intent, format_time
 
@@ -29,8 +29,7 @@ REFUSALS = {
 }
 
 
-def refuse(intent: Intent, code: str, **params: Any) -> Event:
-    return refusal(intent, REFUSALS[code].format(**params), code=code, params=params, pm=True, subject="refused")
+refuse = refuser(REFUSALS)
 
 
 def _rule(text: str) -> str:
@@ -65,7 +64,7 @@ def entry(state: MafiaState, player: str, rule: str, at: datetime | None, *, tex
 def warn(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     """The host's `warn PLAYER rule 8.2.N [text]`: the entry, the player's private notice, the host's
     confirmation, and the exclusion when it is the last warning."""
-    from forumbot.games.mafia.schedule import modkill   # schedule imports the actions this module sits beside
+    from forumbot.games.mafia.schedule import modkill  # schedule imports the actions this module sits beside
 
     if not state.host or intent.author != state.host:
         return state, [refuse(intent, "host_only")]

@@ -78,7 +78,8 @@ def _role_regex(names: tuple[str, ...], lang: str) -> str:
 
 
 @functools.lru_cache(maxsize=32)
-def _compiled(lang: str, role_names: tuple[str, ...], players: tuple[str, ...]) -> tuple[tuple[Check, re.Pattern[str]], ...]:
+def _compiled(lang: str, role_names: tuple[str, ...], players: tuple[str, ...]
+              ) -> tuple[tuple[Check, re.Pattern[str]], ...]:
     checks = load_checks(lang)
     role = _role_regex((*role_names, *checks.role_words), lang)
     words = sorted({w for p in players for w in fold(p).split() if len(w) >= 3}, key=len, reverse=True)

@@ -112,8 +112,8 @@ class MafiaOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
-        options = options_from(cls, data, source, "Mafia", choices=CHOICES, converters={"roles": roles_from, "role_table": pairs, "forums": pairs,
-                                                        "penalties": pairs})
+        converters = {"roles": roles_from, "role_table": pairs, "forums": pairs, "penalties": pairs}
+        options = options_from(cls, data, source, "Mafia", choices=CHOICES, converters=converters)
         if options.day_hours <= 0 or options.night_hours <= 0:
             raise ConfigError("day_hours and night_hours must be positive", path=source)
         ids = [r.id for r in options.roles]

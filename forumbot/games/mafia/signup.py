@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumbot.games.base import refusal
+from forumbot.games.mafia.actions import refuser
 from forumbot.games.mafia.roles import find_role
 from forumbot.games.mafia.state import MafiaState
 from forumbot.model import Event, Intent, format_time
@@ -38,8 +38,7 @@ REFUSALS = {
 }
 
 
-def refuse(intent: Intent, code: str, **params: Any) -> Event:
-    return refusal(intent, REFUSALS[code].format(**params), code=code, params=params, pm=True, subject="refused")
+refuse = refuser(REFUSALS)
 
 
 def _fold(text: str) -> str:
@@ -118,6 +117,11 @@ def _sign_up(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
     return state, events
 
 
+def _tell_host(state: MafiaState, code: str, **params: Any) -> list[Event]:
+    """A refusal the game itself meets (no intent to answer): a PM to the host, who is also flagged."""
+    return [refuse(Intent("deal", author=state.host), code, **params)] if state.host else []
+
+
 def _reply(account: str, what: str, params: dict[str, Any]) -> Event:
     return Event("signup_reply", {"pm_to": account, "subject": "signup", "what": what, **params})
 
@@ -157,9 +161,7 @@ def deal(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
     from the host's table by PM and must confirm it."""
     signed = entries(state)
     if not signed:
-        return state, [Event("rejected", {"pm_to": state.host, "author": state.host, "reason": REFUSALS["signup_empty"],
-                                          "code": "signup_empty", "params": {}, "subject": "refused"})] \
-            if state.host else []
+        return state, _tell_host(state, "signup_empty")
     table = dict(state.options.role_table)
     roles: dict[str, str] = {}
     missing = []
@@ -171,10 +173,7 @@ def deal(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
         else:
             roles[entry["mask"]] = role.id
     if missing:
-        reason = REFUSALS["no_role_for"].format(numbers=", ".join(missing))
-        return state, [Event("rejected", {"pm_to": state.host, "author": state.host or "", "reason": reason,
-                                          "code": "no_role_for", "params": {"numbers": ", ".join(missing)},
-                                          "subject": "refused"})] if state.host else []
+        return state, _tell_host(state, "no_role_for", numbers=", ".join(missing))
     forums = dict(state.options.forums)
     masks = {e["mask"]: e["account"] for e in signed}
     players = tuple(sorted(masks, key=_fold))
@@ -216,7 +215,7 @@ def _confirm_status(state: MafiaState, started: bool = False) -> Event:
 def start_night0(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
     """The night is announced (section 3): the first post lists the masks alphabetically and nothing else,
     then the night's post. Only from now on may players post in the game thread."""
-    from forumbot.games.mafia.game import _phase_start   # the one phase post of every night
+    from forumbot.games.mafia.game import _phase_start  # the one phase post of every night
 
     unconfirmed = [p for p in state.players if p not in state.confirmed]
     night = state.with_(phase="night0", phase_started=at, phase_ends=at + timedelta(hours=state.options.night_hours))
