@@ -43,7 +43,8 @@ class GameRun:
             grammar = grammar.with_commands(config.grammar, config.source)
         roster = Roster(config.players, lang=config.lang)
         renderer = Renderer(dialect if dialect in ("markdown", "bbcode") else "markdown", config.lang,
-                            template_dir=config.templates, overrides=config.phrases)
+                            template_dir=config.templates, overrides=config.phrases,
+                            genders={p.name: p.gender for p in config.players if p.gender})
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
         return cls(config, game, PostParser(grammar, roster), renderer, prefix, dict(thread_ids or {}))
 

@@ -48,9 +48,17 @@ class PostParser:
                    post_id: str = "", at: datetime | None = None, url: str = "") -> Parsed:
         """The intents of raw post text. Never raises for any text (a bad dialect is a ConfigError)."""
         parsed = Parsed()
+        more: str | None = None   # the text slot that takes the following lines (a note of several lines)
         for line in clean(text, dialect).splitlines():
-            for found in self.grammar.match_all(line, where):
+            matches = self.grammar.match_all(line, where)
+            if not matches and more is not None and parsed.intents:
+                last = parsed.intents[-1]
+                last.data[more] = f"{last.data.get(more, '')}\n{line}".strip("\n")
+                continue
+            more = None
+            for found in matches:
                 self._add(parsed, found, line, author, post_id, at, url)
+                more = found.command.data.get("more_lines")
         return parsed
 
     def _is_no_lynch(self, text: str) -> bool:
@@ -60,7 +68,7 @@ class PostParser:
     def _add(self, parsed: Parsed, found: Match, line: str, author: str, post_id: str,
              at: datetime | None, url: str) -> None:
         kind = found.command.kind
-        data: dict[str, Any] = dict(found.command.data)
+        data: dict[str, Any] = {k: v for k, v in found.command.data.items() if k != "more_lines"}
         for slot, raw in found.slots.items():
             slot_type = found.slot_types[slot]
             name = _FIELD_OF_SLOT.get(slot, slot)

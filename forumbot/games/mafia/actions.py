@@ -34,7 +34,8 @@ REFUSALS = {
     "kill_taken": "{carrier} has already sent the mafia's kill tonight",
     "need_two": "a redirect needs two players: 'redirect X to Y'",
     "no_loot": "you have nothing stolen to use tonight",
-    "notes_limit": "you have used all {limit} notes",
+    "notes_limit": "you have no notes left (the limit is {limit})",
+    "notes_none": "this game has no notes",
     "note_empty": "the note is empty",
     "not_host": "only the host can reject notes",
     "no_note": "there is no note number {number} tonight",
@@ -184,6 +185,8 @@ def _note(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     limit = state.options.notes_per_night
     mine = [n for n in state.notes if n["author"] == intent.author and not n.get("rejected")
             and (state.options.notes_scope == "game" or n["night"] == state.number)]
+    if limit == 0:
+        return state, [refuse(intent, "notes_none")]
     if len(mine) >= limit:
         return state, [refuse(intent, "notes_limit", limit=limit)]
     number = 1 + sum(1 for n in state.notes if n["night"] == state.number)

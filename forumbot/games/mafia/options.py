@@ -23,6 +23,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "mafia_wins": ("parity", "alone"),
     "inspector_meets": ("both", "inspector"),
     "best_player_start": ("host", "auto"),
+    "check_result": ("status", "team"),
     "best_player_negative": ("zero", "allow"),
 }
 
@@ -88,6 +89,9 @@ class MafiaOptions:
     inspector_meets: str = "both"
     shuffle_notes: bool = True
     seed: int = 0
+    # What a check learns: the target's "status" (positive/negative, Body Snatchers) or its "team" (mafia or
+    # not mafia: the classic detective).
+    check_result: str = "status"
     # ---- before the game (sections 1-3; signup.py) -----------------------------------------------
     signup_hours: float = 72.0          # how long sign-ups are open (a game that starts in phase "signup")
     signup_extend_hours: float = 24.0   # sign-ups not full at the deadline: open this much longer
