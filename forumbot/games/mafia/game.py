@@ -95,7 +95,6 @@ class MafiaGame:
             host=setup.host,
             lang=setup.lang,
             forums={p.name: p.forum for p in setup.players if p.forum},
-            genders={p.name: p.gender for p in setup.players if p.gender},
         )
 
     def start_events(self, state: MafiaState) -> list[Event]:
