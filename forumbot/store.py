@@ -83,6 +83,13 @@ def m006_tournament_ledger(db: Database) -> None:
                               pk=("tournament", "game", "seq"))
 
 
+@migrations()
+def m007_ledger_forum_penalty(db: Database) -> None:
+    """The forums' penalty points in the tournament ledger (Mafia's warnings, section 8 of seed 002)."""
+    db["ledger"].add_column("forum", str, not_null_default="")
+    db["ledger"].add_column("penalty", int, not_null_default=0)
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -367,12 +374,13 @@ class Store:
     def record_ledger(self, tournament: str, game: str, entries: Iterable[Any], at: datetime | None = None) -> int:
         """A game's ledger entries (forumbot.tournament.Entry), once: recording them again changes nothing.
         Returns how many were new."""
-        rows = [(tournament, game, seq, e.player, e.tol, e.garnets, e.ec, e.reason, format_time(at) if at else _now())
-                for seq, e in enumerate(entries, start=1)]
+        rows = [(tournament, game, seq, e.player, e.tol, e.garnets, e.ec, e.reason, format_time(at) if at else _now(),
+                 getattr(e, "forum", ""), getattr(e, "penalty", 0)) for seq, e in enumerate(entries, start=1)]
         with self.db.atomic():
             before = self.db.execute("SELECT count(*) FROM ledger WHERE tournament = ? AND game = ?",
                                      [tournament, game]).fetchone()[0]
-            self.db.conn.executemany("INSERT OR IGNORE INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.db.conn.executemany("INSERT OR IGNORE INTO ledger (tournament, game, seq, player, tol, garnets, ec, "
+                                     "reason, at, forum, penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return max(0, len(rows) - before)
 
     def ledger(self, tournament: str) -> list[dict[str, Any]]:

@@ -13,6 +13,9 @@ from forumbot.games.mafia import MAFIA, bestplayer, ledger
 from forumbot.games.mafia.schedule import must_act
 from forumbot.games.mafia.state import Death, MafiaState
 from forumbot.model import Event, Intent
+from forumbot.render import Renderer
+from forumbot.store import Store
+from forumbot.tournament import standings_event
 from tests.helpers import START
 
 BS = load_ruleset("bodysnatchers", "mafia")
@@ -242,6 +245,21 @@ def test_8_2_7_no_night_action_is_one_point_automatic_without_a_warning_pm():
     assert sorted(e["player"] for e in auto) == sorted(owed)
     assert all(e["auto"] and e["warning"] == 0 and e["points"] == 1 for e in auto)
     assert not [e for e in events if e.kind == "warning_pm"]
+
+
+def test_8_1_the_forums_penalty_points_add_up_across_the_tournaments_games(tmp_path):
+    first, _ = warn(with_forums(), "Tom Hanks", "8.2.4")          # 2 + 1
+    second, _ = warn(with_forums(), "Tom Hanks", "8.2.1")         # 3 + 1, same forum
+    second, _ = warn(second, "Brad Pitt", "8.2.5")                # 1 + 1
+    store = Store(str(tmp_path / "s.db"))
+    store.record_ledger("cup", "g1", MAFIA.ledger_entries(first))
+    store.record_ledger("cup", "g2", MAFIA.ledger_entries(second))
+    store.record_ledger("cup", "g2", MAFIA.ledger_entries(second))   # once per game
+    event = standings_event("cup", store.ledger("cup"))
+    hanks, pitt = first.forums["Tom Hanks"], second.forums["Brad Pitt"]
+    assert event.data["forums"] == [{"forum": hanks, "penalty": 7}, {"forum": pitt, "penalty": 2}]
+    assert event.data["standings"] == []                            # penalties are the forums', not standings
+    assert "Forums' penalty points" in Renderer("markdown").text(event)
 
 
 # ---- section 9: the best-player vote --------------------------------------------------------------------

@@ -41,6 +41,7 @@ from forumbot.games.mafia.state import (
     state_to_json,
 )
 from forumbot.model import Event, Intent, format_time
+from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
@@ -220,6 +221,12 @@ class MafiaGame:
 
     def watch_post(self, state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, list[Event]]:
         return moderation.watch(state, post, thread)
+
+    def ledger_entries(self, state: MafiaState) -> list[Entry]:
+        """The warnings ledger for a tournament's table of forums' penalty points, one entry per violation, as
+        they happen (the tournament records each once)."""
+        return [Entry(e["player"], reason=f"rule {e['rule']}", forum=e["forum"], penalty=ledger.points(e))
+                for e in state.ledger]
 
     def command_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose posts are read for commands (votes count only in the voting thread)."""
