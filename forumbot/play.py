@@ -72,13 +72,13 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
 def _watch(run: GameRun, step: Step, post: Post) -> None:
     """A post in a thread the game only watches (Mafia's game thread under moderation): what the game makes
     of it goes to the host as flags; nothing in it counts as a command."""
-    watched = getattr(run.game, "watched_threads", None)
+    watched, watch = getattr(run.game, "watched_threads", None), getattr(run.game, "watch_post", None)
     thread = run.thread_name(post.thread)
-    if watched is None or thread not in watched(step.state):
+    if watched is None or watch is None or thread not in watched(step.state):
         return
     post_intent = Intent("post", {"text": post.body}, post_id=post.platform_id, author=post.author,
                          at=post.created, line=post.body[:200], url=post.url)
-    step.state, happened = run.game.watch_post(step.state, post_intent, thread)
+    step.state, happened = watch(step.state, post_intent, thread)
     for event in happened:
         step.events.append((event, post.platform_id))
         step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,

@@ -86,8 +86,8 @@ def m006_tournament_ledger(db: Database) -> None:
 @migrations()
 def m007_ledger_forum_penalty(db: Database) -> None:
     """The forums' penalty points in the tournament ledger (Mafia's warnings, section 8 of seed 002)."""
-    db["ledger"].add_column("forum", str, not_null_default="")
-    db["ledger"].add_column("penalty", int, not_null_default=0)
+    db.table("ledger").add_column("forum", str, not_null_default="")
+    db.table("ledger").add_column("penalty", int, not_null_default=0)
 
 
 @dataclass(frozen=True)

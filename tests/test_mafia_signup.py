@@ -7,6 +7,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from forumbot.config import load_ruleset
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA, bestplayer, ledger
@@ -363,3 +366,46 @@ def test_9_a_late_ballot_is_refused_and_a_total_below_zero_shows_as_zero():
     result = next(e for e in events if e.kind == "best_player_result").data
     assert state.phase == "over" and all(v == 0 for v in result["totals"].values())
     assert len(result["not_voted"]) == 12
+
+
+# ---- invariants ----------------------------------------------------------------------------------------
+SIGNUP_STEPS = st.lists(st.tuples(st.sampled_from([f"acct{n}" for n in range(1, 16)]),
+                                  st.sampled_from(["signup", "signup_withdraw"]),
+                                  st.integers(min_value=-1, max_value=14), st.sampled_from(MASKS + ["tom hanks", ""])),
+                        max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SIGNUP_STEPS)
+def test_1_numbers_and_masks_stay_unique_whatever_the_order_of_the_pms(steps):
+    state = signup_game()
+    for minute, (account, kind, number, mask) in enumerate(steps, start=1):
+        state, events = say(state, account, kind, minute, number=str(number), mask=mask)
+        assert all(e.data.get("pm_to") for e in events)           # every PM answered, nothing in a thread
+        if state.phase != "signup":
+            break
+    numbers = [e["number"] for e in state.signup.values()]
+    masks = [e["mask"].casefold() for e in state.signup.values()]
+    assert len(set(numbers)) == len(numbers) and len(set(masks)) == len(masks)
+    assert all(1 <= n <= 12 for n in numbers)
+    if state.phase == "roles":
+        assert len(state.players) == 12 and set(state.masks.values()) == set(state.signup)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.integers(min_value=0, max_value=11)), st.lists(st.sampled_from(["MF", "BB", "KF"]), min_size=12,
+                                                                  max_size=12))
+def test_9_deductions_equal_the_forums_non_voters(voting, forums):
+    state = over()
+    state = state.with_(forums=dict(zip(state.players, forums, strict=True)))
+    t = town(state)
+    for index in sorted(voting):
+        voter = state.players[index]
+        state, events = ballot(state, voter, *[p for p in t if p != voter][:2])
+        assert events[0].kind == "ballot_ack"
+    result = bestplayer.totals(state)
+    for forum in ("MF", "BB", "KF"):
+        missing = sum(1 for i, p in enumerate(state.players) if forums[i] == forum and i not in voting)
+        assert result["deductions"].get(forum, 0) == missing
+    assert all(result["totals"][p] == max(result["raw"][p] - result["deductions"].get(state.forums[p], 0), 0)
+               for p in state.players)

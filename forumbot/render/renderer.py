@@ -89,6 +89,11 @@ class Person(str):
     a Russian case (`{target:gent}`, `datv`, `accs`, `ablt`, `loct`) is the declined name and
     `{target:погиб/погибла}` the word for the player's gender. Other languages keep the name as it is."""
 
+    _raw: str
+    _lang: str
+    _gender: str
+    _escape: Callable[[str], str]
+
     def __new__(cls, shown: str, raw: str, lang: str, gender: str, escape: Callable[[str], str]) -> Person:
         person = super().__new__(cls, shown)
         person._raw, person._lang, person._gender, person._escape = raw, lang, gender, escape

@@ -109,17 +109,11 @@ class MafiaGame:
 
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
-            state, events = modkill(state, intent)
-            target = intent.data.get("target")
-            if not intent.data.get("ledger") and not any(e.kind == "rejected" for e in events):
-                state = ledger.modkill_entry(state, str(target), intent.at)
-            return state, events
-        extra = {"warn": ledger.warn, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
-                 "best_player_open": lambda s, i: bestplayer.open_vote(s, i, i.at or s.phase_started)}
+            return _modkill(state, intent)
         if intent.kind in SIGNUP_KINDS:
             return apply_signup(state, intent)
-        if intent.kind in extra:
-            return extra[intent.kind](state, intent)
+        if intent.kind in OUTSIDE_KINDS:
+            return OUTSIDE_KINDS[intent.kind](state, intent)
         if intent.kind in NIGHT_KINDS and state.phase in QUIET_PHASES:
             return state, [night_refusal(intent, "not_night", phase=state.phase)]
         if intent.kind in NIGHT_KINDS:
@@ -261,6 +255,23 @@ class MafiaGame:
             "winner": state.winner,
             **_extra_summary(state),
         }
+
+
+def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """The host's modkill; outside the ledger's own exclusions it is a ledger entry too (modkill_points)."""
+    state, events = modkill(state, intent)
+    if not intent.data.get("ledger") and not any(e.kind == "rejected" for e in events):
+        state = ledger.modkill_entry(state, str(intent.data.get("target")), intent.at)
+    return state, events
+
+
+def _open_best(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    return bestplayer.open_vote(state, intent, intent.at or state.phase_started)
+
+
+# Commands of the warnings ledger, the masks and the best-player vote (the host's, and the ballots).
+OUTSIDE_KINDS = {"warn": ledger.warn, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
+                 "best_player_open": _open_best}
 
 
 def _extra_summary(state: MafiaState) -> dict[str, Any]:

@@ -6,6 +6,7 @@ a game's [game.options]. The README's rules section says why each default was ch
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,7 +117,8 @@ class MafiaOptions:
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
-        converters = {"roles": roles_from, "role_table": pairs, "forums": pairs, "penalties": pairs}
+        converters: dict[str, Callable[[Any, str], Any]] = {"roles": roles_from, "role_table": pairs,
+                                                             "forums": pairs, "penalties": pairs}
         options = options_from(cls, data, source, "Mafia", choices=CHOICES, converters=converters)
         if options.day_hours <= 0 or options.night_hours <= 0:
             raise ConfigError("day_hours and night_hours must be positive", path=source)
