@@ -4,7 +4,10 @@ recall are measured and printed; precision must stay at least 0.9."""
 from __future__ import annotations
 
 import tomllib
+from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from forumbot.config import load_ruleset
 from forumbot.games.base import GameSetup
@@ -67,3 +70,45 @@ def test_8_2_9_naming_a_real_account_and_8_2_8_slang_and_a_dead_player_are_flagg
 def test_8_3_quoted_claims_do_not_count():
     state = game("en")
     assert findings(state, "> I am the doctor.\n\nWhy would he say that") == []
+
+
+# ---- section 4: notes held for the host ------------------------------------------------------------------
+def night_game(lang: str = "ru"):
+    players = [PlayerRef(n, role=r) for n, r in zip(PLAYERS[lang], ["inspector", "detective", "assistant"],
+                                                   strict=True)]
+    setup = GameSetup("mafia", tuple(players), START, options={**BS, "moderate": True}, phase="night0",
+                      host="Host", lang=lang)
+    return MAFIA.new(setup)
+
+
+def note(state, author: str, text: str, minutes: int = 1):
+    return MAFIA.apply(state, Intent("note", {"text": text}, author=author, at=START + timedelta(minutes=minutes)))
+
+
+@pytest.mark.parametrize(("lang", "author", "text", "held"), [
+    ("ru", "Том Хэнкс", "Я инспектор, верьте мне.", "own_role"),
+    ("ru", "Том Хэнкс", "Хэнкс – Инспектор.", "own_role"),
+    ("ru", "Том Хэнкс", "Ночь 1: Питт положительный. Ночь 2: Ривз отрицательный.", "nights"),
+    ("ru", "Том Хэнкс", "Питт – Инспектор? Проверьте его.", None),
+    ("ru", "Том Хэнкс", "Н1 была тихой, не верьте газете.", None),
+    ("en", "Tom Hanks", "I am the inspector.", "own_role"),
+    ("en", "Tom Hanks", "Night 1: Brad is clean, night 2: Keanu is not.", "nights"),
+    ("en", "Tom Hanks", "Keanu looks like the inspector to me", None),
+])
+def test_4_notes_stating_their_writers_role_or_several_nights_wait_for_the_host(lang, author, text, held):
+    state, events = note(night_game(lang), author, text)
+    assert state.notes[-1].get("held") == held
+    assert events[0].data["held"] == held and events[1].data["pm_to"] == "Host"
+
+
+def test_4_a_held_note_is_published_only_when_the_host_approves_it():
+    state, _ = note(night_game(), "Том Хэнкс", "Хэнкс – Инспектор.")
+    state, _ = note(state, "Брэд Питт", "Я инспектор, честно.", 2)
+    state, events = MAFIA.apply(state, Intent("approve_note", {"number": "1"}, author="Host", at=START))
+    assert "held" not in state.notes[0] and state.notes[1]["held"] == "own_role"
+    assert events[0].data["approved"]
+    state, events = MAFIA.on_deadline(state, state.phase_ends)
+    paper = next(e for e in events if e.kind == "night_end")
+    assert paper.data["notes"] == ["Хэнкс – Инспектор."]
+    told = next(e for e in events if e.kind == "note_rejected")
+    assert told.data["pm_to"] == "Брэд Питт" and told.data["held"] == "own_role"

@@ -23,7 +23,6 @@ from forumbot.games.mafia.options import MafiaOptions
 from forumbot.games.mafia.roles import find_role
 from forumbot.games.mafia.schedule import modkill, must_act, next_reminder, remind, shift
 from forumbot.games.mafia.signup import (
-    PRE_PHASES,
     SIGNUP_KINDS,
     apply_signup,
     on_signup_deadline,
@@ -32,6 +31,7 @@ from forumbot.games.mafia.signup import (
 )
 from forumbot.games.mafia.state import (
     NO_LYNCH,
+    PRE_PHASES,
     DayResult,
     Death,
     MafiaState,

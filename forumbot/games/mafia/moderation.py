@@ -16,8 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from forumbot.games.mafia.signup import PRE_PHASES
-from forumbot.games.mafia.state import MafiaState
+from forumbot.games.mafia.state import PRE_PHASES, MafiaState
 from forumbot.model import Event, Intent
 from forumbot.paths import data_dir
 from forumbot.text.clean import clean
@@ -41,6 +40,7 @@ class Checks:
     checks: tuple[Check, ...]
     exempt: tuple[str, ...]
     role_words: tuple[str, ...]
+    night_words: tuple[str, ...] = ()
 
 
 @functools.lru_cache(maxsize=8)
@@ -51,7 +51,8 @@ def load_checks(lang: str) -> Checks:
     words = doc.data.get("check_words", {})
     checks = tuple(Check(str(e["rule"]), str(e["what"]), tuple(e["patterns"]), str(e.get("confidence", "high")))
                    for e in entries)
-    return Checks(checks, tuple(words.get("exempt", ())), tuple(words.get("role_words", ())))
+    return Checks(checks, tuple(words.get("exempt", ())), tuple(words.get("role_words", ())),
+                  tuple(words.get("night_words", ())))
 
 
 @functools.lru_cache(maxsize=64)
@@ -119,6 +120,30 @@ def findings(state: MafiaState, text: str) -> list[tuple[Check, str]]:
                 out.append((check, sentence.strip()))
                 break
     return out
+
+
+def note_problem(state: MafiaState, author: str, text: str) -> str | None:
+    """Why a note must wait for the host (section 4), or None: "own_role" when it states its writer's role
+    (a bare "I am the X", or the writer's name beside a role), "nights" when it quotes results of more than
+    one night (two night numbers or more)."""
+    if state.lang not in ("ru", "en"):
+        return None
+    checks = load_checks(state.lang)
+    if any(check.rule == "8.2.1" for check, _ in findings(state, text)):
+        return "own_role"
+    role = re.compile(_role_regex((*(r.name(state.lang) for r in state.options.roles), *checks.role_words),
+                                  state.lang))
+    mine = [w for w in fold(author).split() if len(w) >= 3]
+    for sentence in _SENTENCE.split(fold(text)):
+        if role.search(sentence) and any(re.search(r"(?<!\w)" + re.escape(w) + r"\w{0,3}(?!\w)", sentence)
+                                         for w in mine):
+            return "own_role"
+    if checks.night_words:
+        words = "|".join(re.escape(fold(w)) for w in sorted(checks.night_words, key=len, reverse=True))
+        nights = set(re.findall(r"(?<!\w)(?:" + words + r")\s*[-№#]?\s*(\d+)", fold(text)))
+        if len(nights) >= 2:
+            return "nights"
+    return None
 
 
 def _flag(post: Intent, code: str, reason: str, **params: Any) -> Event:

@@ -19,7 +19,6 @@ from forumbot.games.mafia.state import MafiaState
 from forumbot.model import Event, Intent, format_time
 from forumbot.text.normalize import fold
 
-PRE_PHASES = ("signup", "roles")
 SIGNUP_KINDS = ("signup", "signup_withdraw", "confirm_role", "deal_roles", "start_game")
 MASK_MAX = 60
 

@@ -18,6 +18,7 @@ from forumbot.model import format_time, parse_time
 NO_LYNCH = "no_lynch"
 KILL_KEY = "@kill"
 GAME_KEY = "@game"
+PRE_PHASES = ("signup", "roles")      # before the game: sign-ups, then role confirmation (signup.py)
 
 
 @dataclass(frozen=True)
