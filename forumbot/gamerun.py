@@ -53,8 +53,8 @@ class GameRun:
         return self.config.name
 
     def use_roster(self, names: tuple[str, ...] | None) -> None:
-        """Read names against `names` (a game that makes its roster as it goes: Mafia's sign-ups), or
-        against the config's players when None. The parser is rebuilt only when the names change."""
+        """Read names against `names` (a game that makes its roster as it goes: Mafia's sign-ups); None
+        leaves the parser as it is. The parser is rebuilt only when the names change."""
         if names is None or names == self.parser.roster.names:
             return
         self.parser = PostParser(self.parser.grammar, Roster([PlayerRef(n) for n in names], lang=self.config.lang))

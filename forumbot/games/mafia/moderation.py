@@ -157,7 +157,7 @@ def watch(state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, lis
     if author == state.host:
         return state, []
     events: list[Event] = []
-    if author in state.masks.values():
+    if author in state.masks.values() and author not in state.players:   # a mask may bear its player's name
         events.append(_flag(post, "real_account", f"{author} posted from their real account, not their mask"))
     elif state.phase in PRE_PHASES:
         events.append(_flag(post, "early_post", f"{author} posted before the night was announced (section 3)"))

@@ -117,7 +117,7 @@ def _sign_up(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
 
 
 def _tell_host(state: MafiaState, code: str, **params: Any) -> list[Event]:
-    """A refusal the game itself meets (no intent to answer): a PM to the host, who is also flagged."""
+    """A refusal the game meets by itself (dealing the roles): a PM to the host."""
     return [refuse(Intent("deal", author=state.host), code, **params)] if state.host else []
 
 
