@@ -409,3 +409,14 @@ def test_9_deductions_equal_the_forums_non_voters(voting, forums):
         assert result["deductions"].get(forum, 0) == missing
     assert all(result["totals"][p] == max(result["raw"][p] - result["deductions"].get(state.forums[p], 0), 0)
                for p in state.players)
+
+
+def test_9_with_best_player_start_auto_the_vote_opens_when_the_game_ends():
+    state = started()
+    state = state.with_(options=state.options.__class__.from_dict({**BS, "best_player_start": "auto"}))
+    events: list[Event] = []
+    for mask in [*mafia(state), next(p for p in state.players if state.roles[p] == "maniac")]:
+        state, events = MAFIA.apply(state, Intent("modkill", {"target": mask}, author="Host", at=state.phase_started))
+    assert state.winner == "town" and state.phase == "best_player"
+    assert [e.kind for e in events][-2:] == ["game_over", "best_player_open"]
+    assert bestplayer.voters(state) == town(state)            # the modkilled cannot vote
