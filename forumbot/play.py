@@ -76,8 +76,8 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
     thread = run.thread_name(post.thread)
     if watched is None or watch is None or thread not in watched(step.state):
         return
-    post_intent = Intent("post", {"text": post.body}, post_id=post.platform_id, author=post.author,
-                         at=post.created, line=post.body[:200], url=post.url)
+    post_intent = Intent("post", {"text": post.body, "dialect": post.dialect}, post_id=post.platform_id,
+                         author=post.author, at=post.created, line=post.body[:200], url=post.url)
     step.state, happened = watch(step.state, post_intent, thread)
     for event in happened:
         step.events.append((event, post.platform_id))

@@ -112,3 +112,11 @@ def test_4_a_held_note_is_published_only_when_the_host_approves_it():
     assert paper.data["notes"] == ["Хэнкс – Инспектор."]
     told = next(e for e in events if e.kind == "note_rejected")
     assert told.data["pm_to"] == "Брэд Питт" and told.data["held"] == "own_role"
+
+
+def test_8_3_a_quoted_claim_in_bbcode_is_not_the_posters():
+    state = game("ru")
+    post = Intent("post", {"text": "[quote]Я инспектор.[/quote] Ну-ну.", "dialect": "bbcode"}, author="Брэд Питт")
+    assert watch(state, post, "game")[1] == []
+    post = Intent("post", {"text": "Я инспектор.", "dialect": "bbcode"}, author="Брэд Питт")
+    assert [e.data["rule"] for e in watch(state, post, "game")[1]] == ["8.2.1"]

@@ -103,7 +103,7 @@ def _exempt(sentence: str, exempt: tuple[str, ...]) -> bool:
     return any(re.search(r"(?<!\w)" + re.escape(fold(w)) + r"(?!\w)", padded) for w in exempt)
 
 
-def findings(state: MafiaState, text: str) -> list[tuple[Check, str]]:
+def findings(state: MafiaState, text: str, dialect: str = "markdown") -> list[tuple[Check, str]]:
     """The checks a post's text trips, with the sentence that tripped each (quotes removed first)."""
     if state.lang not in ("ru", "en"):
         return []
@@ -111,7 +111,7 @@ def findings(state: MafiaState, text: str) -> list[tuple[Check, str]]:
     checks = load_checks(state.lang)
     compiled = _compiled(state.lang, role_names, tuple(state.players))
     out: list[tuple[Check, str]] = []
-    for sentence in _SENTENCE.split(clean(text, "markdown")):
+    for sentence in _SENTENCE.split(clean(text, dialect)):
         folded = fold(sentence)
         if not folded:
             continue
@@ -154,6 +154,7 @@ def _flag(post: Intent, code: str, reason: str, **params: Any) -> Event:
 def watch(state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, list[Event]]:
     """The flags one game-thread post raises (state unchanged: the host decides)."""
     author, text = post.author, str(post.data.get("text", ""))
+    dialect = str(post.data.get("dialect") or "markdown")
     if author == state.host:
         return state, []
     events: list[Event] = []
@@ -165,7 +166,7 @@ def watch(state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, lis
         events.append(_flag(post, "dead_post", f"{author} is dead and posted in the game thread"))
     if author not in state.players:
         return state, events
-    folded = f" {fold(clean(text, 'markdown'))} "
+    folded = f" {fold(clean(text, dialect))} "
     for mask, account in state.masks.items():
         if re.search(r"(?<!\w)" + re.escape(fold(account)) + r"(?!\w)", folded):
             events.append(_flag(post, "mask_reveal", f"8.2.9? {author} named the real account of {mask}",
@@ -173,7 +174,7 @@ def watch(state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, lis
     for word in state.options.slang:
         if re.search(r"(?<!\w)" + re.escape(fold(word)) + r"(?!\w)", folded):
             events.append(_flag(post, "slang", f"8.2.8? {author} used the slang '{word}'", rule="8.2.8"))
-    for check, sentence in findings(state, text):
+    for check, sentence in findings(state, text, dialect):
         low = " (low confidence)" if check.confidence == "low" else ""
         events.append(_flag(post, check.what, f"{check.rule}?{low} {author}: \"{sentence[:120]}\"",
                             rule=check.rule))
