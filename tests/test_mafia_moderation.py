@@ -119,4 +119,4 @@ def test_8_3_a_quoted_claim_in_bbcode_is_not_the_posters():
     post = Intent("post", {"text": "[quote]Я инспектор.[/quote] Ну-ну.", "dialect": "bbcode"}, author="Брэд Питт")
     assert watch(state, post, "game")[1] == []
     post = Intent("post", {"text": "Я инспектор.", "dialect": "bbcode"}, author="Брэд Питт")
-    assert [e.data["rule"] for e in watch(state, post, "game")[1]] == ["8.2.1"]
+    assert [e.data["params"]["rule"] for e in watch(state, post, "game")[1]] == ["8.2.1"]
