@@ -90,3 +90,17 @@ def test_a_game_without_notes_says_so_rather_than_all_0_notes_are_used():
     _, events = MAFIA.apply(state, Intent("note", {"text": "hi"}, author="Cop", at=START))
     assert events[0].data["code"] == "notes_none"
     assert "0" not in Renderer("markdown", "en").text(events[0])
+
+
+def test_the_day_end_says_hanged_in_the_players_gender_and_number():
+    ru = Renderer("markdown", "ru")
+
+    def day_end(*names: str) -> str:
+        return ru.text(Event("day_end", {"day": 1, "result": "lynch", "lynched": list(names), "rule": "simple",
+                                         "needed": None, "ended": "deadline", "at": "2026-03-01T20:00:00Z",
+                                         "tally": {n: 3 for n in names}, "saved": [], "roles": {},
+                                         "view": {"wagons": []}, "alive": [], "no_lynch_used": 2,
+                                         "no_lynch_limit": 2, "next_rule": "simple"}))
+    assert "Повешен: Том Хэнкс" in day_end("Том Хэнкс")
+    assert "Повешена: Анджелина Джоли" in day_end("Анджелина Джоли")
+    assert "Повешены: Анджелина Джоли, Джонни Депп" in day_end("Анджелина Джоли", "Джонни Депп")
