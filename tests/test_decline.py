@@ -50,7 +50,7 @@ def test_night_results_decline_names_and_agree_with_the_players_gender():
     text = ru.text(line("went", target="Анджелина Джоли", to="Брэд Питт", kind="plus"))
     assert "Анджелина Джоли ходила к Брэду Питту" in text
     assert "Покушение на Киану Ривза удалось." in ru.text(line("kill_done", target="Киану Ривз"))
-    assert "У Тома Хэнкса этой ночью гостей: 2." in ru.text(line("visitors", target="Том Хэнкс", count="2"))
+    assert "У Тома Хэнкса этой ночью 2 гостя." in ru.text(line("visitors", target="Том Хэнкс", count=2))
     assert "(" not in ru.text(line("went_nowhere", target="Том Хэнкс"))   # no "ходил(а)"
 
 
@@ -104,3 +104,11 @@ def test_the_day_end_says_hanged_in_the_players_gender_and_number():
     assert "Повешен: Том Хэнкс" in day_end("Том Хэнкс")
     assert "Повешена: Анджелина Джоли" in day_end("Анджелина Джоли")
     assert "Повешены: Анджелина Джоли, Джонни Депп" in day_end("Анджелина Джоли", "Джонни Депп")
+
+
+@pytest.mark.parametrize(("lang", "count", "want"), [
+    ("ru", 1, "1 гость"), ("ru", 2, "2 гостя"), ("ru", 5, "5 гостей"), ("ru", 11, "11 гостей"),
+    ("ru", 21, "21 гость"), ("ru", 0, "0 гостей"), ("en", 1, "1 visitor"), ("en", 3, "3 visitors")])
+def test_numbers_agree_with_their_words(lang, count, want):
+    text = Renderer("markdown", lang).text(line("visitors", target="Том Хэнкс" if lang == "ru" else "Tom", count=count))
+    assert want in text and "(s)" not in text

@@ -18,7 +18,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.model import Event, Outgoing, parse_time
 from forumbot.render.defuse import defuse, strip_bidi
-from forumbot.text.decline import CASES, decline, gendered, guess_gender
+from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
 _HERE = Path(__file__).resolve().parent
 DIALECTS = ("markdown", "bbcode")
@@ -82,6 +82,21 @@ _TRANSLATED_PARAMS = ("status", "weapon", "kind", "action")
 # Phrase parameters that are a player's name: a phrase may decline them ({target:gent}) or agree with them
 # ({target:ходил/ходила}).
 _NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player")
+
+
+class Count(int):
+    """A number in a phrase: `{count:visitor/visitors}` (Russian: `{count:гость/гостя/гостей}`) is the word
+    that agrees with it."""
+
+    _lang: str
+
+    def __new__(cls, value: int, lang: str) -> Count:
+        number = super().__new__(cls, value)
+        number._lang = lang
+        return number
+
+    def __format__(self, spec: str) -> str:
+        return plural(int(self), spec, self._lang) if "/" in spec else format(int(self), spec)
 
 
 class Person(str):
@@ -179,7 +194,13 @@ class Renderer:
         env.globals["reason"] = self._reason
         env.globals["result"] = self._result
         env.filters["person"] = self.person
+        env.filters["count"] = self.count
         return env
+
+    def count(self, value: Any) -> Any:
+        """A whole number that a phrase can agree with (`{n:vote/votes}`; the `count` filter); anything
+        else as it is."""
+        return Count(value, self.lang) if isinstance(value, int) and not isinstance(value, bool) else value
 
     def person(self, name: Any, escaped: bool = True) -> Person:
         """A player's name for a phrase (the `person` filter): escaped, declinable, with a gender."""
@@ -210,7 +231,7 @@ class Renderer:
         """A vote error (or, with prefix "refuse_", a refusal) in the post's language: phrase
         `<prefix><code>` (or `<prefix><code>_candidates` when there are candidates), else the English
         reason. Not escaped: the template escapes the whole line."""
-        params = {k: (self.person(v, escaped=False) if k in _NAME_PARAMS and isinstance(v, str) else v)
+        params = {k: (self.person(v, escaped=False) if k in _NAME_PARAMS and isinstance(v, str) else self.count(v))
                   for k, v in dict(error.get("params") or {}).items()}
         code = error.get("code") or ""
         phrase = None
@@ -234,7 +255,7 @@ class Renderer:
             elif key in _NAME_PARAMS and isinstance(value, str):
                 params[key] = self.person(value)
             else:
-                params[key] = self._filters["esc"](value) if isinstance(value, str) else value
+                params[key] = self._filters["esc"](value) if isinstance(value, str) else self.count(value)
         code = str(line.get("code", ""))
         try:
             return self._format(self.phrases.get(f"result_{code}", code), params)

@@ -77,3 +77,15 @@ def gendered(spec: str, gender: str) -> str:
     """"погиб/погибла" → the word for the gender ("m" first, "f" second)."""
     masc, _, fem = spec.partition("/")
     return fem if gender == "f" else masc
+
+
+def plural(count: int, spec: str, lang: str) -> str:
+    """The word for a number: "visitor/visitors" in English (one, other); "гость/гостя/гостей" in Russian
+    (1, 21 …; 2-4, 22-24 …; the rest)."""
+    forms = spec.split("/")
+    if lang == "ru" and len(forms) >= 3:
+        n = abs(count)
+        if n % 10 == 1 and n % 100 != 11:
+            return forms[0]
+        return forms[1] if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else forms[2]
+    return forms[0] if abs(count) == 1 else forms[-1]
