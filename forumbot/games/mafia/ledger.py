@@ -84,7 +84,7 @@ def warn(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         events.append(Event("warning_pm", {**_view(new), "pm_to": target, "subject": "warning"}))
     events.append(Event("warning_pm", {**_view(new), "pm_to": state.host, "subject": "warning", "for_host": True,
                                        "forum_total": forum_totals(state).get(new["forum"], 0)}))
-    if new["excluded"] and target in state.alive:
+    if new["excluded"] and target in state.alive and state.phase not in ("over", "best_player"):
         state, more = modkill(state, Intent("modkill", {"target": target, "ledger": True}, author=intent.author,
                                             at=intent.at))
         events += more
