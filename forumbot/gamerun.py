@@ -52,12 +52,13 @@ class GameRun:
     def name(self) -> str:
         return self.config.name
 
-    def use_roster(self, names: tuple[str, ...] | None) -> None:
-        """Read names against `names` (a game that makes its roster as it goes: Mafia's sign-ups); None
-        leaves the parser as it is. The parser is rebuilt only when the names change."""
-        if names is None or names == self.parser.roster.names:
+    def use_roster(self, players: tuple[PlayerRef, ...] | None) -> None:
+        """Read names against `players`, and write with their genders (a game that makes its roster as it
+        goes: Mafia's sign-ups); None leaves it all as it is. The parser is rebuilt only on a change."""
+        if players is None or tuple(p.name for p in players) == self.parser.roster.names:
             return
-        self.parser = PostParser(self.parser.grammar, Roster([PlayerRef(n) for n in names], lang=self.config.lang))
+        self.parser = PostParser(self.parser.grammar, Roster(players, lang=self.config.lang))
+        self.renderer.genders.update({p.name: p.gender for p in players if p.gender})
 
     def thread_id(self, thread: str) -> str:
         return self.thread_ids.get(thread) or f"{self.thread_prefix}{thread}"

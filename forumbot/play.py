@@ -48,6 +48,9 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             commands = {run.thread_id(t) for t in game.command_threads(step.state)}
             continue
         if post is None:
+            roster = getattr(game, "roster", None)   # the players a game made as it went (Mafia's sign-ups)
+            if roster is not None:
+                run.use_roster(roster(step.state))
             return step
         index += 1
         step.processed.append(post.platform_id)

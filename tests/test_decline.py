@@ -112,3 +112,15 @@ def test_the_day_end_says_hanged_in_the_players_gender_and_number():
 def test_numbers_agree_with_their_words(lang, count, want):
     text = Renderer("markdown", lang).text(line("visitors", target="Том Хэнкс" if lang == "ru" else "Tom", count=count))
     assert want in text and "(s)" not in text
+
+
+def test_a_roster_made_by_the_game_brings_its_genders_to_the_posts():
+    from forumbot.config import load_scenario
+    from forumbot.gamerun import GameRun
+    from forumbot.paths import data_dir
+
+    run = GameRun.build(load_scenario(data_dir("samples") / "bodysnatchers-signup.toml").config)
+    run.use_roster((PlayerRef("Мэрил Стрип", gender="f"), PlayerRef("Том Хэнкс")))
+    assert run.parser.roster.names == ("Мэрил Стрип", "Том Хэнкс")
+    event = Event("modkill", {"thread": "game", "name": "Мэрил Стрип", "role": None, "alive": []})
+    assert "Мэрил Стрип исключена из игры ведущим" in run.renderer.text(event)

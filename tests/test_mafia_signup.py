@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,7 @@ from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA, bestplayer, ledger
 from forumbot.games.mafia.schedule import must_act
 from forumbot.games.mafia.state import Death, MafiaState
-from forumbot.model import Event, Intent
+from forumbot.model import Event, Intent, PlayerRef
 from forumbot.render import Renderer
 from forumbot.store import Store
 from forumbot.tournament import standings_event
@@ -420,3 +421,21 @@ def test_9_with_best_player_start_auto_the_vote_opens_when_the_game_ends():
     assert state.winner == "town" and state.phase == "best_player"
     assert [e.kind for e in events][-2:] == ["game_over", "best_player_open"]
     assert bestplayer.voters(state) == town(state)            # the modkilled cannot vote
+
+
+@pytest.mark.parametrize(("mask", "name", "gender"), [("Meryl Streep, f", "Meryl Streep", "f"),
+                                                      ("Мэрил Стрип (ж)", "Мэрил Стрип", "f"),
+                                                      ("Том Хэнкс, м", "Том Хэнкс", "m"),
+                                                      ("Том Хэнкс", "Том Хэнкс", None)])
+def test_1_a_sign_up_may_give_the_masks_gender_for_russian_posts(mask, name, gender):
+    state, _ = say(signup_game(), "acct1", "signup", number="2", mask=mask)
+    assert state.signup["acct1"]["mask"] == name and state.signup["acct1"].get("gender") == gender
+
+
+def test_1_the_masks_gender_reaches_the_players_and_the_posts():
+    state = signup_game()
+    for n in range(1, 13):
+        state, _ = say(state, f"acct{n}", "signup", n, number=str(n),
+                       mask=MASKS[n - 1] + (", f" if MASKS[n - 1] == "Meryl Streep" else ""))
+    assert state.genders == {"Meryl Streep": "f"}
+    assert PlayerRef("Meryl Streep", gender="f") in MAFIA.roster(state)

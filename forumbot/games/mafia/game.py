@@ -40,7 +40,7 @@ from forumbot.games.mafia.state import (
     state_from_json,
     state_to_json,
 )
-from forumbot.model import Event, Intent, format_time
+from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
@@ -205,9 +205,10 @@ class MafiaGame:
         """The player whose PMs an account sends: a mask's real account writes as the mask."""
         return player_of_account(state, account)
 
-    def roster(self, state: MafiaState) -> tuple[str, ...] | None:
-        """The names players are read against, once the sign-ups have made them (None: the config's)."""
-        return state.players if state.masks else None
+    def roster(self, state: MafiaState) -> tuple[PlayerRef, ...] | None:
+        """The players (masks, with the gender they signed up with) once the sign-ups have made them (None:
+        the config's)."""
+        return tuple(PlayerRef(p, gender=state.genders.get(p)) for p in state.players) if state.masks else None
 
     def watched_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose talk is checked for the host (moderation.py), without counting it."""

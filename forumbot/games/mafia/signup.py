@@ -10,6 +10,7 @@ the real account (the mask account may not exist yet); from night 0 on, to the m
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,6 +22,8 @@ from forumbot.text.normalize import fold
 
 SIGNUP_KINDS = ("signup", "signup_withdraw", "confirm_role", "deal_roles", "start_game")
 MASK_MAX = 60
+# "Записываюсь: 7, Мэрил Стрип, ж" / "sign up: 7, Meryl Streep (f)": the mask's grammatical gender.
+_GENDER = re.compile(r"\s*[,(]\s*(ж|жен|м|муж|f|female|m|male)\.?\s*\)?\s*$", re.IGNORECASE)
 
 REFUSALS = {
     "signup_closed": "sign-ups are closed",
@@ -95,7 +98,10 @@ def _sign_up(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
         number = 0
     if not 1 <= number <= slots:
         return state, [refuse(intent, "signup_number", slots=slots)]
-    mask = " ".join(str(intent.data.get("mask", "")).split()).strip(" .,;:!\"'«»")
+    mask = " ".join(str(intent.data.get("mask", "")).split())
+    marked = _GENDER.search(mask)
+    gender = ("f" if marked.group(1).lower()[0] in "жf" else "m") if marked else None
+    mask = (mask[:marked.start()] if marked else mask).strip(" .,;:!\"'«»")
     if not mask or len(mask) > MASK_MAX or not any(ch.isalpha() for ch in mask):
         return state, [refuse(intent, "mask_bad")]
     for other, entry in state.signup.items():
@@ -107,6 +113,8 @@ def _sign_up(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
             return state, [refuse(intent, "mask_taken", mask=mask)]
     changed = account in state.signup
     entry = {"number": number, "mask": mask, "at": format_time(intent.at) if intent.at else ""}
+    if gender:
+        entry["gender"] = gender
     state = state.with_(signup={**state.signup, account: entry})
     events = [_reply(account, "changed" if changed else "accepted", {"number": number, "mask": mask}),
               _host_list(state)]
@@ -180,6 +188,7 @@ def deal(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
         players=players, alive=players, roles=roles, masks=masks, phase="roles", phase_started=at,
         phase_ends=at + timedelta(hours=state.options.confirm_hours), confirmed=(),
         forums={m: str(forums.get(a, forums.get(m, ""))) for m, a in masks.items()},
+        genders={e["mask"]: e["gender"] for e in signed if e.get("gender")},
     )
     events = [Event("role_pm", {"pm_to": masks[p], "subject": "role", "reminder": False,
                                 "role": _role_name(state, p), "mask": p}) for p in players]

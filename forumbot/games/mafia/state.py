@@ -103,6 +103,7 @@ class MafiaState:
     masks: dict[str, str] = field(default_factory=dict)      # mask (the player's name in the game) → account
     confirmed: tuple[str, ...] = ()                          # players who confirmed their role
     forums: dict[str, str] = field(default_factory=dict)     # player → their home forum
+    genders: dict[str, str] = field(default_factory=dict)    # mask → "f"/"m", as signed up (for Russian posts)
     ledger: tuple[dict[str, Any], ...] = ()                  # warnings and penalties (ledger.py)
     best: dict[str, Any] = field(default_factory=dict)       # the best-player vote (bestplayer.py)
 
@@ -187,6 +188,7 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         masks=dict(data.get("masks", {})),
         confirmed=tuple(data.get("confirmed", ())),
         forums=dict(data.get("forums", {})),
+        genders=dict(data.get("genders", {})),
         ledger=tuple(data.get("ledger", ())),
         best=dict(data.get("best", {})),
     )
