@@ -639,5 +639,35 @@ def open_thread(config_path: str, platform_name: str | None, title: str) -> None
     sys.exit(_guard(go))
 
 
+@cli.command(name="host")
+@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--game", "game_name", required=True, help="The game (its name in the bot config).")
+@click.argument("words", nargs=-1, required=True)
+def host_command(config_path: str, game_name: str, words: tuple[str, ...]) -> None:
+    """Say a host's command to the bot from the console, as if the game's host had sent it by PM
+    (`forumbot host --config bot.toml --game mafia-1 warn Tom Hanks rule 8.2.4 hinted at a check`). It is
+    stored at once; the running bot reads it, and answers the host, at its next poll."""
+    import uuid
+
+    from forumbot.botconfig import load_bot_config
+    from forumbot.model import Post
+    from forumbot.store import Store
+
+    def go() -> int:
+        bot = load_bot_config(config_path)
+        game = next((g.config for g in bot.games if g.config.name == game_name), None)
+        if game is None:
+            raise ConfigError(f"no game '{game_name}' in the bot config", path=config_path,
+                              fix="games: " + ", ".join(g.config.name for g in bot.games))
+        if not game.host:
+            raise ConfigError(f"game '{game_name}' has no host", path=game.source, fix='add host = "..." to [game]')
+        post = Post(f"console:{uuid.uuid4().hex}", "", game.host, datetime.now(UTC), " ".join(words), pm=True)
+        Store(str(bot.store)).save_posts("console", [post])
+        click.echo(f"stored as {game.host}'s PM to the bot: {post.body}")
+        return 0
+
+    sys.exit(_guard(go))
+
+
 def main() -> None:
     cli()

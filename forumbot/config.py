@@ -21,7 +21,7 @@ from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
              "no_lynch_used", "phrases", "tournament", "reading")
-PLAYER_KEYS = ("name", "role", "aliases", "alive")
+PLAYER_KEYS = ("name", "role", "aliases", "alive", "forum", "gender")
 POST_KEYS = ("at", "author", "thread", "pm", "text")
 RUN_KEYS = ("until", "poll_seconds")
 TOP_KEYS = ("game", "players", "posts", "run", "grammar", "expect")
@@ -100,7 +100,9 @@ def load_ruleset(name: str, game: str) -> dict[str, Any]:
     return dict(options)
 
 
-def _players(doc: TomlFile, entries: Any) -> tuple[tuple[PlayerRef, ...], tuple[str, ...]]:
+def _players(doc: TomlFile, entries: Any, signup: bool = False) -> tuple[tuple[PlayerRef, ...], tuple[str, ...]]:
+    if signup and entries is None:   # a game that starts with sign-ups has no roster yet
+        return (), ()
     if not isinstance(entries, list) or not entries:
         raise doc.error("the game has no players", fix='add [[players]] tables with name = "..."')
     players, dead = [], []
@@ -115,7 +117,10 @@ def _players(doc: TomlFile, entries: Any) -> tuple[tuple[PlayerRef, ...], tuple[
         role = entry.get("role")
         if role is not None and not isinstance(role, str):
             raise doc.error(f"role of {name} must be a string", name)
-        players.append(PlayerRef(name.strip(), tuple(aliases), role))
+        forum, gender = entry.get("forum"), entry.get("gender")
+        if not isinstance(forum, (str, type(None))) or gender not in (None, "f", "m"):
+            raise doc.error(f"forum of {name} must be a string, gender \"f\" or \"m\"", name)
+        players.append(PlayerRef(name.strip(), tuple(aliases), role, forum, gender))
         if entry.get("alive", True) is False:
             dead.append(name.strip())
     return tuple(players), tuple(dead)
@@ -144,7 +149,7 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     if not isinstance(overrides, dict):
         raise doc.error("[game.options] must be a table", "options")
     options.update(overrides)
-    players, dead = _players(doc, doc.data.get("players"))
+    players, dead = _players(doc, doc.data.get("players"), game.get("phase") == "signup")
     grammar_table = doc.data.get("grammar", {})
     doc.table(grammar_table, ("commands",), "grammar")
     extra = commands_from_toml(grammar_table.get("commands", []), doc, "grammar.commands")

@@ -61,7 +61,8 @@ class GameRun:
             grammar = grammar.with_commands(config.grammar, config.source)
         roster = Roster(config.players, lang=config.lang)
         renderer = Renderer(dialect if dialect in DIALECTS else "markdown", config.lang,
-                            template_dir=config.templates, overrides=config.phrases)
+                            template_dir=config.templates, overrides=config.phrases,
+                            genders={p.name: p.gender for p in config.players if p.gender})
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
         return cls(config, game, PostParser(grammar, roster, config.reading, config.host),
                    renderer, prefix, dict(thread_ids or {}))
@@ -69,6 +70,14 @@ class GameRun:
     @property
     def name(self) -> str:
         return self.config.name
+
+    def use_roster(self, players: tuple[PlayerRef, ...] | None) -> None:
+        """Read names against `players`, and write with their genders (a game that makes its roster as it
+        goes: Mafia's sign-ups); None leaves it all as it is. The parser is rebuilt only on a change."""
+        if players is None or tuple(p.name for p in players) == self.parser.roster.names:
+            return
+        self.parser = PostParser(self.parser.grammar, Roster(players, lang=self.config.lang))
+        self.renderer.genders.update({p.name: p.gender for p in players if p.gender})
 
     def thread_id(self, thread: str) -> str:
         return self.thread_ids.get(thread) or f"{self.thread_prefix}{thread}"

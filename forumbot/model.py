@@ -32,6 +32,8 @@ class PlayerRef:
     name: str
     aliases: tuple[str, ...] = ()
     role: str | None = None
+    forum: str | None = None           # the player's home community (inter-forum tournaments)
+    gender: str | None = None          # "f" or "m", for Russian phrases
 
 
 @dataclass(frozen=True)

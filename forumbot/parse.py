@@ -63,6 +63,7 @@ class Parsed:
     flags: list[Flag] = field(default_factory=list)
     names: list[str] = field(default_factory=list)     # how each name was read (for `parse --explain`)
     found: int = 0                                      # commands found, counted or not
+    more: str | None = None     # the last counted command's slot that takes the lines after it (a long note)
 
     def to_json(self) -> dict[str, Any]:
         return {"intents": [i.to_json() for i in self.intents], "flags": [f.to_json() for f in self.flags]}
@@ -123,9 +124,17 @@ class PostParser:
         parsed = Parsed()
         source = _Source(author, post_id, at, url)
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
+        more: str | None = None   # the text slot that takes the following lines (a note of several lines)
         for line in lines_of(cleaned):
+            before, last = parsed.found, len(parsed.intents)
             if line.text.strip():
                 self._read_line(parsed, line, mode, where, source)
+            if parsed.found == before:
+                if more is not None and parsed.intents:
+                    data = parsed.intents[-1].data
+                    data[more] = f"{data.get(more, '')}\n{line.text}".strip("\n")
+                continue
+            more = parsed.more if len(parsed.intents) > last else None
             if parsed.found >= MAX_COMMANDS:
                 parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not "
                                                 "read", post_id=post_id, author=author, at=at))
@@ -183,6 +192,7 @@ class PostParser:
                                   "or vote tags", source)
             return
         parsed.intents.append(intent)
+        parsed.more = found.command.data.get("more_lines")
         parsed.flags += flags
         parsed.names += [f"{found.slots[slot]!r}: {said}" for slot, said in how.items()]
 
@@ -253,7 +263,7 @@ class PostParser:
                 source: _Source) -> tuple[Intent, list[Flag], dict[str, str]]:
         """The intent of one command, the flags it raises, and how each name slot was read."""
         kind = found.command.kind
-        data: dict[str, Any] = dict(found.command.data)
+        data: dict[str, Any] = {k: v for k, v in found.command.data.items() if k != "more_lines"}
         flags: list[Flag] = []
         how: dict[str, str] = {}
         for slot, raw in found.slots.items():

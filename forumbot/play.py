@@ -4,6 +4,8 @@ the runner, recounts and replays share. No I/O: the caller stores what it return
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -63,13 +65,18 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             commands = {run.thread_id(t) for t in game.command_threads(step.state)}
             continue
         if post is None:
+            roster = getattr(game, "roster", None)   # the players a game made as it went (Mafia's sign-ups)
+            if roster is not None:
+                run.use_roster(roster(step.state))
             return step
         index += 1
         step.processed.append(post.platform_id)
         if post.author == bot:
             continue
         if not post.pm and post.thread not in commands:
-            _flag_misplaced(run, step, post, commands)
+            with _isolated(run, step, post, post.author):
+                _flag_misplaced(run, step, post, commands)
+                _watch(run, step, post)
             continue
         player = step.host.player_of(post.author)
         if player is None:   # an account the host replaced: its posts no longer count
@@ -77,17 +84,22 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
                                    post_id=post.platform_id, author=post.author, at=post.created))
             continue
         account = post.author
+        account_player = getattr(game, "account_player", None)   # Mafia: a mask's real account PMs as the mask
+        if post.pm and account_player is not None:
+            player = account_player(step.state, player)
         if player != post.author:
             post = replace(post, author=player)
-        _read_isolated(run, step, post, account, host_games)
+        with _isolated(run, step, post, account):
+            _read(run, step, post, account, host_games)
 
 
-def _read_isolated(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...]) -> None:
+@contextmanager
+def _isolated(run: GameRun, step: Step, post: Post, account: str) -> Iterator[None]:
     """One post read into the game. When reading it raises (a bug, a value out of range), the game is left
     as it was before the post, the post is flagged for the host and skipped, and the game goes on."""
     saved = (step.state, step.host, len(step.events), len(step.intents), len(step.flags))
     try:
-        _read(run, step, post, account, host_games)
+        yield
     except Exception as err:   # one post must not stall its game, nor the games after it
         log.exception("%s: reading post %s by %s failed; the post is skipped", run.name, post.platform_id, account)
         step.state, step.host = saved[0], saved[1]
@@ -95,6 +107,24 @@ def _read_isolated(run: GameRun, step: Step, post: Post, account: str, host_game
         step.flags.append(Flag(reason=f"this post could not be read ({type(err).__name__}: {err}); it was skipped "
                                       "and nothing in it counted", post_id=post.platform_id, author=account,
                                at=post.created, line=post.body[:200]))
+
+
+def _watch(run: GameRun, step: Step, post: Post) -> None:
+    """A post in a thread the game only watches (Mafia's game thread under moderation): what the game makes
+    of it goes to the host as flags; nothing in it counts as a command."""
+    watched, watch = getattr(run.game, "watched_threads", None), getattr(run.game, "watch_post", None)
+    thread = run.thread_name(post.thread)
+    if watched is None or watch is None or thread not in watched(step.state):
+        return
+    post_intent = Intent("post", {"text": post.body, "dialect": post.dialect}, post_id=post.platform_id,
+                         author=post.author, at=post.created, line=post.body[:200], url=post.url)
+    step.state, happened = watch(step.state, post_intent, thread)
+    for event in happened:
+        step.events.append((event, post.platform_id))
+        step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
+                               at=post.created, line=post.body[:200]))
+
+
 
 
 def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...]) -> None:
@@ -109,6 +139,9 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                    at=post.created, line=post.body[:200]))
         if refused:
             return
+    roster = getattr(run.game, "roster", None)
+    if roster is not None:
+        run.use_roster(roster(step.state))
     parsed = run.parser.parse(post)
     intents: list[Intent] = parsed.intents
     answers_for_host = not host_games or host_games[0] == run.name
@@ -181,12 +214,7 @@ def _for_this_game(run: GameRun, intents: list[Intent], host_games: tuple[str, .
 
 def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:
     """A vote posted where votes do not count (the game thread) is not read, but the host hears of it."""
-    try:
-        intents = run.parser.parse(post).intents
-    except Exception:   # a post the parser cannot read: nothing counts here anyway, and the game goes on
-        log.exception("%s: reading post %s outside the voting threads failed", run.name, post.platform_id)
-        return
-    if not any(i.kind in VOTE_KINDS for i in intents):
+    if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
     where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
     step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "

@@ -100,6 +100,13 @@ def m008_carry_progress(db: Database) -> None:
                "ON posts.id = processed.post WHERE processed.game = games.name), 0) WHERE post_mark = 0")
 
 
+@migrations()
+def m009_ledger_forum_penalty(db: Database) -> None:
+    """The forums' penalty points in the tournament ledger (Mafia's warnings, section 8 of seed 002)."""
+    db.table("ledger").add_column("forum", str, not_null_default="")
+    db.table("ledger").add_column("penalty", int, not_null_default=0)
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -235,7 +242,9 @@ class Store:
         if thread_list:
             parts.append(f"(+thread IN ({','.join('?' * len(thread_list))}) AND pm = 0)")
             params += thread_list
-        if authors:
+        if "*" in authors:   # a game reading everyone's PMs (Mafia's sign-ups)
+            parts.append("(pm = 1)")
+        elif authors:
             parts.append(f"(pm = 1 AND author IN ({','.join('?' * len(authors))}))")
             params += authors
         return " OR ".join(parts), params
@@ -462,12 +471,13 @@ class Store:
     def record_ledger(self, tournament: str, game: str, entries: Iterable[Any], at: datetime | None = None) -> int:
         """A game's ledger entries (forumbot.tournament.Entry), once: recording them again changes nothing.
         Returns how many were new."""
-        rows = [(tournament, game, seq, e.player, e.tol, e.garnets, e.ec, e.reason, format_time(at) if at else _now())
-                for seq, e in enumerate(entries, start=1)]
+        rows = [(tournament, game, seq, e.player, e.tol, e.garnets, e.ec, e.reason, format_time(at) if at else _now(),
+                 getattr(e, "forum", ""), getattr(e, "penalty", 0)) for seq, e in enumerate(entries, start=1)]
         with self.db.atomic():
             before = self.db.execute("SELECT count(*) FROM ledger WHERE tournament = ? AND game = ?",
                                      [tournament, game]).fetchone()[0]
-            self.db.conn.executemany("INSERT OR IGNORE INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.db.conn.executemany("INSERT OR IGNORE INTO ledger (tournament, game, seq, player, tol, garnets, ec, "
+                                     "reason, at, forum, penalty) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return max(0, len(rows) - before)
 
     def ledger(self, tournament: str) -> list[dict[str, Any]]:

@@ -23,15 +23,21 @@ class Entry:
     garnets: int = 0
     ec: int = 0
     reason: str = ""
+    forum: str = ""             # the player's home forum, for the forums' penalty table (Mafia's warnings)
+    penalty: int = 0            # penalty points to that forum
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "tol": self.tol, "garnets": self.garnets, "ec": self.ec,
-                "reason": self.reason}
+        out: dict[str, Any] = {"player": self.player, "tol": self.tol, "garnets": self.garnets, "ec": self.ec,
+                               "reason": self.reason}
+        if self.forum or self.penalty:
+            out.update(forum=self.forum, penalty=self.penalty)
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Entry:
         return cls(str(data["player"]), int(data.get("tol", 0)), int(data.get("garnets", 0)),
-                   int(data.get("ec", 0)), str(data.get("reason", "")))
+                   int(data.get("ec", 0)), str(data.get("reason", "")), str(data.get("forum") or ""),
+                   int(data.get("penalty") or 0))
 
 
 @dataclass(frozen=True)
@@ -49,12 +55,23 @@ def standings(entries: Iterable[Entry]) -> list[Standing]:
     """Each player's totals, most Tokens of Life first, then most garnets, then by name."""
     totals: dict[str, list[int]] = {}
     for entry in entries:
+        if not (entry.tol or entry.garnets or entry.ec):   # a penalty alone is the forum's, not a standing
+            continue
         row = totals.setdefault(entry.player, [0, 0, 0])
         row[0] += entry.tol
         row[1] += entry.garnets
         row[2] += entry.ec
     rows = [Standing(p, *v) for p, v in totals.items()]
     return sorted(rows, key=lambda s: (-s.tol, -s.garnets, s.player))
+
+
+def forum_penalties(entries: Iterable[Entry]) -> list[dict[str, Any]]:
+    """Each forum's penalty points over the tournament's games, most first."""
+    totals: dict[str, int] = {}
+    for entry in entries:
+        if entry.forum and entry.penalty:
+            totals[entry.forum] = totals.get(entry.forum, 0) + entry.penalty
+    return [{"forum": f, "penalty": p} for f, p in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def charge(entries: Iterable[Entry], player: str, *, garnets: int = 0, tol: int = 0, reason: str = "") -> Entry:
@@ -74,4 +91,5 @@ def standings_event(tournament: str, rows: Iterable[Mapping[str, Any]]) -> Event
     entries = [Entry.from_json(r) for r in rows]
     games = list(dict.fromkeys(str(r.get("game", "")) for r in rows))
     return Event("tournament_standings", {"tournament": tournament, "games": games,
-                                          "standings": [s.to_json() for s in standings(entries)]})
+                                          "standings": [s.to_json() for s in standings(entries)],
+                                          "forums": forum_penalties(entries)})

@@ -146,5 +146,5 @@ def test_tally_without_a_store_says_what_to_do(tmp_path):
 def test_demo_plays_the_sample_day(tmp_path):
     out = invoke("demo", "--dir", str(tmp_path / "d"))
     assert out.exit_code == 0, out.output
-    assert "День 1 окончен" in out.output and "Повешен(ы): Том Хэнкс" in out.output
+    assert "День 1 окончен" in out.output and "Повешен: Том Хэнкс" in out.output
     assert "flag: Скарлетт Йоханссон: 'Джокера' matches no player" in out.output

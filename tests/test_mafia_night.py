@@ -293,7 +293,7 @@ def test_classic_ruleset_uses_the_same_machinery():
     state = game(cast=cast, ruleset=classic)
     state, events = night(state, ("M1", "kill", "T1"), ("Doc", "heal", "T1"), ("Cop", "check", "M2"))
     assert last_night(state)["deaths"] == []
-    assert lines(events, "Cop") == [("status", {"target": "M2", "status": "negative"})]
+    assert lines(events, "Cop") == [("check_team", {"target": "M2", "status": "mafia"})]   # mafia, not "negative"
     assert refusal(send(state := day_passes(state), "Doc", "heal", "T1")[1]) == "streak"
     assert refusal(send(state, "T2", "kill", "M1")[1]) == "no_role"
 

@@ -18,6 +18,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.model import Event, Outgoing, parse_time
 from forumbot.render.defuse import defuse, strip_bidi
+from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
 _HERE = Path(__file__).resolve().parent
 DIALECTS = ("markdown", "bbcode")
@@ -78,6 +79,47 @@ _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
 }
 # Phrase parameters that name a status, weapon, kind or action are shown in the post's language.
 _TRANSLATED_PARAMS = ("status", "weapon", "kind", "action")
+# Phrase parameters that are a player's name: a phrase may decline them ({target:gent}) or agree with them
+# ({target:ходил/ходила}).
+_NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player")
+
+
+class Count(int):
+    """A number in a phrase: `{count:visitor/visitors}` (Russian: `{count:гость/гостя/гостей}`) is the word
+    that agrees with it."""
+
+    _lang: str
+
+    def __new__(cls, value: int, lang: str) -> Count:
+        number = super().__new__(cls, value)
+        number._lang = lang
+        return number
+
+    def __format__(self, spec: str) -> str:
+        return plural(int(self), spec, self._lang) if "/" in spec else format(int(self), spec)
+
+
+class Person(str):
+    """A player's name in a phrase. It reads as the name (escaped as the phrase needs); in a format spec,
+    a Russian case (`{target:gent}`, `datv`, `accs`, `ablt`, `loct`) is the declined name and
+    `{target:погиб/погибла}` the word for the player's gender. Other languages keep the name as it is."""
+
+    _raw: str
+    _lang: str
+    _gender: str
+    _escape: Callable[[str], str]
+
+    def __new__(cls, shown: str, raw: str, lang: str, gender: str, escape: Callable[[str], str]) -> Person:
+        person = super().__new__(cls, shown)
+        person._raw, person._lang, person._gender, person._escape = raw, lang, gender, escape
+        return person
+
+    def __format__(self, spec: str) -> str:
+        if "/" in spec:
+            return gendered(spec, self._gender)
+        if spec in CASES:
+            return self._escape(decline(self._raw, spec, self._gender)) if self._lang == "ru" else str(self)
+        return format(str(self), spec)
 
 
 def _when(value: str) -> str:
@@ -117,7 +159,7 @@ class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
     def __init__(self, dialect: str = "markdown", lang: str = "en", *, template_dir: str | Path | None = None,
-                 overrides: Mapping[str, str] | None = None) -> None:
+                 overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None) -> None:
         if dialect not in DIALECTS:
             raise ConfigError(f"no post templates for dialect '{dialect}'", fix="use markdown or bbcode")
         loaders: list[jinja2.BaseLoader] = []
@@ -136,6 +178,7 @@ class Renderer:
         self.env = self.environment(jinja2.ChoiceLoader(loaders))
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
+        self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
 
@@ -150,7 +193,21 @@ class Renderer:
         env.globals["voter"] = self._voter
         env.globals["reason"] = self._reason
         env.globals["result"] = self._result
+        env.filters["person"] = self.person
+        env.filters["count"] = self.count
         return env
+
+    def count(self, value: Any) -> Any:
+        """A whole number that a phrase can agree with (`{n:vote/votes}`; the `count` filter); anything
+        else as it is."""
+        return Count(value, self.lang) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    def person(self, name: Any, escaped: bool = True) -> Person:
+        """A player's name for a phrase (the `person` filter): escaped, declinable, with a gender."""
+        raw = str(name)
+        gender = self.genders.get(raw) or (guess_gender(raw) if self.lang == "ru" else "m")
+        escape: Callable[[str], str] = self._filters["esc"] if escaped else str
+        return Person(escape(raw), raw, self.lang, gender, escape)
 
     def _format(self, phrase: str, params: Mapping[str, Any]) -> str:
         """A phrase (possibly the host's) filled in through the sandbox: `{x.__class__}` cannot look inside."""
@@ -174,7 +231,8 @@ class Renderer:
         """A vote error (or, with prefix "refuse_", a refusal) in the post's language: phrase
         `<prefix><code>` (or `<prefix><code>_candidates` when there are candidates), else the English
         reason. Not escaped: the template escapes the whole line."""
-        params = dict(error.get("params") or {})
+        params = {k: (self.person(v, escaped=False) if k in _NAME_PARAMS and isinstance(v, str) else self.count(v))
+                  for k, v in dict(error.get("params") or {}).items()}
         code = error.get("code") or ""
         phrase = None
         if params.get("candidates"):
@@ -194,8 +252,10 @@ class Renderer:
         for key, value in dict(line.get("params") or {}).items():
             if key in _TRANSLATED_PARAMS:
                 params[key] = self.phrases.get(f"{key}_{value}", value)
+            elif key in _NAME_PARAMS and isinstance(value, str):
+                params[key] = self.person(value)
             else:
-                params[key] = self._filters["esc"](value) if isinstance(value, str) else value
+                params[key] = self._filters["esc"](value) if isinstance(value, str) else self.count(value)
         code = str(line.get("code", ""))
         try:
             return self._format(self.phrases.get(f"result_{code}", code), params)

@@ -173,7 +173,7 @@ _VELAR_HUSHING = "гкхжчшщ"
 _VOWEL_END = "оеиуюэыё"
 
 
-def _ending_forms(word: str, female: bool) -> list[tuple[str, str]]:
+def ending_forms(word: str, female: bool) -> list[tuple[str, str]]:
     """Case forms by the ending table, for words the dictionary does not know: [(case, form)]."""
     last, stem = word[-1], word[:-1]
     if last in _VOWEL_END:                              # Джоли, Киану, Монро, Депардье: indeclinable
@@ -224,7 +224,7 @@ def _same_gender(form_gender: Any, parse_gender: Any) -> bool:
     return form_gender is None or parse_gender is None or str(form_gender) == str(parse_gender)
 
 
-def _from_dictionary(parse: Any) -> bool:
+def from_dictionary(parse: Any) -> bool:
     from pymorphy3.units import DictionaryAnalyzer
 
     return isinstance(parse.methods_stack[0][0], DictionaryAnalyzer)
@@ -233,7 +233,7 @@ def _from_dictionary(parse: Any) -> bool:
 @functools.lru_cache(maxsize=8192)
 def word_gender(word: str) -> str | None:
     """ "femn"/"masc" when the folded Cyrillic `word` is a first name of that gender in the dictionary."""
-    genders = {str(p.tag.gender) for p in _nominative_parses(word) if "Name" in p.tag and _from_dictionary(p)}
+    genders = {str(p.tag.gender) for p in _nominative_parses(word) if "Name" in p.tag and from_dictionary(p)}
     return genders.pop() if len(genders) == 1 and genders & {"femn", "masc"} else None
 
 
@@ -259,8 +259,8 @@ def word_forms(word: str, gender: str | None = None) -> tuple[tuple[str, str], .
         for form in parse.lexeme:
             if form.tag.number == "sing" and _same_gender(form.tag.gender, parse.tag.gender):
                 forms.setdefault(fold(form.word), str(form.tag.case))
-    if not any(_from_dictionary(p) for p in parses):      # a foreign or unknown word: the ending table
-        for case, form in _ending_forms(word, female=gender == "femn"):
+    if not any(from_dictionary(p) for p in parses):      # a foreign or unknown word: the ending table
+        for case, form in ending_forms(word, female=gender == "femn"):
             forms.setdefault(form, case)
     return tuple((case, form) for form, case in forms.items())
 

@@ -7,14 +7,16 @@ kill a night, carried by one member instead of their own action; a sole survivin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from forumbot.games.base import refusal
+from forumbot.games.mafia.moderation import note_problem
 from forumbot.games.mafia.roles import VERBS, RoleDef
 from forumbot.games.mafia.state import KILL_KEY, MafiaState
 from forumbot.model import Event, Intent, format_time
 
-NIGHT_KINDS = ("action", "note", "reject_note")
+NIGHT_KINDS = ("action", "note", "reject_note", "approve_note")
 
 # Why a night command is refused: the code (phrase `refuse_<code>` in the player's language) → English.
 REFUSALS = {
@@ -33,7 +35,8 @@ REFUSALS = {
     "kill_taken": "{carrier} has already sent the mafia's kill tonight",
     "need_two": "a redirect needs two players: 'redirect X to Y'",
     "no_loot": "you have nothing stolen to use tonight",
-    "notes_limit": "you have used all {limit} notes",
+    "notes_limit": "you have no notes left (the limit is {limit})",
+    "notes_none": "this game has no notes",
     "note_empty": "the note is empty",
     "not_host": "only the host can reject notes",
     "no_note": "there is no note number {number} tonight",
@@ -41,8 +44,14 @@ REFUSALS = {
 }
 
 
-def refuse(intent: Intent, code: str, **params: Any) -> Event:
-    return refusal(intent, REFUSALS[code].format(**params), code=code, params=params, pm=True, subject="refused")
+def refuser(table: dict[str, str]) -> Callable[..., Event]:
+    """A module's `refuse(intent, code, **params)`: the PM refusal whose English text is table[code]."""
+    def refuse(intent: Intent, code: str, **params: Any) -> Event:
+        return refusal(intent, table[code].format(**params), code=code, params=params, pm=True, subject="refused")
+    return refuse
+
+
+refuse = refuser(REFUSALS)
 
 
 def role_of(state: MafiaState, name: str) -> RoleDef | None:
@@ -64,7 +73,7 @@ def loot(state: MafiaState, name: str) -> str | None:
 
 def apply_night(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     """A night action, a note, or the host rejecting a note."""
-    if intent.kind == "reject_note":
+    if intent.kind in ("reject_note", "approve_note"):
         return _reject_note(state, intent)
     if state.phase == "over":
         return state, [refuse(intent, "state_over")]
@@ -177,15 +186,20 @@ def _note(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     limit = state.options.notes_per_night
     mine = [n for n in state.notes if n["author"] == intent.author and not n.get("rejected")
             and (state.options.notes_scope == "game" or n["night"] == state.number)]
+    if limit == 0:
+        return state, [refuse(intent, "notes_none")]
     if len(mine) >= limit:
         return state, [refuse(intent, "notes_limit", limit=limit)]
     number = 1 + sum(1 for n in state.notes if n["night"] == state.number)
+    held = note_problem(state, intent.author, text) if state.options.moderate else None
     note = {"id": number, "author": intent.author, "night": state.number, "text": text, "rejected": None}
+    if held:
+        note["held"] = held     # published only if the host approves it before the night ends (section 4)
     event = Event("note_ack", {"pm_to": intent.author, "subject": "note", "number": number,
-                               "left": limit - len(mine) - 1, "night": state.number})
+                               "left": limit - len(mine) - 1, "night": state.number, "held": held})
     host_copy = [Event("note_ack", {"pm_to": state.host, "subject": "note", "number": number, "text": text,
-                                    "author": intent.author, "night": state.number, "for_host": True})] \
-        if state.host else []
+                                    "author": intent.author, "night": state.number, "for_host": True,
+                                    "held": held})] if state.host else []
     return state.with_(notes=(*state.notes, note)), [event, *host_copy]
 
 
@@ -199,6 +213,12 @@ def _reject_note(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Ev
     reason = str(intent.data.get("reason", "")).strip()
     notes = list(state.notes)
     for index, note in enumerate(notes):
+        if note["night"] == state.number and note["id"] == number and not note.get("rejected") \
+                and intent.kind == "approve_note":
+            notes[index] = {k: v for k, v in note.items() if k != "held"}
+            return state.with_(notes=tuple(notes)), [Event("note_ack", {
+                "pm_to": state.host, "subject": "note", "number": number, "night": state.number,
+                "for_host": True, "approved": True, "author": note["author"], "text": note["text"], "held": None})]
         if note["night"] == state.number and note["id"] == number and not note.get("rejected"):
             notes[index] = {**note, "rejected": reason or "-"}
             told = Event("note_rejected", {"pm_to": note["author"], "subject": "note", "number": number,

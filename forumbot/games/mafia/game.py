@@ -14,15 +14,24 @@ from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
-from forumbot.games.mafia import voting
+from forumbot.games.mafia import bestplayer, ledger, moderation, voting
 from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
+from forumbot.games.mafia.actions import refuse as night_refusal
 from forumbot.games.mafia.dayside import hang_protections
 from forumbot.games.mafia.newspaper import end_night, game_over, winner
 from forumbot.games.mafia.options import MafiaOptions
 from forumbot.games.mafia.roles import find_role
-from forumbot.games.mafia.schedule import modkill, next_reminder, remind, shift
+from forumbot.games.mafia.schedule import modkill, must_act, next_reminder, remind, shift
+from forumbot.games.mafia.signup import (
+    SIGNUP_KINDS,
+    apply_signup,
+    on_signup_deadline,
+    player_of_account,
+    reveal_masks,
+)
 from forumbot.games.mafia.state import (
     NO_LYNCH,
+    PRE_PHASES,
     DayResult,
     Death,
     MafiaState,
@@ -31,9 +40,12 @@ from forumbot.games.mafia.state import (
     state_from_json,
     state_to_json,
 )
-from forumbot.model import Event, Intent, format_time
+from forumbot.model import Event, Intent, PlayerRef, format_time
+from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
+# Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
+QUIET_PHASES = (*PRE_PHASES, "best_player")
 
 
 class MafiaGame:
@@ -44,6 +56,10 @@ class MafiaGame:
         """The first state. Raises ConfigError for an empty roster, a bad phase or unknown dead players."""
         options = MafiaOptions.from_dict(dict(setup.options))
         names = tuple(p.name for p in setup.players)
+        if setup.phase == "signup":   # the roster comes from the sign-ups (signup.py)
+            return MafiaState(players=(), alive=(), phase="signup", phase_started=setup.start,
+                              phase_ends=setup.start + timedelta(hours=options.signup_hours), options=options,
+                              host=setup.host, lang=setup.lang)
         if not names:
             raise ConfigError("the game has no players", fix="add [[players]] entries with a name")
         unknown = [n for n in setup.dead if n not in names]
@@ -79,6 +95,7 @@ class MafiaGame:
             no_lynch_used=no_lynch_used,
             host=setup.host,
             lang=setup.lang,
+            forums={p.name: p.forum for p in setup.players if p.forum},
         )
 
     def unplayable(self, state: MafiaState) -> tuple[str, str] | None:
@@ -102,13 +119,23 @@ class MafiaGame:
         return None
 
     def start_events(self, state: MafiaState) -> list[Event]:
-        """The post that opens the first phase."""
-        return [_phase_start(state)]
+        """The post that opens the first phase (none for sign-ups: they are open by PM)."""
+        return [] if state.phase in PRE_PHASES else [_phase_start(state)]
 
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+        state, events = self._apply(state, intent)
+        return _after(state, events, intent.at or state.phase_started)
+
+    def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
-            return modkill(state, intent)
+            return _modkill(state, intent)
+        if intent.kind in SIGNUP_KINDS:
+            return apply_signup(state, intent)
+        if intent.kind in OUTSIDE_KINDS:
+            return OUTSIDE_KINDS[intent.kind](state, intent)
+        if intent.kind in NIGHT_KINDS and state.phase in QUIET_PHASES:
+            return state, [night_refusal(intent, "not_night", phase=state.phase)]
         if intent.kind in NIGHT_KINDS:
             return apply_night(state, intent)
         if intent.kind == "not_counted":   # a vote-like line the parser did not count: shown in the count
@@ -146,6 +173,8 @@ class MafiaGame:
         """The next moment the game acts by itself: a reminder, else the end of the phase."""
         if state.phase == "over":
             return None
+        if state.phase in QUIET_PHASES:
+            return state.phase_ends
         reminder = next_reminder(state)
         return reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
 
@@ -158,12 +187,16 @@ class MafiaGame:
         the phase has ended (the bot was down) is dropped, not sent."""
         if state.phase == "over":
             return state, []
+        if state.phase in PRE_PHASES:
+            return on_signup_deadline(state, at)
+        if state.phase == "best_player":
+            return bestplayer.close(state, at)
         if at < state.phase_ends:
             reminded, events = remind(state, at)
             return (reminded, []) if now is not None and now >= state.phase_ends else (reminded, events)
         if state.is_day:
-            return _end_day(state, state.phase_ends, "deadline")
-        return _end_night(state, state.phase_ends)
+            return _after(*_end_day(state, state.phase_ends, "deadline"), state.phase_ends)
+        return _after(*_end_night(state, state.phase_ends), state.phase_ends)
 
     def report(self, state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
         every = state.options.vote_count_every
@@ -186,8 +219,34 @@ class MafiaGame:
                 **{name: name for name in state.options.vote_threads}}
 
     def pm_authors(self, state: MafiaState) -> tuple[str, ...]:
-        """Whose private messages this game reads: every player (night actions arrive by PM), the host."""
-        return (*state.players, state.host) if state.host and state.host not in state.players else state.players
+        """Whose private messages this game reads: every player (night actions arrive by PM) and the
+        real account behind each mask, the host; while sign-ups are open, anyone ("*")."""
+        if state.phase == "signup":
+            return ("*",)
+        players = (*state.players, *state.masks.values())
+        return (*players, state.host) if state.host and state.host not in players else players
+
+    def account_player(self, state: MafiaState, account: str) -> str:
+        """The player whose PMs an account sends: a mask's real account writes as the mask."""
+        return player_of_account(state, account)
+
+    def roster(self, state: MafiaState) -> tuple[PlayerRef, ...] | None:
+        """The players (masks, with the gender they signed up with) once the sign-ups have made them (None:
+        the config's)."""
+        return tuple(PlayerRef(p, gender=state.genders.get(p)) for p in state.players) if state.masks else None
+
+    def watched_threads(self, state: MafiaState) -> tuple[str, ...]:
+        """Threads whose talk is checked for the host (moderation.py), without counting it."""
+        return (state.options.game_thread,) if state.options.moderate else ()
+
+    def watch_post(self, state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, list[Event]]:
+        return moderation.watch(state, post, thread)
+
+    def ledger_entries(self, state: MafiaState) -> list[Entry]:
+        """The warnings ledger for a tournament's table of forums' penalty points, one entry per violation, as
+        they happen (the tournament records each once)."""
+        return [Entry(e["player"], reason=f"rule {e['rule']}", forum=e["forum"], penalty=ledger.points(e))
+                for e in state.ledger]
 
     def command_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose posts are read for commands (votes count only in the voting thread)."""
@@ -220,7 +279,48 @@ class MafiaGame:
             "roles": dict(state.roles),
             "nights": [dict(n) for n in state.nights],
             "winner": state.winner,
+            **_extra_summary(state),
         }
+
+
+def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """The host's modkill; outside the ledger's own exclusions it is a ledger entry too (modkill_points)."""
+    state, events = modkill(state, intent)
+    if not intent.data.get("ledger") and not any(e.kind == "rejected" for e in events):
+        state = ledger.modkill_entry(state, str(intent.data.get("target")), intent.at)
+    return state, events
+
+
+def _open_best(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    return bestplayer.open_vote(state, intent, intent.at or state.phase_started)
+
+
+# Commands of the warnings ledger, the masks and the best-player vote (the host's, and the ballots).
+OUTSIDE_KINDS = {"warn": ledger.warn, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
+                 "best_player_open": _open_best}
+
+
+def _extra_summary(state: MafiaState) -> dict[str, Any]:
+    """Sign-ups, masks (the host's secret), confirmations, the ledger and the best-player vote, when used."""
+    out: dict[str, Any] = {}
+    if state.signup:
+        out["signup"] = {a: dict(e) for a, e in state.signup.items()}
+        out["masks"] = dict(state.masks)
+        out["confirmed"] = list(state.confirmed)
+    if state.ledger or state.forums:
+        out["ledger"] = ledger.summary(state)
+    best = bestplayer.summary(state)
+    if best is not None:
+        out["best_player"] = best
+    return out
+
+
+def _after(state: MafiaState, events: list[Event], at: datetime) -> tuple[MafiaState, list[Event]]:
+    """The game's end opens the best-player vote by itself when best_player_start = "auto"."""
+    if state.phase == "over" and not state.best and state.options.best_player_start == "auto":
+        state, more = bestplayer.open_vote(state, None, at)
+        return state, events + more
+    return state, events
 
 
 # ---- rules of a vote ------------------------------------------------------------------------
@@ -366,7 +466,9 @@ def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, l
 
 
 def _end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
-    """The night's end: its actions resolved, the newspaper, the private results, then day or the end."""
+    """The night's end: its actions resolved, the newspaper, the private results, then day or the end.
+    Whoever owed an action and sent none gets the 8.2.7 penalty (no warning, no PM)."""
+    state = ledger.missed_actions(state, must_act(state), at) if state.options.moderate else state
     state, events = end_night(state, at)
     side = winner(state)
     if side is not None:

@@ -20,7 +20,8 @@ def end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]
     memory.setdefault(GAME_KEY, {})["town_count"] = {"night": state.number, "count": len(town)}
     deaths = tuple(Death(n, state.phase, "night", state.roles.get(n)) for n in run.deaths)
     alive = tuple(n for n in state.alive if n not in run.deaths)
-    notes = [n["text"] for n in state.notes if n["night"] == state.number and not n.get("rejected")]
+    notes = [n["text"] for n in state.notes if n["night"] == state.number and not n.get("rejected")
+             and not n.get("held")]
     if state.options.shuffle_notes:
         random.Random(f"{state.options.seed}:{state.number}").shuffle(notes)
     shown = [{"name": d.name, **({"role": _role_name(state, d.name)} if state.options.reveal_roles else {})}
@@ -28,6 +29,9 @@ def end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]
     events = [Event("night_end", {"night": state.number, "deaths": shown, "notes": notes,
                                   "at": format_time(at)})]
     events += _private(state, run)
+    events += [Event("note_rejected", {"pm_to": n["author"], "subject": "note", "number": n["id"], "reason": "",
+                                       "held": n["held"], "night": state.number})
+               for n in state.notes if n["night"] == state.number and n.get("held") and not n.get("rejected")]
     new = state.with_(alive=alive, dead=state.dead + deaths, memory=memory, orders={},
                       nights=(*state.nights, record(run)), immune=frozenset(run.immune & set(alive)))
     return new, events

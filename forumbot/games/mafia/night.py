@@ -158,7 +158,11 @@ def visitors(run: NightRun, name: str) -> int:
 def _info(run: NightRun, act: Act) -> None:
     target = act.final
     if act.action == "check":
-        run.tell(act.actor, "status", target=target, status=run.status.get(target, "positive"))
+        status = run.status.get(target, "positive")
+        if run.state.options.check_result == "team":   # the classic detective: "mafia" / "not mafia"
+            run.tell(act.actor, "check_team", target=target, status="mafia" if status == "negative" else "not_mafia")
+        else:
+            run.tell(act.actor, "status", target=target, status=status)
     elif act.action == "weapon":
         role = run.role(target)
         run.tell(act.actor, "weapon", target=target, weapon=role.weapon if role else "none")

@@ -6,6 +6,7 @@ a game's [game.options]. The README's rules section says why each default was ch
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,26 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "stolen_action": ("tonight", "role"),
     "mafia_wins": ("parity", "alone"),
     "inspector_meets": ("both", "inspector"),
+    "best_player_start": ("host", "auto"),
+    "check_result": ("status", "team"),
+    "best_player_negative": ("zero", "allow"),
 }
+
+
+def pairs(value: Any, source: str) -> tuple[tuple[str, Any], ...]:
+    """A table {key = value} (from TOML) or its stored form [[key, value], ...], as sorted pairs: options must
+    stay hashable."""
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, (list, tuple)) and all(isinstance(v, (list, tuple)) and len(v) == 2 for v in value):
+        items = [tuple(v) for v in value]
+    else:
+        raise ConfigError(f"{value!r} must be a table of key = value", path=source,
+                          fix='write it as a table, like { "1" = "inspector" }')
+    for key, item in items:
+        if isinstance(item, (dict, list)):
+            raise ConfigError(f"the value of '{key}' must be a number or a string", path=source)
+    return tuple(sorted((str(k), v) for k, v in items))
 
 
 @dataclass(frozen=True)
@@ -74,11 +94,36 @@ class MafiaOptions:
     inspector_meets: str = "both"
     shuffle_notes: bool = True
     seed: int = 0
+    # What a check learns: the target's "status" (positive/negative, Body Snatchers) or its "team" (mafia or
+    # not mafia: the classic detective).
+    check_result: str = "status"
+    # ---- before the game (sections 1-3; signup.py) -----------------------------------------------
+    signup_hours: float = 72.0          # how long sign-ups are open (a game that starts in phase "signup")
+    signup_extend_hours: float = 24.0   # sign-ups not full at the deadline: open this much longer
+    signup_slots: int = 12              # numbers 1..N (section 1: 12 players)
+    role_table: tuple[tuple[str, Any], ...] = ()   # the host's secret table: number → role (never posted)
+    forums: tuple[tuple[str, Any], ...] = ()       # account (or player) → their home forum
+    confirm_hours: float = 24.0         # role confirmation: reminders and a word to the host this often
+    # ---- warnings and penalties (section 8; ledger.py, moderation.py) ------------------------------
+    moderate: bool = False              # check the game thread and count 8.2.7 by itself
+    slang: tuple[str, ...] = ()         # a community's slang that reveals a mask (8.2.8)
+    penalties: tuple[tuple[str, Any], ...] = ()    # rule ("8.2.1") → penalty points to the player's forum
+    warning_points: tuple[float, ...] = (1.0, 6.0, 12.0)   # the 1st, 2nd, 3rd warning (8.1)
+    exclude_after: int = 3              # the warning that excludes the player (a modkill, 8.1.3)
+    exclude_rules: tuple[str, ...] = ("8.2.9",)    # violations that exclude at once
+    silent_rules: tuple[str, ...] = ("8.2.7",)     # violations without a warning or a PM (8.2.7)
+    modkill_points: int = 12            # an exclusion costs the forum at least this (8.2, last paragraph)
+    # ---- the best-player vote (section 9; bestplayer.py) -----------------------------------------
+    best_player_start: str = "host"     # "host": the host's command opens it; "auto": at the game's end
+    best_player_hours: float = 168.0    # one week
+    best_player_negative: str = "zero"  # a total after deductions below zero: shown as 0, or "allow"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
-        options = options_from(cls, data, source, "Mafia", choices=CHOICES, converters={"roles": roles_from})
+        converters: dict[str, Callable[[Any, str], Any]] = {"roles": roles_from, "role_table": pairs,
+                                                             "forums": pairs, "penalties": pairs}
+        options = options_from(cls, data, source, "Mafia", choices=CHOICES, converters=converters)
         if options.day_hours <= 0 or options.night_hours <= 0:
             raise ConfigError("day_hours and night_hours must be positive", path=source)
         ids = [r.id for r in options.roles]

@@ -40,11 +40,13 @@ def next_reminder(state: MafiaState) -> datetime | None:
 
 def must_act(state: MafiaState) -> list[str]:
     """Living players who have a night action to send and have not sent one (a mafioso while the
-    mafia's kill is not sent)."""
+    mafia's kill is not sent); the carrier of the mafia's kill has sent theirs."""
     out = []
+    carrier = state.orders.get(KILL_KEY, {}).get("actor")
     for name in state.alive:
         role = role_of(state, name)
-        if role is None or name in state.orders:
+        # the mafia's kill is carried instead of the carrier's own action (a sole survivor may do both)
+        if role is None or name in state.orders or name == carrier:
             continue
         if role.action or (role.team == "mafia" and KILL_KEY not in state.orders):
             out.append(name)

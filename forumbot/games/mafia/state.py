@@ -18,6 +18,7 @@ from forumbot.model import format_time, parse_time
 NO_LYNCH = "no_lynch"
 KILL_KEY = "@kill"
 GAME_KEY = "@game"
+PRE_PHASES = ("signup", "roles")      # before the game: sign-ups, then role confirmation (signup.py)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,14 @@ class MafiaState:
     nights: tuple[dict[str, Any], ...] = ()      # each resolved night, for the host and the replay JSON
     winner: str | None = None
     reminded: tuple[str, ...] = ()               # "<phase>:<hours>" of every reminder already sent
+    # ---- before and after the game (signup.py, ledger.py, bestplayer.py): plain JSON data ----------
+    signup: dict[str, dict[str, Any]] = field(default_factory=dict)   # account → {"number", "mask", "at"}
+    masks: dict[str, str] = field(default_factory=dict)      # mask (the player's name in the game) → account
+    confirmed: tuple[str, ...] = ()                          # players who confirmed their role
+    forums: dict[str, str] = field(default_factory=dict)     # player → their home forum
+    genders: dict[str, str] = field(default_factory=dict)    # mask → "f"/"m", as signed up (for Russian posts)
+    ledger: tuple[dict[str, Any], ...] = ()                  # warnings and penalties (ledger.py)
+    best: dict[str, Any] = field(default_factory=dict)       # the best-player vote (bestplayer.py)
 
     @property
     def is_day(self) -> bool:
@@ -175,4 +184,11 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         nights=tuple(data.get("nights", [])),
         winner=data.get("winner"),
         reminded=tuple(data.get("reminded", ())),
+        signup=dict(data.get("signup", {})),
+        masks=dict(data.get("masks", {})),
+        confirmed=tuple(data.get("confirmed", ())),
+        forums=dict(data.get("forums", {})),
+        genders=dict(data.get("genders", {})),
+        ledger=tuple(data.get("ledger", ())),
+        best=dict(data.get("best", {})),
     )
