@@ -168,10 +168,12 @@ class PostParser:
 
     def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str,
                slots_first: bool) -> Match | None:
-        """The command at `at`; inside a bold span the span's own text is tried first ("[b]vote Bob[/b] Al")."""
+        """The command at `at`; inside a bold span a vote's own text is tried first ("[b]vote Bob[/b] Al").
+        Other commands read on past the bold, as they did before bold was marked ("**1. Food Chain** 2. ...")."""
         if span is not None and span[1] < len(text):
             found = self.grammar.match_at(text, at, where, span[1], slots_first)
-            if found is not None and all(_bare(value) for value in found.slots.values()):
+            if found is not None and found.command.kind in VOTE_KINDS \
+                    and all(_bare(value) for value in found.slots.values()):
                 return found        # else the name follows the bold: "[b]vote:[/b] Alice"
         return self.grammar.match_at(text, at, where, None, slots_first)
 

@@ -18,6 +18,7 @@ def write_bot(tmp_path: Path) -> str:
     start = (datetime.now(UTC) - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
     (tmp_path / "g.toml").write_text(
         f'[game]\nname = "mafia"\nruleset = "bodysnatchers"\nlang = "en"\nstart = "{start}"\nhost = "Host"\n'
+        '[game.options]\nvotes_only = true\n'
         + "".join(f'[[players]]\nname = "{n}"\nforum = "{f}"\n'
                   for n, f in [("Alice", "MF"), ("Bob", "BB"), ("Carol", "MF"), ("Dave", "BB")]),
         encoding="utf-8")

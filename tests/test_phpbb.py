@@ -364,7 +364,9 @@ def test_the_open_thread_command_prints_the_new_topics_id(fake, tmp_path, monkey
     from forumbot.cli import cli
 
     (tmp_path / "game.toml").write_text('[game]\nname = "mafia"\nstart = "2026-03-01T20:00:00Z"\n'
-                                        '[[players]]\nname = "Alice"\n', encoding="utf-8")
+                                        '[game.options]\nvotes_only = true\n'
+                                        '[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n'
+                                        '[[players]]\nname = "Carol"\n', encoding="utf-8")
     (tmp_path / "bot.toml").write_text(
         f'[bot]\nstore = "bot.db"\n[platforms.board]\nkind = "phpbb"\nurl = "{fake.url}"\naccount = "forumbot"\n'
         'forum = 3\nmin_interval = 0\nform_wait = 0\npassword_env = "TEST_PHPBB_PW"\n'

@@ -34,7 +34,7 @@ def prepare(folder: Path, fake: FakePhpbb, votes: int, game: int) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "game.toml").write_text(
         f'[game]\nname = "mafia"\nlang = "en"\nstart = "{START:%Y-%m-%dT%H:%M:%SZ}"\ndialect = "bbcode"\n'
-        '[game.options]\nday_hours = 2\nnight_hours = 1\n'
+        '[game.options]\nday_hours = 2\nnight_hours = 1\nvotes_only = true\n'
         + "".join(f'[[players]]\nname = "{n}"\n' for n in PLAYERS), encoding="utf-8")
     config = folder / "bot.toml"
     config.write_text(f'[bot]\nstore = "bot.db"\n[platforms.board]\nkind = "phpbb"\nurl = "{fake.url}"\n'

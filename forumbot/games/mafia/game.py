@@ -101,6 +101,19 @@ class MafiaGame:
     def unplayable(self, state: MafiaState) -> tuple[str, str] | None:
         """Why a game set up like this could never be played to its end, and the fix; None when it can.
         `check-config` and a live bot's config refuse such a game (a scenario replayed in tests may not)."""
+        if state.phase in PRE_PHASES:   # sign-ups: the roster comes by PM, the roles from the host's table
+            slots = state.options.signup_slots
+            if slots < 3:
+                return (f"a Mafia game needs at least 3 players; signup_slots is {slots}", "signup_slots = 12")
+            if state.options.votes_only:
+                return None
+            table = dict(state.options.role_table)
+            missing = [str(n) for n in range(1, slots + 1)
+                       if not find_role(state.options.roles, str(table.get(str(n), "")))]
+            if missing:
+                return (f"the host's role table has no role of the ruleset for number(s) {', '.join(missing[:12])}, "
+                        "so the game could not be dealt", 'fill [game.options] role_table = { "1" = "inspector", ... }')
+            return None
         count = len(state.players)
         if count < 3:
             return (f"a Mafia game needs at least 3 players; the roster has {count}", "add [[players]]")
