@@ -100,6 +100,18 @@ def m008_carry_progress(db: Database) -> None:
                "ON posts.id = processed.post WHERE processed.game = games.name), 0) WHERE post_mark = 0")
 
 
+@migrations()
+def m009_host_console(db: Database) -> None:
+    """The host console (forumbot/web/console.py): the host's corrections with their audit trail, read by
+    every step of the game (forumbot/corrections.py), and one-time sign-in links."""
+    db.table("corrections").create({"id": int, "game": str, "post": str, "kind": str, "data": str, "reason": str,
+                                    "by": str, "at": str, "undone": str, "undone_by": str, "applied": str,
+                                    "outcome": str}, pk="id")
+    db.table("corrections").create_index(["game", "applied"])
+    db.table("host_links").create({"token": str, "host": str, "game": str, "expires": str, "used": str},
+                                  pk="token")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
