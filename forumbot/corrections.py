@@ -214,3 +214,33 @@ def use_link(store: Store, token: str, now: datetime) -> tuple[str, str] | None:
             return None
         store.db.execute("UPDATE host_links SET used = ? WHERE token = ?", [format_time(now), _digest(token)])
         return row[0], row[1]
+
+
+# ---- what the console shows about each post -----------------------------------------------------
+def edited_texts(store: Store, game: str) -> dict[str, str]:
+    """The edited text of the game's read posts that were edited after the bot first read them."""
+    return {r[0]: r[1] for r in store.db.execute(
+        "SELECT posts.id, posts.edited_body FROM posts JOIN processed ON processed.post = posts.id AND "
+        "processed.game = ? WHERE posts.edited_body IS NOT NULL", [game]).fetchall()}
+
+
+def intents_by_post(store: Store, game: str) -> dict[str, list[dict[str, Any]]]:
+    """The intents the parser read, by post, in order: {"kind", "line", "data"}."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for post, kind, data in store.db.execute("SELECT post, kind, data FROM intents WHERE game = ? ORDER BY id",
+                                             [game]).fetchall():
+        out.setdefault(post, []).append({"kind": kind, "data": json.loads(data or "{}")})
+    return out
+
+
+def chain(data: dict[str, Any]) -> list[str]:
+    """How each name in an intent was read: "'Хэнкса' → Том Хэнкс by inflection", or why it was not."""
+    out = []
+    for field_name, how in data.get("matched", {}).items():
+        raw, _, method = str(how).rpartition(" (")
+        out.append(f"'{raw}' → {data.get(field_name)} by {method.rstrip(')')}")
+    for field_name, raw in data.get("unresolved", {}).items():
+        out.append(f"'{raw}' → no player ({data.get('error', 'not a player')})")
+    if not out and data.get("target"):
+        out.append(f"'{data['target']}' → {data['target']} exactly")
+    return out
