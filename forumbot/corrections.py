@@ -224,6 +224,12 @@ def edited_texts(store: Store, game: str) -> dict[str, str]:
         "processed.game = ? WHERE posts.edited_body IS NOT NULL", [game]).fetchall()}
 
 
+def bot_posts(store: Store, game: str) -> set[str]:
+    """The platform ids of the bot's own posts for the game (it reads them, but they carry no command)."""
+    return {r[0] for r in store.db.execute("SELECT platform_id FROM outbox WHERE game = ? AND platform_id IS NOT NULL",
+                                           [game]).fetchall()}
+
+
 def intents_by_post(store: Store, game: str) -> dict[str, list[dict[str, Any]]]:
     """The intents the parser read, by post, in order: {"kind", "line", "data"}."""
     out: dict[str, list[dict[str, Any]]] = {}

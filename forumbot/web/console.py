@@ -163,11 +163,16 @@ def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[
     for flag in store().flags(name):
         flags.setdefault(flag["post"] or "", []).append(flag["reason"])
     out = []
+    own = corrections.bot_posts(store(), name)
     for post in reversed(corrections.read_posts(store(), name)):
+        if post.platform_id in own:
+            continue
         intents = [{"kind": i["kind"], "line": i["data"].get("line") or "", "target": i["data"].get("target"),
                     "chain": corrections.chain(i["data"])} for i in read.get(post.platform_id, [])]
         status = ("corrected" if post.platform_id in in_force else "refused" if post.platform_id in refusals
-                  else "flagged" if post.platform_id in flags else "read" if intents else "no command")
+                  else "flagged" if post.platform_id in flags
+                  else "check" if any(" by fuzzy" in c for i in intents for c in i["chain"])   # a guess: worth a look
+                  else "read" if intents else "no command")
         out.append({"post": post, "intents": intents, "refusals": refusals.get(post.platform_id, []),
                     "flags": flags.get(post.platform_id, []), "status": status, "edited": edited.get(post.platform_id),
                     "correction": in_force.get(post.platform_id)})
