@@ -277,3 +277,39 @@ def test_forumbot_passwd_and_host_link(tmp_path):
     assert corrections.use_link(store, token, at(0)) is None      # once
     unknown = CliRunner().invoke(cli, ["host-link", "nope", "--config", str(tmp_path / "bot.toml")])
     assert unknown.exit_code == 2 and "name one of: game" in unknown.output
+
+
+def test_the_night_view_shows_the_orders_who_has_not_acted_and_the_resolved_nights(tmp_path):
+    from test_mafia_night import MAFIA, game, night, send
+
+    state, _ = night(game(), ("Man", "kill", "Wri"))                 # night 0 resolved, then day 1 ...
+    state, _ = MAFIA.on_deadline(state, state.phase_ends)             # ... ends: night 1
+    state, events = send(state, "Det", "kill", "Pol")
+    store = Store(tmp_path / "bot.db")
+    store.commit_step("n", "mafia", {}, MAFIA.to_json(state))
+    app = create_app(WebSettings(str(tmp_path / "forum.db"), WebConfig(hosts=HASHES), clock=lambda: at(1),
+                                 store=str(tmp_path / "bot.db"), game_hosts={"n": "Host"}))
+    client = app.test_client()
+    client.post("/console/signin", data={"name": "Host", "password": PASSWORDS["Host"], "csrf": csrf(client)})
+    soup = page(client, "/console/g/n")
+    assert soup.select_one("#phase").get_text().startswith("night")
+    orders = [[td.get_text() for td in tr.select("td")] for tr in soup.select("#night tr")[1:]]
+    assert [o[1:3] for o in orders] == [["kill", "Pol"]]
+    silent = soup.find(string=re.compile("No action yet from"))
+    names = [n.strip() for n in silent.split(":", 1)[1].split(",")]
+    assert "Man" in names and "Det" not in names and "Wri" not in names   # Det has acted; Wri is dead
+    resolved = json.loads(soup.select_one("details pre").get_text())
+    assert resolved == json.loads(json.dumps(MAFIA.summary(state)["nights"]))
+
+
+def test_use_the_edited_text_of_a_post(bed):
+    from dataclasses import replace
+
+    carol = next(p for p in bed.runner.store.posts(["g/votes"]) if p.author == "Carol")
+    bed.runner.store.save_posts("local", [replace(carol, body="vote Dave", edited=at(3.2))])   # an edit seen later
+    client = host_client(bed)
+    row = page(client).find(id=f"post-{carol.platform_id}")
+    assert "edited since: vote Dave" in row.get_text(" ", strip=True)
+    assert post(client, "/console/g/g/correct", post=carol.platform_id, kind="use_edited").status_code == 302
+    bed.step(4)
+    assert bed.votes() == {"Bob": ["Alice"], "Dave": ["Carol"]}

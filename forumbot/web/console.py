@@ -183,8 +183,10 @@ def _night(state: dict[str, Any]) -> dict[str, Any] | None:
     """Mafia's night: tonight's orders, who has sent none, notes, and the resolved nights as stored."""
     if "orders" not in state:
         return None
+    orders = state.get("orders", {})
+    acted = set(orders) | {o.get("actor") for o in orders.values()}   # the mafia's kill is keyed apart, by carrier
     acting = [p for p in state.get("alive", []) if state.get("roles", {}).get(p) not in (None, "", "townie")]
-    return {"orders": state.get("orders", {}), "silent": [p for p in acting if p not in state.get("orders", {})],
+    return {"orders": orders, "silent": [p for p in acting if p not in acted],
             "notes": [n for n in state.get("notes", []) if not n.get("rejected")], "resolved": state.get("nights", [])}
 
 
