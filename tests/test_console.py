@@ -255,6 +255,29 @@ def test_a_one_time_link_signs_the_host_in_once(bed):
     assert bed.app.test_client().get(f"/console/link/{late}").status_code == 403
 
 
+def test_web_hosts_in_the_bot_config_and_the_console_of_forumbot_run(tmp_path):
+    from forumbot.errors import ConfigError
+    from forumbot.service import Service
+
+    (tmp_path / "game.toml").write_text(
+        '[game]\nname = "mafia"\nlang = "en"\nstart = "2026-05-01T18:00:00Z"\nhost = "Host"\n'
+        '[game.options]\nvotes_only = true\n[[players]]\nname = "Alice"\n[[players]]\nname = "Bob"\n'
+        '[[players]]\nname = "Carol"\n')
+    bot = tmp_path / "bot.toml"
+    bot.write_text('[bot]\nstore = "bot.db"\n[platforms.local]\nkind = "local"\npath = "forum.db"\n'
+                   f'[[games]]\nconfig = "game.toml"\n[web]\n[web.hosts]\nHost = "{HASHES["Host"]}"\n')
+    settings = Service(load_bot_config(bot)).web_settings()
+    assert settings.store == str(tmp_path / "bot.db") and settings.game_hosts == {"game": "Host"}
+    assert settings.web.hosts == {"Host": HASHES["Host"]}
+    client = create_app(settings).test_client()
+    response = client.post("/console/signin", data={"name": "Host", "password": PASSWORDS["Host"],
+                                                    "csrf": csrf(client)})
+    assert response.status_code == 302
+    bot.write_text(bot.read_text().replace(HASHES["Host"], "plain-text-password"))
+    with pytest.raises(ConfigError, match=r"bot.toml:\d+: the password of host Host must be a hash made by"):
+        load_bot_config(bot)
+
+
 def test_forumbot_passwd_and_host_link(tmp_path):
     made = CliRunner().invoke(cli, ["passwd"], input="long-enough-pw\nlong-enough-pw\n")
     assert made.exit_code == 0, made.output
