@@ -245,7 +245,7 @@ def chain(data: dict[str, Any]) -> list[str]:
     for field_name, how in data.get("matched", {}).items():
         raw, _, method = str(how).rpartition(" (")
         out.append(f"'{raw}' → {data.get(field_name)} by {method.rstrip(')')}")
-    for field_name, raw in data.get("unresolved", {}).items():
+    for raw in data.get("unresolved", {}).values():
         out.append(f"'{raw}' → no player ({data.get('error', 'not a player')})")
     if not out and data.get("target"):
         out.append(f"'{data['target']}' → {data['target']} exactly")
