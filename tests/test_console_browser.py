@@ -9,13 +9,9 @@ Skips only when no Chromium can be found; fails instead when FORUMBOT_REQUIRE_BR
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-import helpers
 import pytest
 from click.testing import CliRunner
 from helpers import START
@@ -30,15 +26,10 @@ from forumbot.web.accounts import Accounts, hash_password
 from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.server import WebServer
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-if not Path(CHROMIUM).exists():
-    if os.environ.get("FORUMBOT_REQUIRE_BROWSER"):
-        raise RuntimeError(f"no Chromium at {CHROMIUM}: apt-get install -y chromium (scripts/test.sh does)")
-    pytest.skip("no Chromium on this machine (apt-get install chromium; scripts/test.sh installs it)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the [test] extra)")
+# Chromium is found (or the module skips, or fails under FORUMBOT_REQUIRE_BROWSER) as for the web forum's
+# tests, whose `browser` and `shots` fixtures these tests use too.
+web_browser = pytest.importorskip("test_web_browser")
+browser, shots = web_browser.browser, web_browser.shots
 
 PLAYERS = ["Том Хэнкс", "Мэрил Стрип", "Брэд Питт", "Анджелина Джоли", "Джонни Депп"]
 HOST, PASSWORD = "Ведущий", "host-console-pw"
@@ -76,22 +67,6 @@ def bed(tmp_path_factory):
              "url": f"http://127.0.0.1:{server.port}", "player_password": player_password}
     yield state
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def shots() -> Path:
-    folder = Path(os.environ.get("FORUMBOT_SCREENSHOTS") or tempfile.mkdtemp(prefix="forumbot-console-shots-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    helpers.SCREENSHOT_DIRS.append(str(folder))
-    return folder
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def host_page(browser, bed):
