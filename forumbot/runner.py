@@ -372,9 +372,12 @@ class Runner:
         live = self.state(run)
         version, _, host = self._states[run.name]
         seq = self.store.event_seq(run.name)
+        # Up to the game's last step, and no deadline the platform had not been read up to then (as live).
         until = parse_time(corrections.last_step(self.store, run.name) or format_time(now))
+        read = self.store.cursor(self.platform.name, "read_until")
+        reach = min(until, parse_time(read) - self.settle) if read else until
         step = play(run, run.game.new(setup_of(run.config)), corrections.read_posts(self.store, run.name), until,
-                    self.platform.account, host_games=self._host_games(run), reach=until,
+                    self.platform.account, host_games=self._host_games(run), reach=reach,
                     corrections=corrections.active(self.store, run.name))
         why = corrections.changes_ended_phase(run.game, live, step.state)
         if why:
@@ -385,11 +388,12 @@ class Runner:
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
         outbox = self._render(run, state, reported, seq, now, step.host)
-        self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
-                               events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
-                               expected_seq=seq, expected_version=version,
-                               host=step.host.to_json() if step.host != host else None)
-        corrections.mark_applied(self.store, ids, now)
+        with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
+            corrections.mark_applied(self.store, ids, now)
+            self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+                                   events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
+                                   expected_seq=seq, expected_version=version,
+                                   host=step.host.to_json() if step.host != host else None)
         self._states[run.name] = (version + 1, state, step.host)
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,

@@ -117,3 +117,25 @@ def test_a_correction_that_would_change_an_ended_day_is_not_applied():
     assert all(o and o.startswith("not applied: it would change how an ended phase came out") for o in outcomes)
     assert any("a correction was not applied" in f["reason"] for f in runner.store.flags("g"))
     assert corrections.active(runner.store, "g") == {}
+
+
+def test_a_failed_write_leaves_the_correction_waiting(monkeypatch):
+    import sqlite3
+
+    import pytest
+
+    forum, run, runner = make()
+    misread_day(forum, runner)
+    corrections.add(runner.store, "g", post_id(runner, "Carol"), "vote_for", {"target": "Bob"}, "", "Host", at(4))
+    real = runner.store.commit_step
+
+    def broken(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(runner.store, "commit_step", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        runner.step(at(4))
+    assert corrections.waiting(runner.store, "g")                  # not marked applied without its state
+    monkeypatch.setattr(runner.store, "commit_step", real)
+    runner.step(at(5))
+    assert votes(runner, run) == {"Bob": ["Alice", "Carol"]} and not corrections.waiting(runner.store, "g")
