@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -664,6 +664,49 @@ def host_command(config_path: str, game_name: str, words: tuple[str, ...]) -> No
         post = Post(f"console:{uuid.uuid4().hex}", "", game.host, datetime.now(UTC), " ".join(words), pm=True)
         Store(str(bot.store)).save_posts("console", [post])
         click.echo(f"stored as {game.host}'s PM to the bot: {post.body}")
+        return 0
+
+    sys.exit(_guard(go))
+
+
+@cli.command()
+def passwd() -> None:
+    """Print the hash of a host's console password (asked twice), for [web.hosts] in the bot config."""
+    from forumbot.web.accounts import hash_password
+
+    def go() -> int:
+        password = click.prompt("Host console password", hide_input=True, confirmation_prompt=True)
+        if len(password) < 10:
+            raise ConfigError("a host's password needs at least 10 characters", fix="run forumbot passwd again")
+        click.echo(hash_password(password))
+        return 0
+
+    sys.exit(_guard(go))
+
+
+@cli.command(name="host-link")
+@click.argument("game")
+@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--hours", default=24, show_default=True, type=click.IntRange(1, 24 * 14), help="How long it is valid.")
+def host_link(game: str, config_path: str, hours: int) -> None:
+    """Print a one-time sign-in link to the host console for GAME's host."""
+    from forumbot.botconfig import load_bot_config
+    from forumbot.corrections import new_link
+    from forumbot.store import Store
+
+    def go() -> int:
+        config = load_bot_config(config_path)
+        found = next((g.config for g in config.games if g.config.name == game), None)
+        if found is None or not found.host:
+            names = ", ".join(g.config.name for g in config.games if g.config.host) or "none"
+            raise ConfigError(f"no game {game} with a host in the bot config", path=config_path,
+                              fix=f"name one of: {names}")
+        if config.web is None:
+            raise ConfigError("the bot config has no [web] table: the console is served by it", path=config_path,
+                              fix='add [web] with listen = "127.0.0.1:8080"')
+        token = new_link(Store(config.store), found.host, game, datetime.now(UTC) + timedelta(hours=hours))
+        click.echo(f"{config.web.url}/console/link/{token}")
+        click.echo(f"(for {found.host}, once, within {hours} h)", err=True)
         return 0
 
     sys.exit(_guard(go))

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from forumbot.corrections import intents_for
 from forumbot.gamerun import GameRun
 from forumbot.games.base import refusal
 from forumbot.host import HOST_KINDS, HostState, account_key, apply_host
 from forumbot.model import Event, Flag, Intent, Post
-from forumbot.parse import VOTE_KINDS
+from forumbot.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.play")
 HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
@@ -31,10 +32,12 @@ class Step:
     intents: list[Intent] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     processed: list[str] = field(default_factory=list)
+    corrections: dict[str, Any] = field(default_factory=dict)   # the host's, by post (forumbot/corrections.py)
 
 
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
-         host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None) -> Step:
+         host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None,
+         corrections: dict[str, Any] | None = None) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
     end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
     the host layer. `host_games`: every game on the platform its host runs, sorted (the host's PMs must
@@ -42,10 +45,11 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     and flagged; the game goes on. The runner and recounts share it.
 
     `reach` (default `now`): the time up to which the platform has been read. A deadline after it does not
-    fire yet, and the posts made after that deadline wait with it (they are left out of `processed`)."""
+    fire yet, and the posts made after that deadline wait with it (they are left out of `processed`).
+    `corrections`: the host's corrections in force, by post: a corrected post is read as corrected."""
     game = run.game
     reach = now if reach is None else min(reach, now)
-    step = Step(state, host or HostState())
+    step = Step(state, host or HostState(), corrections=corrections or {})
     commands = {run.thread_id(t) for t in game.command_threads(state)}
     index = 0
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
@@ -142,10 +146,11 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     roster = getattr(run.game, "roster", None)
     if roster is not None:
         run.use_roster(roster(step.state))
-    parsed = run.parser.parse(post)
+    corrected = step.corrections.get(post.platform_id)
+    parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
     answers_for_host = not host_games or host_games[0] == run.name
-    from_host = post.pm and bool(run.config.host) and post.author == run.config.host
+    from_host = post.pm and bool(run.config.host) and post.author == run.config.host and not corrected
     if from_host:
         picked = _for_this_game(run, intents, host_games, answers_for_host)
         if picked is None:

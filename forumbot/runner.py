@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from forumbot import corrections
 from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
@@ -187,6 +188,7 @@ class Runner:
                 result.errors.append(err)
                 run_reach = None
                 log.warning("re-reading %s's posts failed (%s); its deadline waits", run.name, err)
+            self._isolated(run, result, "apply the host's corrections", lambda run=run: self._correct(run, now))
             self._isolated(run, result, "read its posts",
                            lambda run=run, run_reach=run_reach: self._advance(run, now, result, run_reach))
             self._isolated(run, result, "settle its results", lambda run=run: self._settle(run, now))
@@ -308,7 +310,8 @@ class Runner:
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
             pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors)
-            step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until)
+            step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
+                        corrections=corrections.active(self.store, run.name))
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
@@ -355,7 +358,43 @@ class Runner:
         state = run.game.new(setup_of(run.config))
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
         posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, self.host_state(run)))
-        return play(run, state, posts, now, self.platform.account, host_games=self._host_games(run)).state
+        return play(run, state, posts, now, self.platform.account, host_games=self._host_games(run),
+                    corrections=corrections.active(self.store, run.name)).state
+
+    def _correct(self, run: GameRun, now: datetime) -> None:
+        """The host corrected (or undid a correction of) a post the game has read: read the game again from
+        its first post with the corrections in force, and post a vote count that says so."""
+        ids = corrections.waiting(self.store, run.name) if run.name in self._states else []
+        if ids:
+            self._fresh(run, lambda: self._correct_once(run, now, ids))
+
+    def _correct_once(self, run: GameRun, now: datetime, ids: list[int]) -> None:
+        live = self.state(run)
+        version, _, host = self._states[run.name]
+        seq = self.store.event_seq(run.name)
+        # Up to the game's last step, and no deadline the platform had not been read up to then (as live).
+        until = parse_time(corrections.last_step(self.store, run.name) or format_time(now))
+        read = self.store.cursor(self.platform.name, "read_until")
+        reach = min(until, parse_time(read) - self.settle) if read else until
+        step = play(run, run.game.new(setup_of(run.config)), corrections.read_posts(self.store, run.name), until,
+                    self.platform.account, host_games=self._host_games(run), reach=reach,
+                    corrections=corrections.active(self.store, run.name))
+        why = corrections.changes_ended_phase(run.game, live, step.state)
+        if why:
+            corrections.mark_applied(self.store, ids, now, refused=why)
+            self.store.add_flags(run.name, [Flag(reason=f"a correction was not applied: {why}", at=now,
+                                                 author=run.config.host or "")])
+            return
+        state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
+        reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
+        outbox = self._render(run, state, reported, seq, now, step.host)
+        with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
+            corrections.mark_applied(self.store, ids, now)
+            self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+                                   events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
+                                   expected_seq=seq, expected_version=version,
+                                   host=step.host.to_json() if step.host != host else None)
+        self._states[run.name] = (version + 1, state, step.host)
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
                 host: HostState | None = None) -> list[Outgoing]:

@@ -228,7 +228,8 @@ class Service:
         worker = self.workers.get(web.platform)
         return WebSettings(options.get("path", "forum.db"), web, options.get("dialect", "markdown"),
                            options.get("account", "forumbot"), web_games(worker.runner) if worker else (),
-                           self.clock)
+                           self.clock, str(self.config.store),
+                           {run.name: run.config.host or "" for w in self.workers.values() for run in w.runner.runs})
 
     def start_games(self) -> None:
         """Create the games that are not in the store yet (their opening posts go in the outbox)."""

@@ -107,6 +107,18 @@ def m009_ledger_forum_penalty(db: Database) -> None:
     db.table("ledger").add_column("penalty", int, not_null_default=0)
 
 
+@migrations()
+def m010_host_console(db: Database) -> None:
+    """The host console (forumbot/web/console.py): the host's corrections with their audit trail, read by
+    every step of the game (forumbot/corrections.py), and one-time sign-in links."""
+    db.table("corrections").create({"id": int, "game": str, "post": str, "kind": str, "data": str, "reason": str,
+                                    "by": str, "at": str, "undone": str, "undone_by": str, "applied": str,
+                                    "outcome": str}, pk="id")
+    db.table("corrections").create_index(["game", "applied"])
+    db.table("host_links").create({"token": str, "host": str, "game": str, "expires": str, "used": str},
+                                  pk="token")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str

@@ -40,7 +40,8 @@ def _check_csrf() -> None:
 
 
 def _private_check() -> None:
-    if site().web.private and not current_user() and request.endpoint not in ("auth.signin", "static"):
+    if site().web.private and not current_user() and request.endpoint not in ("auth.signin", "static") \
+            and request.blueprint != "console":   # the host console signs its hosts in itself
         abort(401, "This forum is private: sign in to read it.")
 
 
@@ -71,7 +72,7 @@ def _failure(err: ForumbotError) -> Any:
 
 def create_app(settings: WebSettings) -> Flask:
     """The web forum over the local forum in `settings.forum_path`."""
-    from forumbot.web import auth, forum, pms
+    from forumbot.web import auth, console, forum, pms
 
     app = Flask(__name__)
     state = Site(settings)
@@ -100,7 +101,7 @@ def create_app(settings: WebSettings) -> Flask:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    for blueprint in (forum.bp, auth.bp, pms.bp):
+    for blueprint in (forum.bp, auth.bp, pms.bp, console.bp):
         app.register_blueprint(blueprint)
     state.open_game_threads()
     return app

@@ -8,6 +8,9 @@
     private = false                 # true: only signed-in people read the threads
     trusted_proxies = 0             # reverse proxies in front that set X-Forwarded-For/-Proto/-Host
 
+    [web.hosts]                     # the host console (/console): each game's host, by name
+    Alice = "scrypt$16384$8$1$..."  # the hash `forumbot passwd` prints
+
 This module does not import Flask, so the bot config can be read without the web stack.
 """
 
@@ -23,7 +26,7 @@ from forumbot.tomlfile import TomlFile
 if TYPE_CHECKING:
     from forumbot.runner import Runner
 
-WEB_KEYS = ("listen", "base_url", "platform", "per_page", "private", "trusted_proxies")
+WEB_KEYS = ("listen", "base_url", "platform", "per_page", "private", "trusted_proxies", "hosts")
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class WebConfig:
     per_page: int = 50
     private: bool = False
     trusted_proxies: int = 0
+    hosts: dict[str, str] = field(default_factory=dict)   # host console: name → password hash (`forumbot passwd`)
 
     @property
     def url(self) -> str:
@@ -61,6 +65,8 @@ class WebSettings:
     account: str = "forumbot"
     games: tuple[WebGame, ...] = ()
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    store: str = ""                                          # the bot's store, for the host console
+    game_hosts: dict[str, str] = field(default_factory=dict)  # every game of the bot (every platform) → its host
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -94,7 +100,13 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
     base_url = str(table.get("base_url", "")).rstrip("/")
     if base_url and not base_url.startswith(("http://", "https://")):
         raise doc.error("base_url must start with http:// or https://", "base_url")
-    return WebConfig(host, port, base_url, platform, per_page, bool(table.get("private", False)), proxies)
+    hosts = doc.table(table.get("hosts", {}), tuple(table.get("hosts", {})), "web.hosts")
+    for name, hashed in hosts.items():
+        if not isinstance(hashed, str) or not hashed.startswith("scrypt$"):
+            raise doc.error(f"the password of host {name} must be a hash made by `forumbot passwd`", name,
+                            fix=f'{name} = "scrypt$..." (run: forumbot passwd)')
+    return WebConfig(host, port, base_url, platform, per_page, bool(table.get("private", False)), proxies,
+                     dict(hosts))
 
 
 def web_games(runner: Runner) -> tuple[WebGame, ...]:

@@ -1,0 +1,252 @@
+"""The host's corrections from the console (forumbot/web/console.py), kept in the store with who, when and
+why, and read by the game in its order of posts, so a recount or replay of the store gives the same result.
+
+Kinds:
+  vote_for     the post counts as a vote for `target` (its own commands are not read)
+  not_a_vote   the post's votes and unvotes do not count (its other commands still do)
+  use_edited   the post is read with its edited text (`text`, copied when the host chose it)
+  manual_vote  a vote by `player` for `target`, on a post the console adds (a PM from the host)
+  command      a host command (`intent`, `data`), on a post the console adds: it goes through the host
+               layer exactly like the same command by PM, with the same refusals and announcements
+
+The first three change posts the game has already read: the runner then reads the game again from its
+first post (the state is a pure function of stored posts and corrections) and posts a vote count saying
+the host corrected it. A correction that would change a phase that has ended is not applied (its outcome
+says so). A correction can be undone, which reads the game again without it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from forumbot.model import Intent, Post, format_time
+from forumbot.store import _post_from_row
+
+if TYPE_CHECKING:
+    from forumbot.parse import PostParser
+    from forumbot.store import Store
+
+KINDS = ("vote_for", "not_a_vote", "use_edited", "manual_vote", "command")
+REREAD = ("vote_for", "not_a_vote", "use_edited")   # kinds that change a post already read
+VOTE_KINDS = ("vote", "unvote", "no_lynch")
+NO_LYNCH = "no_lynch"
+
+
+@dataclass(frozen=True)
+class Correction:
+    id: int
+    game: str
+    post: str
+    kind: str
+    data: dict[str, Any]
+    reason: str
+    by: str
+    at: str
+    undone: str | None = None
+    undone_by: str | None = None
+    applied: str | None = None
+    outcome: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.undone is None and not (self.outcome or "").startswith("not applied")
+
+    def describe(self) -> str:
+        target = self.data.get("target")
+        shown = "no lynch" if target == NO_LYNCH else target
+        return {"vote_for": f"counted as a vote for {shown}",
+                "not_a_vote": "not counted as a vote",
+                "use_edited": "read with its edited text",
+                "manual_vote": f"a vote by {self.data.get('player')} for {shown}, entered by the host",
+                "command": f"the host's command {self.data.get('intent', '').removeprefix('host_')} "
+                           f"{self.data.get('text', '')}".strip()}.get(self.kind, self.kind)
+
+
+def _rows(store: Store, where: str, params: list[Any]) -> list[Correction]:
+    cursor = store.db.execute(f"SELECT id, game, post, kind, data, reason, by, at, undone, undone_by, applied, "
+                              f"outcome FROM corrections WHERE {where} ORDER BY id", params)
+    return [Correction(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}"), *r[5:]) for r in cursor.fetchall()]
+
+
+def listing(store: Store, game: str) -> list[Correction]:
+    """Every correction of a game, undone ones included (the audit trail), oldest first."""
+    return _rows(store, "game = ?", [game])
+
+
+def get(store: Store, correction_id: int) -> Correction | None:
+    found = _rows(store, "id = ?", [correction_id])
+    return found[0] if found else None
+
+
+def active(store: Store, game: str) -> dict[str, Correction]:
+    """The corrections in force, by the post each is about (a later one on the same post wins)."""
+    return {c.post: c for c in _rows(store, "game = ? AND undone IS NULL AND (outcome IS NULL OR outcome NOT "
+                                            "LIKE 'not applied%')", [game])}
+
+
+def waiting(store: Store, game: str) -> list[int]:
+    """The corrections (and undos) that wait for the game to be read again."""
+    return [r[0] for r in store.db.execute("SELECT id FROM corrections WHERE game = ? AND applied IS NULL",
+                                           [game]).fetchall()]
+
+
+def add(store: Store, game: str, post: str, kind: str, data: dict[str, Any], reason: str, by: str,
+        at: datetime) -> int:
+    """Store a correction. One on a post the game has read waits for the runner to read the game again
+    (`applied` NULL); one on a post the console adds is read with that post, in its place."""
+    applied = None if kind in REREAD else format_time(at)
+    with store.db.atomic():
+        cursor = store.db.execute("INSERT INTO corrections (game, post, kind, data, reason, by, at, applied) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                  [game, post, kind, json.dumps(data, ensure_ascii=False), reason, by,
+                                   format_time(at), applied])
+        return int(cursor.lastrowid or 0)
+
+
+def undo(store: Store, correction_id: int, by: str, at: datetime) -> bool:
+    """Undo a correction (the game is read again without it). False when it was undone already."""
+    with store.db.atomic():
+        cursor = store.db.execute("UPDATE corrections SET undone = ?, undone_by = ?, applied = NULL "
+                                  "WHERE id = ? AND undone IS NULL", [format_time(at), by, correction_id])
+        return bool(cursor.rowcount)
+
+
+def mark_applied(store: Store, ids: list[int], at: datetime, refused: str = "") -> None:
+    """The waiting corrections `ids` read in (or, with `refused`, not applied, and why)."""
+    with store.db.atomic():
+        for correction_id in ids:
+            if refused:
+                store.db.execute("UPDATE corrections SET outcome = ? WHERE id = ? AND undone IS NULL",
+                                 [f"not applied: {refused}", correction_id])
+            store.db.execute("UPDATE corrections SET applied = ? WHERE id = ?", [format_time(at), correction_id])
+
+
+# What must come out the same when a game is read again with a correction: a correction may change the
+# votes of the phase running now, never how an ended phase came out (that has been announced).
+SETTLED = ("phase", "dead", "days", "winner", "nights")
+
+
+def changes_ended_phase(game: Any, live: Any, rebuilt: Any) -> str:
+    """Why the game read again with the corrections cannot replace the live one ("" when it can)."""
+    before, after = game.summary(live), game.summary(rebuilt)
+    changed = [key for key in SETTLED if before.get(key) != after.get(key)]
+    if changed:
+        return (f"it would change how an ended phase came out ({', '.join(changed)}); a correction changes only "
+                f"the votes of the phase running now")
+    return ""
+
+
+def carry_counts(live: Any, rebuilt: Any) -> Any:
+    """The rebuilt state keeps the live one's vote count numbering, and its next report is due now (a game
+    that numbers its vote counts keeps them in `count_number` and `changes`)."""
+    if not all(hasattr(s, "count_number") and hasattr(s, "changes") for s in (live, rebuilt)):
+        return rebuilt
+    return replace(rebuilt, count_number=live.count_number, changes=max(rebuilt.changes, 1_000_000))
+
+
+def console_post(store: Store, game: str, host: str, at: datetime, what: str) -> Post:
+    """A private message from the host to the bot that carries a vote or command given in the console. It
+    names the game on its first line, so the host's other games pass it by."""
+    post = Post(platform_id=f"console:{secrets.token_hex(8)}", thread="", author=host, created=at,
+                body=f"game {game}\n(host console) {what}", pm=True)
+    store.save_posts("console", [post])
+    return post
+
+
+def read_posts(store: Store, game: str) -> list[Post]:
+    """The posts the game has read, in its order (what reading the game again goes through)."""
+    cursor = store.db.execute("SELECT posts.* FROM posts JOIN processed ON processed.post = posts.id AND "
+                              "processed.game = ? ORDER BY posts.created, posts.rowid", [game])
+    columns = [c[0] for c in cursor.description]
+    return [_post_from_row(dict(zip(columns, row, strict=True))) for row in cursor.fetchall()]
+
+
+def last_step(store: Store, game: str) -> str | None:
+    """When the game's last step was taken (the time reading it again goes up to)."""
+    row = store.db.execute("SELECT updated FROM games WHERE name = ?", [game]).fetchone()
+    return row[0] if row else None
+
+
+def intents_for(correction: Correction, post: Post, parser: PostParser) -> list[Intent]:
+    """What a corrected post asks for, in place of what the parser reads in it."""
+    data = correction.data
+    line = f"(corrected by the host: {correction.describe()})"
+    if correction.kind in ("vote_for", "manual_vote"):
+        author = str(data["player"]) if correction.kind == "manual_vote" else post.author
+        if data.get("target") == NO_LYNCH:
+            return [Intent("no_lynch", {"corrected": correction.id}, post_id=post.platform_id, author=author,
+                           at=post.created, line=line, url=post.url)]
+        return [Intent("vote", {"target": data["target"], "final": False, "corrected": correction.id},
+                       post_id=post.platform_id, author=author, at=post.created, line=line, url=post.url)]
+    if correction.kind == "command":
+        return [Intent(str(data["intent"]), dict(data.get("data", {})), post_id=post.platform_id,
+                       author=post.author, at=post.created, line=line, url=post.url)]
+    if correction.kind == "use_edited":
+        return parser.parse(replace(post, body=str(data.get("text", post.body)))).intents
+    return [i for i in parser.parse(post).intents if i.kind not in VOTE_KINDS]   # not_a_vote
+
+
+# ---- one-time sign-in links ---------------------------------------------------------------------
+def _digest(token: str) -> str:
+    import hashlib
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_link(store: Store, host: str, game: str, expires: datetime) -> str:
+    """A one-time sign-in token for `host` (only its hash is stored)."""
+    token = secrets.token_urlsafe(24)
+    with store.db.atomic():
+        store.db.execute("INSERT INTO host_links (token, host, game, expires) VALUES (?, ?, ?, ?)",
+                         [_digest(token), host, game, format_time(expires)])
+    return token
+
+
+def use_link(store: Store, token: str, now: datetime) -> tuple[str, str] | None:
+    """(host, game) for a token not used nor expired, marking it used; None otherwise."""
+    with store.db.atomic():
+        row = store.db.execute("SELECT host, game, expires FROM host_links WHERE token = ? AND used IS NULL",
+                               [_digest(token)]).fetchone()
+        if row is None or row[2] < format_time(now):
+            return None
+        store.db.execute("UPDATE host_links SET used = ? WHERE token = ?", [format_time(now), _digest(token)])
+        return row[0], row[1]
+
+
+# ---- what the console shows about each post -----------------------------------------------------
+def edited_texts(store: Store, game: str) -> dict[str, str]:
+    """The edited text of the game's read posts that were edited after the bot first read them."""
+    return {r[0]: r[1] for r in store.db.execute(
+        "SELECT posts.id, posts.edited_body FROM posts JOIN processed ON processed.post = posts.id AND "
+        "processed.game = ? WHERE posts.edited_body IS NOT NULL", [game]).fetchall()}
+
+
+def bot_posts(store: Store, game: str) -> set[str]:
+    """The platform ids of the bot's own posts for the game (it reads them, but they carry no command)."""
+    return {r[0] for r in store.db.execute("SELECT platform_id FROM outbox WHERE game = ? AND platform_id IS NOT NULL",
+                                           [game]).fetchall()}
+
+
+def intents_by_post(store: Store, game: str) -> dict[str, list[dict[str, Any]]]:
+    """The intents the parser read, by post, in order: {"kind", "line", "data"}."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for post, kind, data in store.db.execute("SELECT post, kind, data FROM intents WHERE game = ? ORDER BY id",
+                                             [game]).fetchall():
+        out.setdefault(post, []).append({"kind": kind, "data": json.loads(data or "{}")})
+    return out
+
+
+def chain(data: dict[str, Any]) -> list[str]:
+    """How each name in an intent was read: "'Хэнкса' → Том Хэнкс by inflection", or why it was not."""
+    out = []
+    for field_name, how in data.get("matched", {}).items():
+        raw, _, method = str(how).rpartition(" (")
+        out.append(f"'{raw}' → {data.get(field_name)} by {method.rstrip(')')}")
+    for raw in data.get("unresolved", {}).values():
+        out.append(f"'{raw}' → no player ({data.get('error', 'not a player')})")
+    if not out and data.get("target"):
+        out.append(f"'{data['target']}' → {data['target']} exactly")
+    return out
