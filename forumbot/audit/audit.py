@@ -135,7 +135,7 @@ def _doubts(intents: Sequence[Intent], flags: Sequence[Any], mode: str) -> list[
     for intent in intents:
         matched = intent.data.get("matched") or {}
         for how in matched.values():
-            if not str(how).endswith(("(alias)", "(inflection)")):
+            if not str(how).endswith(("(alias)", "(inflection)", "(partial)")):
                 doubt.append(f"the name was read as {how}")
         if intent.data.get("unresolved"):
             doubt.append(f"a name it could not read: {intent.data['unresolved']}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from forumbot.text.clean import clean
 
 _TAG = re.compile(r"\[/?[a-z*][a-z0-9*]*(?:=[^\]\n]*)?\]", re.IGNORECASE)
-_LEAD = re.compile(r"^\s*(?:\d{1,3}[.)]\s+|[-*•·]\s+|>{2,}\s*|#+\s+)")
+_LEAD = re.compile(r"^\s*(?:(?:\d{1,3}[.)]|>{2,}|#+)\s*|[-*•·]\s+)+")
 _COUNT = r"(?:\d{1,3}|L\s*-\s*\d{1,3}|lynch(?:ed)?!?|hammer(?:ed)?!?)"
 _WAGON = re.compile(r"^(?P<target>[^()\[\]:\n]{1,60}?)\s*[(\[]\s*(?P<count>" + _COUNT + r")\s*[)\]]"
                     r"\s*(?:[:\-—–=]+\s*)?(?P<voters>.*)$", re.IGNORECASE)
