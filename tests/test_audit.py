@@ -200,7 +200,7 @@ def test_a_russian_thread_is_audited() -> None:
 def test_the_report_lists_only_differences_in_the_forums_markup() -> None:
     result = audit_posts(thread(EN), reading="bold")
     bbcode = render_report(result, "bbcode")
-    assert "5 vote counts checked" in bbcode and "4 differences (3 sure, 1 unsure)" in bbcode
+    assert "5 vote counts checked" in bbcode and "differences: 4 (3 sure, 1 unsure)" in bbcode
     assert "[url=https://board.example/viewtopic.php?p=11#p11]p11[/url]" in bbcode
     assert "Carol: the count has Bob, forumbot reads no vote — sure" in bbcode
     assert "p6#p6" not in bbcode                                       # a count without differences
@@ -226,7 +226,7 @@ def test_the_cli_audits_a_local_export(tmp_path: Path) -> None:
     runner = CliRunner()
     got = runner.invoke(cli, ["audit", str(path)])
     assert got.exit_code == 1, got.output
-    assert "4 differences (3 sure, 1 unsure)" in got.output
+    assert "differences: 4 (3 sure, 1 unsure)" in got.output
     data = json.loads(runner.invoke(cli, ["audit", str(path), "--json"]).output)
     assert data["counts"] == 5 and data["differences"] == 4 and data["sure"] == 3
     right = tmp_path / "right.toml"
