@@ -177,6 +177,15 @@ def test_an_unbolded_vote_in_a_bold_game_makes_the_difference_unsure() -> None:
     assert "not bold" in check.differences[0].why
 
 
+def test_a_voter_who_never_posted_in_place_of_one_left_out_is_unsure() -> None:
+    posts = thread([("Hostess", "Day 1 begins"), ("Alice", "[b]vote Bob[/b]"), ("Bob", "hi"), ("Carol", "hello"),
+                    ("Hostess", "Vote count\nBob (1): Zed\nNot voting: Alice, Carol")])
+    (check,) = audit_posts(posts, reading="bold").checks
+    assert [(d.voter, d.host, d.forumbot, d.sure) for d in check.differences] == \
+        [("Zed", ("Bob",), None, False), ("Alice", (), "Bob", False)]
+    assert "one player under two accounts" in check.differences[0].why
+
+
 RU = [
     ("Ведущий", "День 1 начинается!"),
     ("Том Хэнкс", "Голосую против Мэрил Стрип"),                       # p2

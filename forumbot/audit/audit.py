@@ -175,6 +175,7 @@ class Auditor:
         known = {p.name for p in self.players}
         dead = [d for d in dead if d in known]
         self.slots = account_slots(self.players)
+        self.posted = {self.slots[p.author.lower()] for p in self.posts if p.author.lower() in self.slots}
         options = {**load_ruleset("classic", "mafia"), **OPTIONS}
         self.config = GameConfig(name="audit", game="mafia", lang=lang, start=self.posts[0].created - timedelta(seconds=1),
                                  players=tuple(self.players), options=options, ruleset="classic", phase=phase,
@@ -267,7 +268,24 @@ class Auditor:
                 doubt = []                   # one voter on two wagons is the host's slip whatever we read
             check.differences.append(Difference(voter, theirs, ours, not doubt, "; ".join(doubt),
                                                 tuple(record.evidence[-2:])))
+        self._pair_unknown_accounts(check)
         return check
+
+    def _pair_unknown_accounts(self, check: CountCheck) -> None:
+        """The host lists X, who never posted in the thread, where forumbot has Y, whom the host leaves out:
+        most likely one player under two accounts (a replacement nobody announced in the thread). Both
+        differences become unsure."""
+        ghosts = {d.host[0]: d for d in check.differences
+                  if len(d.host) == 1 and d.forumbot is None and d.voter not in self.posted}
+        for index, diff in enumerate(check.differences):
+            ghost = ghosts.get(diff.forumbot or "")
+            if diff.host or ghost is None:
+                continue
+            why = (f"the host lists {ghost.voter}, who never posted here, on {diff.forumbot}'s wagon and leaves out "
+                   f"{diff.voter}: one player under two accounts?")
+            check.differences[index] = replace(diff, sure=False, why=why)
+            at = check.differences.index(ghost)
+            check.differences[at] = replace(ghost, sure=False, why=why)
 
 
 def audit_posts(posts: Sequence[Post], **options: Any) -> AuditResult:
