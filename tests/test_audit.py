@@ -126,7 +126,8 @@ EN = [
     ("Hostess", "Vote Count 1.3\nAlice (1): Bob\nDave (2): Frank, Bob\nCarol (1): [s]Frank[/s] Dave"),  # p13
     ("Carol", "[b]vote Dave[/b]"),                                                     # p14: the hammer
     ("Alice", "[b]vote Carol[/b]"),                                                    # p15: after it
-    ("Hostess", "Final count\nDave (LYNCH): Frank, Bob, Carol\nBob (1): Alice\nCarol (1): Dave\n\nDave was lynched!"),  # p16
+    ("Hostess", "Final count\nDave (LYNCH): Frank, Bob, Carol\nBob (1): Alice\nCarol (1): Dave\n\n"
+                "Dave was lynched!"),                                                  # p16
     ("Hostess", "Day 2 begins!"),
     ("Bob", "[b]vote Alice[/b]"),                                                      # p18
     ("Frank", "[b]vote Caro[/b]"),                                                     # p19: a prefix
@@ -225,7 +226,8 @@ def scenario_text(script: list[tuple[str, str]]) -> str:
             + "".join(f'[[players]]\nname = "{n}"\n' for n in ["Alice", "Bob", "Carol", "Dave"])
             + '[[players]]\nname = "Erin"\naliases = ["Frank"]\n')
     for n, (author, body) in enumerate(script, 1):
-        text += f'[[posts]]\nat = "2026-03-01T12:{n:02d}:00Z"\nauthor = "{author}"\nthread = "votes"\ntext = """{body}"""\n'
+        text += (f'[[posts]]\nat = "2026-03-01T12:{n:02d}:00Z"\nauthor = "{author}"\nthread = "votes"\n'
+                 f'text = """{body}"""\n')
     return text
 
 

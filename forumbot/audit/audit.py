@@ -177,9 +177,10 @@ class Auditor:
         self.slots = account_slots(self.players)
         self.posted = {self.slots[p.author.lower()] for p in self.posts if p.author.lower() in self.slots}
         options = {**load_ruleset("classic", "mafia"), **OPTIONS}
-        self.config = GameConfig(name="audit", game="mafia", lang=lang, start=self.posts[0].created - timedelta(seconds=1),
-                                 players=tuple(self.players), options=options, ruleset="classic", phase=phase,
-                                 host=self.host, dead=tuple(dead), dialect=dialect, reading=reading)
+        start = self.posts[0].created - timedelta(seconds=1)
+        self.config = GameConfig(name="audit", game="mafia", lang=lang, start=start, players=tuple(self.players),
+                                 options=options, ruleset="classic", phase=phase, host=self.host,
+                                 dead=tuple(dead), dialect=dialect, reading=reading)
         self.run = GameRun.build(self.config, dialect=dialect)
         self.mode = self.run.parser.mode(dialect)
         self.day_starts = set(day_starts)

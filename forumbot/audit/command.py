@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
