@@ -88,8 +88,10 @@ def build_roster(posters: Sequence[str], counts: Sequence[HostCount], host_texts
                  if n.lower() != host_key and resolve(base, n) is None]
     else:
         extra = list(dict.fromkeys(n for n in count_names(counts) if n.lower() != host_key))
-    seen: set[str] = set()
-    names = [n for n in [*names, *extra] if not (n.lower() in seen or seen.add(n.lower()))]
+    first: dict[str, str] = {}
+    for name in [*names, *extra]:
+        first.setdefault(name.lower(), name)     # the first spelling of each
+    names = list(first.values())
     if not names:
         return []
     everyone = Roster([PlayerRef(n) for n in names], lang=lang)
