@@ -248,6 +248,29 @@ def test_the_cli_audits_a_local_export(tmp_path: Path) -> None:
     assert nobody.exit_code == 1 and "--host" in nobody.output
 
 
+def test_a_local_forum_thread_is_audited_from_the_cli(tmp_path: Path) -> None:
+    from forumbot.platforms.local import LocalForum
+
+    forum = LocalForum(tmp_path / "forum.db")
+    for n, (author, text) in enumerate(EN[:11], 1):
+        forum.add_post("mafia/votes", author, text.replace("[b]", "**").replace("[/b]", "**"),
+                       at=START + timedelta(minutes=n))
+    got = CliRunner().invoke(cli, ["audit", f"{tmp_path / 'forum.db'}#mafia/votes", "--mode", "bold", "--json"])
+    assert got.exit_code == 1, got.output
+    data = json.loads(got.output)
+    assert [[(d["voter"], d["host"], d["forumbot"]) for d in c["differences"]] for c in data["checks"]] == \
+        [[], [("Carol", ["Bob"], None)]]
+
+
+def test_a_day_start_given_by_the_user_clears_the_votes() -> None:
+    posts = thread([("Hostess", "Welcome"), ("Alice", "[b]vote Bob[/b]"), ("Bob", "[b]vote Alice[/b]"),
+                    ("Carol", "New day, everyone!"), ("Bob", "[b]vote Carol[/b]"),
+                    ("Hostess", "Vote count\nCarol (1): Bob\nNot voting: Alice, Carol")])
+    assert audit_posts(posts, reading="bold").checks[0].differences[0].voter == "Alice"
+    (check,) = audit_posts(posts, reading="bold", day_starts=["p4"]).checks
+    assert check.differences == [] and check.day == 2
+
+
 def test_the_auditor_refuses_an_empty_thread() -> None:
     with pytest.raises(ValueError):
         Auditor([])

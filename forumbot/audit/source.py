@@ -1,6 +1,7 @@
-"""Where an audited thread's posts come from: a local export (a scenario TOML), a phpBB topic read as a guest,
-or a Reddit submission read with the bot's credentials. Threads read from a forum are cached (the posts and
-the platform's cursor, as JSON), so a second audit of the same thread reads only the new pages."""
+"""Where an audited thread's posts come from: a local export (a scenario TOML), a local forum's thread, a
+phpBB topic read as a guest, or a Reddit submission read with the bot's credentials. Threads read from a
+forum are cached (the posts and the platform's cursor, as JSON), so a second audit of the same thread reads
+only the new pages."""
 
 from __future__ import annotations
 
@@ -72,9 +73,10 @@ def read_cached(platform: Platform, thread: str, cache_dir: Path | None, key: st
 
 
 def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None = None,
-             min_interval: float = 1.0) -> Thread:
-    """A thread on a forum: a phpBB topic URL (read as a guest) or a Reddit submission (read through
-    `reddit`, a platform built with the bot's credentials)."""
+             min_interval: float = 1.0, local_dialect: str = "markdown") -> Thread:
+    """A thread on a forum: a phpBB topic URL (read as a guest), a Reddit submission (read through
+    `reddit`, a platform built with the bot's credentials), a local forum's thread (`forum.db#THREAD`, its
+    posts marked up in `local_dialect`) or a local export (a scenario .toml)."""
     if "viewtopic.php" in url:
         from forumbot.platforms.phpbb import guest_reader
 
@@ -87,5 +89,12 @@ def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None
         return Thread(read_cached(reddit, url, cache_dir, url), reddit.dialect)
     if url.endswith(".toml"):
         return from_scenario(url)
+    path, hash_, thread = url.partition("#")
+    if hash_ and thread and Path(path).is_file():
+        from forumbot.platforms.local import LocalForum
+
+        forum = LocalForum(path, dialect=local_dialect)
+        return Thread(read_cached(forum, thread, None, url), forum.dialect)
     raise ConfigError(f"'{url}' is no thread audit can read",
-                      fix="give a phpBB viewtopic URL, a Reddit submission URL or a scenario .toml export")
+                      fix="give a phpBB viewtopic URL, a Reddit submission URL, FORUM.db#THREAD or a scenario "
+                          ".toml export")
