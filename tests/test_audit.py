@@ -76,6 +76,12 @@ def test_a_lynch_line_marks_its_wagon() -> None:
     assert read_count("Dave (3): Frank, Bob, Carol\nBob (1): Alice", "bbcode").lynched is None  # type: ignore[union-attr]
 
 
+def test_a_lynch_is_read_from_the_hosts_words() -> None:
+    auditor = Auditor(thread(RU), lang="ru")
+    assert auditor.lynched_in("Итак, Том Хэнкс был казнён. Он был мирным.") == "Том Хэнкс"
+    assert auditor.lynched_in("Brad said nobody was lynched yesterday") is None
+
+
 @pytest.mark.parametrize(("text", "day"), [
     ("Day 2 begins! Seven remain.", 2), ("It is now day one.", 1), ("[b]Day 3 has started[/b]", 3),
     ("Начинается день 2.", 2), ("День 4 начался!", 4), ("The day is long.", None), ("Vote count 2.1", None),
@@ -126,8 +132,8 @@ EN = [
     ("Hostess", "Vote Count 1.3\nAlice (1): Bob\nDave (2): Frank, Bob\nCarol (1): [s]Frank[/s] Dave"),  # p13
     ("Carol", "[b]vote Dave[/b]"),                                                     # p14: the hammer
     ("Alice", "[b]vote Carol[/b]"),                                                    # p15: after it
-    ("Hostess", "Final count\nDave (LYNCH): Frank, Bob, Carol\nBob (1): Alice\nCarol (1): Dave\n\n"
-                "Dave was lynched!"),                                                  # p16
+    ("Hostess", "Final count\nDave (3): Frank, Bob, Carol\nBob (1): Alice\nCarol (1): Dave\n\n"
+                "[b]Dave, a [color=green]Vanilla Townie[/color], was lynched![/b]"),     # p16
     ("Hostess", "Day 2 begins!"),
     ("Bob", "[b]vote Alice[/b]"),                                                      # p18
     ("Frank", "[b]vote Caro[/b]"),                                                     # p19: a prefix
@@ -154,7 +160,7 @@ def test_the_host_mistakes_are_found_and_nothing_else() -> None:
         "p20": [("Erin", (), "Carol", False)],                             # a prefix: unsure
     }
     lynch = next(c for c in result.checks if c.post.platform_id == "p16")
-    assert lynch.compared_at == "p14" and lynch.day == 1
+    assert lynch.compared_at == "p14" and lynch.day == 1 and lynch.lynch == "Dave"
     assert [c.day for c in result.checks] == [1, 1, 1, 1, 2]
     carol = result.checks[1].differences[0]
     assert [e.post for e in carol.evidence] == ["p4", "p7"] and carol.evidence[-1].read == "unvote"
@@ -260,6 +266,14 @@ def test_a_local_forum_thread_is_audited_from_the_cli(tmp_path: Path) -> None:
     data = json.loads(got.output)
     assert [[(d["voter"], d["host"], d["forumbot"]) for d in c["differences"]] for c in data["checks"]] == \
         [[], [("Carol", ["Bob"], None)]]
+
+
+def test_words_about_a_lynch_that_name_nobody_do_not_end_the_day() -> None:
+    posts = thread([("Hostess", "Day 1 begins"), ("Alice", "[b]vote Bob[/b]"), ("Carol", "hi"),
+                    ("Hostess", "Remember: nobody was lynched yesterday, and Carol is not hanged."),
+                    ("Bob", "[b]vote Alice[/b]"), ("Hostess", "Vote count\nAlice (1): Bob\nBob (1): Alice")])
+    (check,) = audit_posts(posts, reading="bold").checks
+    assert check.differences == [] and check.voters == 2
 
 
 def test_a_day_start_given_by_the_user_clears_the_votes() -> None:

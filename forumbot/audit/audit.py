@@ -14,12 +14,13 @@ from datetime import timedelta
 from typing import Any
 
 from forumbot.audit.hostcount import HostCount, read_count
-from forumbot.audit.roster import account_slots, build_roster, resolve
+from forumbot.audit.roster import account_slots, build_roster, known_run, resolve
 from forumbot.config import GameConfig, load_ruleset
 from forumbot.gamerun import GameRun, setup_of
 from forumbot.model import Intent, PlayerRef, Post, format_time
 from forumbot.parse import VOTE_KINDS
 from forumbot.play import play
+from forumbot.text.clean import clean
 
 OPTIONS = {"votes_only": True, "early_end": False, "early_no_lynch": False, "no_lynch_limit": 99,
            "unresolved_vote": "keep", "vote_count_every": 0, "day_hours": 24 * 365 * 20}
@@ -35,7 +36,7 @@ DAY_STARTS = (
     re.compile(rf"\bдень\s*{_N}\s*(?:начинается|начался|наступил)", re.IGNORECASE),
 )
 LYNCHED = re.compile(r"\b(?:has\s+been|was|is|got)\s+(?:lynched|hanged|hung|executed)\b|"
-                     r"\b(?:казн[её]н|повешен|линчеван)\w*", re.IGNORECASE)
+                     r"\b(?:был[аи]?\s+)?(?:казн[её]н|повешен|линчеван)\w*", re.IGNORECASE)
 
 
 def day_started(text: str) -> int | None:
@@ -84,10 +85,11 @@ class CountCheck:
     voters: int = 0                  # voters the host and forumbot put on wagons
     differences: list[Difference] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)    # the host's names that are no player
+    lynch: str | None = None         # the player the count says was lynched
 
     def to_json(self) -> dict[str, Any]:
         return {"post": self.post.platform_id, "url": self.post.url, "at": format_time(self.post.created),
-                "day": self.day, "compared_at": self.compared_at, "voters": self.voters,
+                "day": self.day, "compared_at": self.compared_at, "lynch": self.lynch, "voters": self.voters,
                 "differences": [d.to_json() for d in self.differences], "unknown_names": self.unknown}
 
 
@@ -185,6 +187,18 @@ class Auditor:
         self.mode = self.run.parser.mode(dialect)
         self.day_starts = set(day_starts)
 
+    def lynched_in(self, text: str) -> str | None:
+        """The player a host's post says was lynched ("Dave, Vanilla Townie, was lynched!", «Хэнкс казнён»)."""
+        for line in text.splitlines():
+            match = LYNCHED.search(line)
+            if match:
+                before = re.split(r"[.!?;:]", line[:match.start()])[-1]
+                for part in before.split(","):      # "Dave, a Vanilla Townie, was lynched": the first name
+                    found = known_run(part.split(), self.host_name, tail=True)
+                    if found:
+                        return found
+        return None
+
     def host_name(self, name: str) -> str | None:
         if name == "no_lynch":
             return name
@@ -207,13 +221,14 @@ class Auditor:
                 day = opened if opened is not None else day + 1
                 state = run.game.new(setup_of(replace(self.config, phase=f"day{day}", start=post.created)))
                 records, snapshots, over = {}, [], False
-            elif from_host and LYNCHED.search(post.body):
+            elif from_host and self.lynched_in(clean(post.body, post.dialect)) is not None:
                 over = True                  # the day ended: later votes wait for the next day
             if from_host:
                 count = self.counts.get(post.platform_id)
                 if count is not None:
-                    result.checks.append(self._check(post, day, count, state, records, snapshots))
-                    over = over or count.lynched is not None
+                    check = self._check(post, day, count, state, records, snapshots)
+                    result.checks.append(check)
+                    over = over or check.lynch is not None
                 continue
             slot = self.slots.get(post.author.lower())
             if slot is None or over:
@@ -237,13 +252,14 @@ class Auditor:
         host: dict[str, list[str]] = {}
         check = CountCheck(post, day, compared)
         lynched = None
+        announced = count.lynched and self.host_name(count.lynched) or self.lynched_in(clean(post.body, post.dialect))
         for wagon in count.wagons:
             target = self.host_name(wagon.target)
             if target is None:
                 if wagon.voters:
                     check.unknown.append(wagon.target)
                 continue
-            if wagon.lynch:
+            if wagon.lynch or target == announced:
                 lynched = (target, len(wagon.voters))
             for name in wagon.voters:
                 voter = self.host_name(name)
@@ -256,7 +272,7 @@ class Auditor:
                 if len(tally.get(lynched[0], [])) >= lynched[1]:
                     votes, compared = tally, earlier.platform_id
                     break
-            check.compared_at = compared
+            check.compared_at, check.lynch = compared, lynched[0]
         bot = {v: t for t, vs in votes.items() for v in vs}
         check.voters = len(set(host) | set(bot))
         for voter in [*host, *(v for v in bot if v not in host)]:

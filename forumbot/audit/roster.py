@@ -23,7 +23,7 @@ REPLACEMENTS: tuple[re.Pattern[str], ...] = (
 )
 
 
-def _known_run(words: list[str], known: Callable[[str], str | None], tail: bool) -> str | None:
+def known_run(words: list[str], known: Callable[[str], str | None], tail: bool) -> str | None:
     """The longest run of words at the end (tail) or the start of `words` that names someone known."""
     runs = [words[i:] for i in range(len(words))] if tail else [words[:i] for i in range(len(words), 0, -1)]
     for run in runs:
@@ -42,8 +42,8 @@ def replacements(host_texts: Iterable[str], known: Callable[[str], str | None],
         for line in clean(text, dialect).splitlines():
             for pattern in REPLACEMENTS:
                 for match in pattern.finditer(line):
-                    new = _known_run(match.group("new").split(), known, tail=True)
-                    old = _known_run(match.group("old").split(), known, tail=False)
+                    new = known_run(match.group("new").split(), known, tail=True)
+                    old = known_run(match.group("old").split(), known, tail=False)
                     if new and old and new.lower() != old.lower() and (new, old) not in pairs:
                         pairs.append((new, old))
     return pairs
