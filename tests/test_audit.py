@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forumbot.audit.audit import Auditor, audit_posts, day_started
 from forumbot.audit.hostcount import read_count
@@ -288,3 +290,47 @@ def test_a_day_start_given_by_the_user_clears_the_votes() -> None:
 def test_the_auditor_refuses_an_empty_thread() -> None:
     with pytest.raises(ValueError):
         Auditor([])
+
+
+# ---- invariants ------------------------------------------------------------------------------------------
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"]
+LAYOUTS = [
+    lambda target, voters: f"{target} ({len(voters)}): {', '.join(voters)}",
+    lambda target, voters: f"[b]{target}[/b] (L-{5 - len(voters)}) - {', '.join(voters)}",
+    lambda target, voters: f">>> {target} [{len(voters)}] — " + ", ".join(f"{v} ({n + 7})"
+                                                                       for n, v in enumerate(voters)),
+    lambda target, voters: f"{target} ({len(voters)}) {', '.join(voters)}",
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(actions=st.lists(st.tuples(st.sampled_from(NAMES), st.one_of(st.none(), st.sampled_from(NAMES))),
+                        min_size=1, max_size=12),
+       layout=st.sampled_from(range(len(LAYOUTS))), drop=st.integers(min_value=0, max_value=10))
+def test_a_count_written_from_the_true_tally_agrees_and_a_dropped_voter_is_one_sure_difference(
+        actions: list[tuple[str, str | None]], layout: int, drop: int) -> None:
+    votes: dict[str, str] = {}
+    script = [("Hostess", "Day 1 begins")]
+    for voter, target in actions:
+        script.append((voter, f"[b]vote {target}[/b]" if target else "[b]unvote[/b]"))
+        if target:
+            votes[voter] = target
+        else:
+            votes.pop(voter, None)
+    wagons: dict[str, list[str]] = {}
+    for voter, target in votes.items():
+        wagons.setdefault(target, []).append(voter)
+
+    def count(without: str | None) -> str:
+        lines = [LAYOUTS[layout](t, [v for v in vs if v != without]) for t, vs in wagons.items()]
+        silent = [n for n in NAMES if n not in votes]
+        return "Vote count\n" + "\n".join(lines) + f"\nNot voting: {', '.join(silent) or 'nobody'}"
+
+    players = [PlayerRef(n) for n in NAMES]
+    right = audit_posts(thread([*script, ("Hostess", count(None))]), players=players, reading="bold")
+    assert [c.differences for c in right.checks] == [[]]
+    if votes:
+        dropped = sorted(votes)[drop % len(votes)]
+        wrong = audit_posts(thread([*script, ("Hostess", count(dropped))]), players=players, reading="bold")
+        assert [(d.voter, d.host, d.forumbot, d.sure) for d in wrong.checks[0].differences] == \
+            [(dropped, (), votes[dropped], True)]
