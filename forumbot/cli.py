@@ -1,4 +1,4 @@
-"""The command line: `forumbot demo | replay | parse | tally | check-config | run | status | flags`. Each
+"""The command line: `forumbot demo | replay | parse | audit | tally | check-config | run | status | flags`. Each
 returns an exit code: 0 fine, 1 a check failed, 2 bad input (the message names the file, line and fix)."""
 
 from __future__ import annotations
@@ -246,6 +246,32 @@ def parse(game: str, lang: str, roster_path: str, dialect: str, pm: bool, readin
         return 0
 
     sys.exit(_guard(run))
+
+
+@cli.command()
+@click.argument("target")
+@click.option("--roster", "roster_path", type=click.Path(dir_okay=False),
+              help="The players (one a line, `Name | alias`); default: built from the counts and the posters.")
+@click.option("--mode", type=click.Choice(READINGS), default=None,
+              help="How votes are read (default: the forum's convention; see Reading modes).")
+@click.option("--host", default=None, help="The host's account (default: the thread's first poster).")
+@click.option("--lang", default=None, help="The votes' language: en, ru (default: en, or the export's).")
+@click.option("--day-start", "day_starts", multiple=True, metavar="POST",
+              help="A post (its id) that opens a new day; repeatable.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="A bot config whose Reddit platform has the credentials (Reddit threads).")
+@click.option("--cache", type=click.Path(file_okay=False), default=None,
+              help="Where read threads are kept (default: ~/.cache/forumbot/audit).")
+@click.option("--json", "as_json", is_flag=True, help="Print the audit as JSON.")
+def audit(target: str, roster_path: str | None, mode: str | None, host: str | None, lang: str | None,
+          day_starts: tuple[str, ...], config_path: str | None, cache: str | None, as_json: bool) -> None:
+    """Check a human host's vote counts in a thread: a phpBB topic URL (read as a guest), a Reddit
+    submission URL, or a local export (a scenario .toml). Exit 1 when forumbot differs from a count."""
+    from forumbot.audit.command import audit_command
+
+    sys.exit(_guard(lambda: audit_command(
+        target, players=read_roster(roster_path) if roster_path else None, mode=mode, host=host, as_json=as_json,
+        lang=lang, day_starts=day_starts, cache=cache, config_path=config_path, echo=click.echo)))
 
 
 @cli.command()

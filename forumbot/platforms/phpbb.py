@@ -461,6 +461,16 @@ def _load(cursor: str | None) -> dict[str, Any]:
     return state
 
 
+def guest_reader(topic_url: str, **http: Any) -> tuple[PhpbbPlatform, str]:
+    """A reader of one topic as a guest (no account, never signs in, one page a second by default) and the
+    topic's thread id, from its viewtopic URL."""
+    base, found, _ = topic_url.partition("viewtopic.php")
+    if not found:
+        raise ConfigError(f"'{topic_url}' is not a phpBB topic URL",
+                          fix="give the topic's address, like https://board/viewtopic.php?t=123")
+    return PhpbbPlatform(base, "", lambda: "", guest=True, **http), str(topic_id(topic_url))
+
+
 def password_from(options: dict[str, Any], name: str) -> Callable[[], str]:
     """The bot's password, never in the config: an environment variable (`password_env`, default
     FORUMBOT_PHPBB_PASSWORD) or a file outside the repository (`password_file`). Read when signing in."""

@@ -51,7 +51,8 @@ class PhpbbSession:
     def __init__(self, base_url: str, account: str, password: Callable[[], str], *, user_agent: str = USER_AGENT,
                  min_interval: float = 1.0, form_wait: float = 1.1, timeout: float = 30.0, retries: int = 3,
                  backoff: float = 2.0, sleep: Callable[[float], None] = time.sleep,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, guest: bool = False) -> None:
+        self.guest = guest                                # read as a guest: never sign in
         self.base = base_url.rstrip("/") + "/"
         self.account = account
         self._password = password
@@ -150,7 +151,7 @@ class PhpbbSession:
     def get(self, path: str, *, what: str, login: bool = True) -> Page:
         """A page as the bot sees it: signs in first when the board answers as to a guest."""
         page = self.request("GET", path, what=what)
-        if login and not html.logged_in(page.soup) and page.status != 404 and page.status != 503:
+        if login and not self.guest and not html.logged_in(page.soup) and page.status != 404 and page.status != 503:
             log.info("phpBB answered %s as to a guest (%s); signing in", what,
                      html.login_reason(page.soup) or "no logout link")
             self.login()

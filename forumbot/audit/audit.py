@@ -1,0 +1,309 @@
+"""Replaying a thread's votes up to each of the host's vote counts and comparing, voter by voter.
+
+The tally is the Mafia engine's, votes only (classic ruleset, no early end, no no-lynch limit, a vote that
+names nobody leaves the last good one standing): the same options the real-thread scenarios use. The host's
+posts are never read as votes; each holds at most a vote count, a day's start or a lynch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from typing import Any
+
+from forumbot.audit.hostcount import HostCount, read_count
+from forumbot.audit.roster import account_slots, build_roster, known_run, resolve
+from forumbot.config import GameConfig, load_ruleset
+from forumbot.gamerun import GameRun, setup_of
+from forumbot.model import Intent, PlayerRef, Post, format_time
+from forumbot.parse import VOTE_KINDS
+from forumbot.play import play
+from forumbot.text.clean import clean
+
+OPTIONS = {"votes_only": True, "early_end": False, "early_no_lynch": False, "no_lynch_limit": 99,
+           "unresolved_vote": "keep", "vote_count_every": 0, "day_hours": 24 * 365 * 20}
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+            "ten": 10, "первый": 1, "второй": 2, "третий": 3, "четв[её]ртый": 4, "пятый": 5}
+_N = r"(?P<n>\d{1,2}|" + "|".join(_NUMBERS) + r")"
+DAY_STARTS = (
+    re.compile(rf"\bday\s*{_N}\s*(?:has\s+)?(?:begins|began|begun|starts|started|is\s+(?:now\s+)?(?:open|here))",
+               re.IGNORECASE),
+    re.compile(rf"\bit\s+is\s+now\s+day\s*{_N}", re.IGNORECASE),
+    re.compile(rf"(?:начинается|начался|наступил|наступает)\s+день\s*{_N}", re.IGNORECASE),
+    re.compile(rf"(?:начинается|начался|наступил|наступает)\s+{_N}-?й\s+день", re.IGNORECASE),
+    re.compile(rf"\bдень\s*{_N}\s*(?:начинается|начался|наступил)", re.IGNORECASE),
+)
+LYNCHED = re.compile(r"\b(?:has\s+been|was|is|got)\s+(?:lynched|hanged|hung|executed)\b|"
+                     r"\b(?:был[аи]?\s+)?(?:казн[её]н|повешен|линчеван)\w*", re.IGNORECASE)
+
+
+def day_started(text: str) -> int | None:
+    """The day a host's post opens ("Day 2 begins", "It is now day one", «Начинается день 3»), or None."""
+    for pattern in DAY_STARTS:
+        match = pattern.search(text)
+        if match:
+            n = match.group("n").lower()
+            return int(n) if n.isdigit() else next(v for k, v in _NUMBERS.items() if re.fullmatch(k, n))
+    return None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A post that decides a voter's vote, as forumbot read it."""
+
+    post: str
+    url: str
+    at: str
+    line: str
+    read: str            # what forumbot made of it: "vote Bob", "unvote", "not counted: ..."
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post, "url": self.url, "at": self.at, "line": self.line, "read": self.read}
+
+
+@dataclass(frozen=True)
+class Difference:
+    voter: str
+    host: tuple[str, ...]            # the wagons the host put the voter on (empty: none)
+    forumbot: str | None             # the wagon forumbot has the voter on
+    sure: bool
+    why: str                         # what forumbot is unsure about ("" when sure)
+    evidence: tuple[Evidence, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"voter": self.voter, "host": list(self.host), "forumbot": self.forumbot, "sure": self.sure,
+                "why": self.why, "evidence": [e.to_json() for e in self.evidence]}
+
+
+@dataclass
+class CountCheck:
+    post: Post
+    day: int
+    compared_at: str                 # the post whose state was compared (the hammer for a lynch count)
+    voters: int = 0                  # voters the host and forumbot put on wagons
+    differences: list[Difference] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)    # the host's names that are no player
+    lynch: str | None = None         # the player the count says was lynched
+
+    def to_json(self) -> dict[str, Any]:
+        return {"post": self.post.platform_id, "url": self.post.url, "at": format_time(self.post.created),
+                "day": self.day, "compared_at": self.compared_at, "lynch": self.lynch, "voters": self.voters,
+                "differences": [d.to_json() for d in self.differences], "unknown_names": self.unknown}
+
+
+@dataclass
+class AuditResult:
+    host: str
+    players: list[PlayerRef]
+    checks: list[CountCheck] = field(default_factory=list)
+    posts: int = 0
+
+    @property
+    def differences(self) -> int:
+        return sum(len(c.differences) for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"host": self.host, "posts": self.posts, "counts": len(self.checks),
+                "differences": self.differences, "sure": sum(d.sure for c in self.checks for d in c.differences),
+                "players": [{"name": p.name, "aliases": list(p.aliases)} for p in self.players],
+                "checks": [c.to_json() for c in self.checks]}
+
+
+@dataclass
+class _Record:
+    """What a voter's posts of the day said about votes, newest last."""
+
+    evidence: list[Evidence] = field(default_factory=list)
+    doubt: list[str] = field(default_factory=list)
+
+
+def _read_as(intents: Sequence[Intent]) -> str:
+    parts = []
+    for intent in intents:
+        if intent.kind == "vote":
+            target = intent.data.get("target")
+            parts.append(f"vote {target}" if target else f"vote naming nobody ({intent.data.get('unresolved')})")
+        elif intent.kind == "not_counted":
+            parts.append(f"not counted: {intent.data.get('error', '')}")
+        else:
+            parts.append(intent.kind.replace("_", " "))
+    return "; ".join(parts)
+
+
+def _doubts(intents: Sequence[Intent], flags: Sequence[Any], mode: str) -> list[str]:
+    doubt = []
+    for intent in intents:
+        matched = intent.data.get("matched") or {}
+        for how in matched.values():
+            if not str(how).endswith(("(alias)", "(inflection)", "(partial)")):
+                doubt.append(f"the name was read as {how}")
+        if intent.data.get("unresolved"):
+            doubt.append(f"a name it could not read: {intent.data['unresolved']}")
+        if intent.kind == "not_counted":
+            doubt.append(f"a vote it did not count: {intent.data.get('error', '')}")
+    if mode == "natural" and any(i.kind in VOTE_KINDS for i in intents):
+        doubt.append("an untagged phrase (natural reading)")
+    if flags and not doubt:
+        doubt.append("; ".join(str(f.reason) for f in flags)[:200])
+    return doubt
+
+
+class Auditor:
+    """One thread's audit: its posts (oldest first), the host, the roster and how votes are read."""
+
+    def __init__(self, posts: Sequence[Post], *, host: str | None = None, players: Sequence[PlayerRef] | None = None,
+                 lang: str = "en", dialect: str = "bbcode", reading: str | None = None, phase: str = "day1",
+                 dead: Sequence[str] = (), day_starts: Sequence[str] = ()) -> None:
+        self.posts = sorted(posts, key=lambda p: p.created)
+        if not self.posts:
+            raise ValueError("the thread has no posts")
+        self.host = host or self.posts[0].author
+        host_key = self.host.lower()
+        self.counts: dict[str, HostCount] = {}
+        host_texts = []
+        for post in self.posts:
+            if post.author.lower() == host_key:
+                host_texts.append(post.body)
+                count = read_count(post.body, post.dialect)
+                if count is not None:
+                    self.counts[post.platform_id] = count
+        if players is None:
+            posters = list(dict.fromkeys(p.author for p in self.posts))
+            players = build_roster(posters, list(self.counts.values()), host_texts, host=self.host, lang=lang,
+                                   dialect=dialect)
+        self.players = list(players)
+        known = {p.name for p in self.players}
+        dead = [d for d in dead if d in known]
+        self.slots = account_slots(self.players)
+        self.posted = {self.slots[p.author.lower()] for p in self.posts if p.author.lower() in self.slots}
+        options = {**load_ruleset("classic", "mafia"), **OPTIONS}
+        start = self.posts[0].created - timedelta(seconds=1)
+        self.config = GameConfig(name="audit", game="mafia", lang=lang, start=start, players=tuple(self.players),
+                                 options=options, ruleset="classic", phase=phase, host=self.host,
+                                 dead=tuple(dead), dialect=dialect, reading=reading)
+        self.run = GameRun.build(self.config, dialect=dialect)
+        self.mode = self.run.parser.mode(dialect)
+        self.day_starts = set(day_starts)
+
+    def lynched_in(self, text: str) -> str | None:
+        """The player a host's post says was lynched ("Dave, Vanilla Townie, was lynched!", «Хэнкс казнён»)."""
+        for line in text.splitlines():
+            match = LYNCHED.search(line)
+            if match:
+                before = re.split(r"[.!?;:]", line[:match.start()])[-1]
+                for part in before.split(","):      # "Dave, a Vanilla Townie, was lynched": the first name
+                    found = known_run(part.split(), self.host_name, tail=True)
+                    if found:
+                        return found
+        return None
+
+    def host_name(self, name: str) -> str | None:
+        if name == "no_lynch":
+            return name
+        return resolve(self.run.parser.roster, name)
+
+    def audit(self) -> AuditResult:
+        result = AuditResult(self.host, self.players, posts=len(self.posts))
+        run, host_key = self.run, self.host.lower()
+        phase = self.config.phase or "day1"
+        day = int(phase[3:]) if phase.startswith("day") else 1
+        state = run.game.new(setup_of(self.config))
+        thread = run.thread_id("votes")
+        records: dict[str, _Record] = {}
+        snapshots: list[tuple[Post, dict[str, list[str]]]] = []     # the day's votes after each post
+        over = False
+        for post in self.posts:
+            from_host = post.author.lower() == host_key
+            opened = day_started(post.body) if from_host else None
+            if post.platform_id in self.day_starts or (opened is not None and (opened != day or over)):
+                day = opened if opened is not None else day + 1
+                state = run.game.new(setup_of(replace(self.config, phase=f"day{day}", start=post.created)))
+                records, snapshots, over = {}, [], False
+            elif from_host and self.lynched_in(clean(post.body, post.dialect)) is not None:
+                over = True                  # the day ended: later votes wait for the next day
+            if from_host:
+                count = self.counts.get(post.platform_id)
+                if count is not None:
+                    check = self._check(post, day, count, state, records, snapshots)
+                    result.checks.append(check)
+                    over = over or check.lynch is not None
+                continue
+            slot = self.slots.get(post.author.lower())
+            if slot is None or over:
+                continue                     # an outsider's post, or the night after a lynch
+            step = play(run, state, [replace(post, author=slot, thread=thread)], now=post.created, bot="\0")
+            state = step.state
+            said = [i for i in step.intents if i.kind in VOTE_KINDS or i.kind == "not_counted"]
+            if said or step.flags:
+                record = records.setdefault(slot, _Record())
+                record.evidence.append(Evidence(post.platform_id, post.url, format_time(post.created),
+                                                (said[0].line if said else post.body.strip()[:120]),
+                                                _read_as(said) or "; ".join(f.reason for f in step.flags)[:200]))
+                record.doubt = _doubts(said, step.flags, self.mode)
+            snapshots.append((post, run.game.summary(state)["votes"]))
+        return result
+
+    def _check(self, post: Post, day: int, count: HostCount, state: Any, records: dict[str, _Record],
+               snapshots: list[tuple[Post, dict[str, list[str]]]]) -> CountCheck:
+        votes = self.run.game.summary(state)["votes"]
+        compared = snapshots[-1][0].platform_id if snapshots else post.platform_id
+        host: dict[str, list[str]] = {}
+        check = CountCheck(post, day, compared)
+        lynched = None
+        announced = count.lynched and self.host_name(count.lynched) or self.lynched_in(clean(post.body, post.dialect))
+        for wagon in count.wagons:
+            target = self.host_name(wagon.target)
+            if target is None:
+                if wagon.voters:
+                    check.unknown.append(wagon.target)
+                continue
+            if wagon.lynch or target == announced:
+                lynched = (target, len(wagon.voters))
+            for name in wagon.voters:
+                voter = self.host_name(name)
+                if voter is None:
+                    check.unknown.append(name)
+                    continue
+                host.setdefault(voter, []).append(target)
+        if lynched is not None:             # a lynch count shows the wagons at the hammer
+            for earlier, tally in snapshots:
+                if len(tally.get(lynched[0], [])) >= lynched[1]:
+                    votes, compared = tally, earlier.platform_id
+                    break
+            check.compared_at, check.lynch = compared, lynched[0]
+        bot = {v: t for t, vs in votes.items() for v in vs}
+        check.voters = len(set(host) | set(bot))
+        for voter in [*host, *(v for v in bot if v not in host)]:
+            theirs, ours = tuple(host.get(voter, ())), bot.get(voter)
+            if theirs == ((ours,) if ours else ()):
+                continue
+            record = records.get(voter, _Record())
+            doubt = list(record.doubt)
+            if len(theirs) > 1:
+                doubt = []                   # one voter on two wagons is the host's slip whatever we read
+            check.differences.append(Difference(voter, theirs, ours, not doubt, "; ".join(doubt),
+                                                tuple(record.evidence[-2:])))
+        self._pair_unknown_accounts(check)
+        return check
+
+    def _pair_unknown_accounts(self, check: CountCheck) -> None:
+        """The host lists X, who never posted in the thread, where forumbot has Y, whom the host leaves out:
+        most likely one player under two accounts (a replacement nobody announced in the thread). Both
+        differences become unsure."""
+        ghosts = {d.host[0]: d for d in check.differences
+                  if len(d.host) == 1 and d.forumbot is None and d.voter not in self.posted}
+        for index, diff in enumerate(check.differences):
+            ghost = ghosts.get(diff.forumbot or "")
+            if diff.host or ghost is None:
+                continue
+            why = (f"the host lists {ghost.voter}, who never posted here, on {diff.forumbot}'s wagon and leaves out "
+                   f"{diff.voter}: one player under two accounts?")
+            check.differences[index] = replace(diff, sure=False, why=why)
+            at = check.differences.index(ghost)
+            check.differences[at] = replace(ghost, sure=False, why=why)
+
+
+def audit_posts(posts: Sequence[Post], **options: Any) -> AuditResult:
+    return Auditor(posts, **options).audit()

@@ -1,0 +1,100 @@
+"""Where an audited thread's posts come from: a local export (a scenario TOML), a local forum's thread, a
+phpBB topic read as a guest, or a Reddit submission read with the bot's credentials. Threads read from a
+forum are cached (the posts and the platform's cursor, as JSON), so a second audit of the same thread reads
+only the new pages."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forumbot.config import load_scenario
+from forumbot.errors import ConfigError
+from forumbot.model import PlayerRef, Post, format_time, parse_time
+from forumbot.platforms.base import Platform
+
+
+@dataclass
+class Thread:
+    posts: list[Post]
+    dialect: str
+    host: str | None = None
+    players: list[PlayerRef] | None = None
+    lang: str = "en"
+    reading: str | None = None
+    phase: str = "day1"
+    dead: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def from_scenario(path: str) -> Thread:
+    """A scenario's thread posts (PMs left out) with its roster, host, language and reading. Posts are
+    numbered in file order (`post 1`, ...)."""
+    scenario = load_scenario(path)
+    config = scenario.config
+    posts = [Post(platform_id=f"post {n}", thread=p.thread or "votes", author=p.author, created=p.at, body=p.text,
+                  dialect=config.dialect) for n, p in enumerate(scenario.posts, 1) if not p.pm]
+    return Thread(posts, config.dialect, config.host, list(config.players), config.lang, config.reading,
+                  config.phase or "day1", config.dead)
+
+
+def _post_json(post: Post) -> dict[str, Any]:
+    return {"id": post.platform_id, "author": post.author, "at": format_time(post.created), "body": post.body,
+            "url": post.url}
+
+
+def _post_from(item: dict[str, Any], dialect: str) -> Post:
+    return Post(platform_id=item["id"], thread="votes", author=item["author"], created=parse_time(item["at"]),
+                body=item["body"], dialect=dialect, url=item.get("url", ""))
+
+
+def read_cached(platform: Platform, thread: str, cache_dir: Path | None, key: str) -> list[Post]:
+    """Every post of `thread`: those cached under `key` and the ones the platform has since."""
+    file = cache_dir / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".json") if cache_dir else None
+    kept: dict[str, Any] = {"cursor": None, "posts": []}
+    if file is not None and file.exists():
+        try:
+            kept = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            kept = {"cursor": None, "posts": []}
+    posts = {p["id"]: _post_from(p, platform.dialect) for p in kept.get("posts", [])}
+    fresh, cursor = platform.fetch_posts([thread], kept.get("cursor"))
+    for post in fresh:
+        posts[post.platform_id] = post
+    ordered = sorted(posts.values(), key=lambda p: p.created)
+    if file is not None:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(json.dumps({"key": key, "cursor": cursor, "posts": [_post_json(p) for p in ordered]}),
+                        encoding="utf-8")
+    return ordered
+
+
+def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None = None,
+             min_interval: float = 1.0, local_dialect: str = "markdown") -> Thread:
+    """A thread on a forum: a phpBB topic URL (read as a guest), a Reddit submission (read through
+    `reddit`, a platform built with the bot's credentials), a local forum's thread (`forum.db#THREAD`, its
+    posts marked up in `local_dialect`) or a local export (a scenario .toml)."""
+    if "viewtopic.php" in url:
+        from forumbot.platforms.phpbb import guest_reader
+
+        board, topic = guest_reader(url, min_interval=min_interval)
+        return Thread(read_cached(board, topic, cache_dir, url), board.dialect)
+    if "reddit.com" in url or "redd.it" in url or url.startswith("t3_"):
+        if reddit is None:
+            raise ConfigError("reading Reddit needs the bot's credentials",
+                              fix="give --config BOT.toml with a [platforms.NAME] of kind = \"reddit\"")
+        return Thread(read_cached(reddit, url, cache_dir, url), reddit.dialect)
+    if url.endswith(".toml"):
+        return from_scenario(url)
+    path, hash_, thread = url.partition("#")
+    if hash_ and thread and Path(path).is_file():
+        from forumbot.platforms.local import LocalForum
+
+        forum = LocalForum(path, dialect=local_dialect)
+        return Thread(read_cached(forum, thread, None, url), forum.dialect)
+    raise ConfigError(f"'{url}' is no thread audit can read",
+                      fix="give a phpBB viewtopic URL, a Reddit submission URL, FORUM.db#THREAD or a scenario "
+                          ".toml export")
