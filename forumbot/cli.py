@@ -371,7 +371,9 @@ def check_config(paths: tuple[str, ...]) -> None:
         if set(load_toml(path).data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config
             bot = load_bot_config(path)
             for entry in bot.games:
-                dialect = bot.platforms[entry.platform].options.get("dialect", entry.config.dialect)
+                platform = bot.platforms[entry.platform]   # a game posts in its platform's dialect
+                dialect = {"phpbb": "bbcode", "reddit": "markdown"}.get(
+                    platform.kind, platform.options.get("dialect", entry.config.dialect))
                 check_game(entry.config, entry.config.source or path, dialect)
             return
         try:

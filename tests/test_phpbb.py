@@ -344,7 +344,7 @@ def test_make_platform_builds_phpbb_without_the_password_in_the_config(fake, tmp
                "password_env": "TEST_PHPBB_PW"}
     monkeypatch.delenv("TEST_PHPBB_PW", raising=False)
     platform = make_platform(PlatformConfig("board", "phpbb", options), clock=datetime.now)
-    assert (platform.default_reading, platform.dialect, platform.name) == ("bold", "bbcode", "board")
+    assert (platform.dialect, platform.name) == ("bbcode", "board")
     with pytest.raises(ConfigError, match="TEST_PHPBB_PW"):
         platform.fetch_posts(["3"], None)
     monkeypatch.setenv("TEST_PHPBB_PW", "bot-pass-1234")

@@ -90,10 +90,13 @@ def test_killed_bot_on_phpbb_posts_exactly_what_an_uninterrupted_one_does(tmp_pa
     reference, _ = play(tmp_path / "reference", {})
     assert len(reference["votes"]) >= 5 and reference["game"] and reference["pms"]             # type: ignore
     assert reference["unread"] == []
-    # every crash point at least once; pm_read in the windows where PMs arrive (30-60 and 120-150 minutes)
+    # every crash point at least once; pm_read and pms_fetched in the windows where PMs arrive (30-60 and
+    # 120-150 minutes)
     plan = {window: [f"{POINTS[(window * 3 + k) % len(POINTS)]}:1" for k in range(3)] for window in range(8)}
     plan[1].insert(0, "pm_read:1")
     plan[4].insert(0, "pm_read:1")
+    plan[1].insert(0, "pms_fetched:1")
+    plan[4].insert(0, "pms_fetched:1")
     plan[1].insert(0, "fetched:1")           # killed after viewing the PM, before storing it
     crashed, killed = play(tmp_path / "crashed", plan)
     assert sum(killed.values()) >= 12 and set(killed) == set(POINTS), killed

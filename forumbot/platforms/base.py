@@ -31,7 +31,6 @@ class Platform(Protocol):
     dialect: str       # how its posts are marked up: markdown, bbcode, html, plain
     account: str       # the bot's own account name (its posts are stored but never parsed)
     edit_policy: str   # one of EDIT_POLICIES
-    default_reading: str  # how games read posts unless their config says: "commands" (line-start), "bold" (phpBB)
 
     def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
         """Posts in `threads` newer than `cursor` (None: from the start), and the new cursor."""

@@ -44,7 +44,6 @@ class LocalForum:
     """A forum in SQLite implementing the Platform Protocol."""
 
     name = "local"
-    default_reading = "commands"     # line-start commands (see base.Platform.default_reading)
 
     def __init__(self, path: str | Path = ":memory:", *, account: str = "forumbot",
                  dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow,

@@ -77,7 +77,6 @@ class PhpbbPlatform:
     """The Platform Protocol on a phpBB board."""
 
     dialect = "bbcode"
-    default_reading = "bold"     # the forum convention: only bold text and [vote] tags count (see README)
 
     def __init__(self, url: str, account: str, password: Callable[[], str], *, name: str = "phpbb",
                  forum: int | None = None, edit_policy: str = "first_seen", max_chars: int = 60000,

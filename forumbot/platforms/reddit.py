@@ -127,7 +127,6 @@ class RedditPlatform:
     `site`/`user_agent` and praw's own configuration."""
 
     dialect = "markdown"
-    default_reading = "commands"     # line-start commands (see base.Platform.default_reading)
 
     def __init__(self, reddit: Any = None, *, name: str = "reddit", site: str | None = None,
                  account: str = "", subreddit: str = "", user_agent: str | None = None,
