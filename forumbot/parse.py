@@ -77,6 +77,13 @@ class _Source:
     url: str
 
 
+NOT_BOLD = "not bold: this game counts only bold votes or vote tags"
+# Why a vote-like line did not count → its code (phrases `error_not_counted_<code>` in render/phrases).
+NOT_COUNTED_CODES = {"a question": "question", "more words follow: part of a sentence": "sentence",
+                     "a vote that names nobody": "nobody", "the target is not a name": "not_name",
+                     "a condition follows": "condition", NOT_BOLD: "not_bold"}
+
+
 class _Chat(Exception):
     """A command-like piece of text that is chat: the reason, and whether the host should hear of it."""
 
@@ -190,8 +197,7 @@ class PostParser:
             return
         if why == "plain":      # bold mode, not bold: the host hears of it, nothing counts
             if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
-                self._not_counted(parsed, found.start, line.text, "not bold: this game counts only bold votes "
-                                  "or vote tags", source)
+                self._not_counted(parsed, found.start, line.text, NOT_BOLD, source)
             return
         parsed.intents.append(intent)
         parsed.more = found.command.data.get("more_lines")
@@ -210,7 +216,8 @@ class PostParser:
             return                              # the host's own "Vote Count" post is not a vote
         said = line[start:start + 80].strip()
         full = f"not counted: '{said}' ({reason})"
-        parsed.intents.append(Intent("not_counted", {"error": full, "error_code": "not_counted",
+        code = "not_counted_" + NOT_COUNTED_CODES.get(reason, "other")   # the phrase of the reason in each language
+        parsed.intents.append(Intent("not_counted", {"error": full, "error_code": code,
                                                      "params": {"text": said, "why": reason}},
                                      post_id=source.post_id, author=source.author, at=source.at, line=line,
                                      url=source.url))

@@ -340,3 +340,25 @@ def test_any_text_in_any_mode_reads_without_raising(en, text, dialect, reading):
     for intent in parsed.intents:
         assert intent.kind in ("vote", "unvote", "no_lynch", "not_counted")
         assert intent.data.get("target") in (None, "Alice", "Bob", "Carol Danvers", "DeathRowKitty")
+
+
+def test_not_counted_reasons_are_shown_in_the_posts_language(ru):
+    from forumbot.games.mafia.game import view
+    from forumbot.render.renderer import Renderer
+
+    game = get_game("mafia")
+    state = game.new(GameSetup(game="mafia", players=tuple(RU), start=datetime(2026, 1, 1, tzinfo=UTC),
+                               options={"day_hours": 48}, phase="day1", lang="ru"))
+    at = datetime(2026, 1, 1, 1, tzinfo=UTC)
+    posts = [("Брэд Питт", "Голосую против Хэнкса"), ("Том Хэнкс", "[b]Голосую против[/b]"),
+             ("Мэрил Стрип", "[b]Голосую против Питта?[/b]")]
+    for number, (author, text) in enumerate(posts):
+        for intent in ru.parse_text(text, "bbcode", author=author, post_id=f"p{number}", at=at,
+                                    reading="bold").intents:
+            state, _ = game.apply(state, intent)
+    errors = view(state, at)["errors"]
+    assert [e["code"] for e in errors] == ["not_counted_not_bold", "not_counted_nobody", "not_counted_question"]
+    reasons = [Renderer("bbcode", "ru")._reason(e) for e in errors]
+    assert reasons[0].startswith("не засчитано: «Голосую против Хэнкса» (не жирным шрифтом")
+    assert reasons[1].endswith("(голос без имени)") and reasons[2].endswith("(это вопрос)")
+    assert all("not counted" not in r for r in reasons)

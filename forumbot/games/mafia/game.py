@@ -153,7 +153,8 @@ class MafiaGame:
             return apply_night(state, intent)
         if intent.kind == "not_counted":   # a vote-like line the parser did not count: shown in the count
             if state.is_day and intent.author in state.players:
-                state = _note_error(state, intent, intent.data.get("error", ""), "not_counted",
+                state = _note_error(state, intent, intent.data.get("error", ""),
+                                    intent.data.get("error_code", "not_counted"),
                                     intent.data.get("params", {}))
             return state, []
         if intent.kind not in VOTE_KINDS:
