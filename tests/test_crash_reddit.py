@@ -62,6 +62,25 @@ def run_bot(config: Path, until: datetime, crash: str | None = None) -> int:
     return done.returncode
 
 
+
+def crash_plan() -> dict[int, list[str]]:
+    """Which crash points kill the bot in which window: every point at least once, at different moments of
+    the game, and pm_read and pms_fetched in the windows where PMs arrive (30-60 and 120-150 minutes)."""
+    plan = {window: [f"{POINTS[(window * 3 + k) % len(POINTS)]}:1" for k in range(3)] for window in range(8)}
+    for window in (1, 4):
+        plan[window][:0] = ["pms_fetched:1", "pm_read:1"]
+    return plan
+
+
+def run_window(config: Path, end: datetime, crashes: list[str], killed: dict[str, int]) -> None:
+    """One window of the game: the bot killed at each crash point given (counted in `killed`), then a run
+    that must finish."""
+    for crash in crashes:
+        if run_bot(config, end, crash) == -signal.SIGKILL:
+            point = crash.split(":")[0]
+            killed[point] = killed.get(point, 0) + 1
+    assert run_bot(config, end) == 0
+
 def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], dict[str, int]]:
     """The scripted game, window by window: players' comments and PMs appear, then the bot runs up to the
     window's end — killed first at the crash points planned for that window, then let finish."""
@@ -85,11 +104,7 @@ def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], 
                     continue
                 parent = f"t1_{made[where]}" if isinstance(where, int) else (votes if where == "votes" else game)
                 made.append(state.add_comment(parent, author, body, at=at))
-            for crash in kills.get(window, []):
-                if run_bot(config, end, crash) == -signal.SIGKILL:
-                    point = crash.split(":")[0]
-                    killed[point] = killed.get(point, 0) + 1
-            assert run_bot(config, end) == 0
+            run_window(config, end, kills.get(window, []), killed)
             end, window = end + WINDOW, window + 1
         row = Store(folder / "bot.db").game("g")
         assert row is not None
@@ -110,14 +125,7 @@ def test_killed_bot_on_reddit_posts_exactly_what_an_uninterrupted_one_does(tmp_p
     reference, _ = play(tmp_path / "reference", {})
     assert len(reference["votes"]) >= 5 and reference["game"] and reference["pms"]             # type: ignore
     assert reference["unread"] == []
-    # every crash point at least once, at different moments of the game
-    # every crash point at least once; pm_read and pms_fetched in the windows where PMs arrive (30-60 and
-    # 120-150 minutes)
-    plan = {window: [f"{POINTS[(window * 3 + k) % len(POINTS)]}:1" for k in range(3)] for window in range(8)}
-    plan[1].insert(0, "pm_read:1")
-    plan[4].insert(0, "pm_read:1")
-    plan[1].insert(0, "pms_fetched:1")
-    plan[4].insert(0, "pms_fetched:1")
+    plan = crash_plan()
     crashed, killed = play(tmp_path / "crashed", plan)
     assert crashed == reference
     assert sum(killed.values()) >= 12 and set(killed) == set(POINTS), killed

@@ -6,13 +6,12 @@ its marker and not posted twice."""
 
 from __future__ import annotations
 
-import signal
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from fakephpbb import Board, FakePhpbb
-from test_crash_reddit import START, UNTIL, WINDOW, run_bot
+from test_crash_reddit import START, UNTIL, WINDOW, crash_plan, run_window
 
 from forumbot.crashpoints import POINTS
 from forumbot.store import Store
@@ -60,11 +59,7 @@ def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], 
                     board.add_pm(PLAYERS[author], [62], "night", body, at=at)
                 else:
                     board.add_post((votes if where == "votes" else game).id, PLAYERS[author], body, at=at)
-            for crash in kills.get(window, []):
-                if run_bot(config, end, crash) == -signal.SIGKILL:
-                    point = crash.split(":")[0]
-                    killed[point] = killed.get(point, 0) + 1
-            assert run_bot(config, end) == 0
+            run_window(config, end, kills.get(window, []), killed)
             end, window = end + WINDOW, window + 1
         row = Store(folder / "bot.db").game("g")
         assert row is not None
@@ -90,13 +85,7 @@ def test_killed_bot_on_phpbb_posts_exactly_what_an_uninterrupted_one_does(tmp_pa
     reference, _ = play(tmp_path / "reference", {})
     assert len(reference["votes"]) >= 5 and reference["game"] and reference["pms"]             # type: ignore
     assert reference["unread"] == []
-    # every crash point at least once; pm_read and pms_fetched in the windows where PMs arrive (30-60 and
-    # 120-150 minutes)
-    plan = {window: [f"{POINTS[(window * 3 + k) % len(POINTS)]}:1" for k in range(3)] for window in range(8)}
-    plan[1].insert(0, "pm_read:1")
-    plan[4].insert(0, "pm_read:1")
-    plan[1].insert(0, "pms_fetched:1")
-    plan[4].insert(0, "pms_fetched:1")
+    plan = crash_plan()
     plan[1].insert(0, "fetched:1")           # killed after viewing the PM, before storing it
     crashed, killed = play(tmp_path / "crashed", plan)
     assert sum(killed.values()) >= 12 and set(killed) == set(POINTS), killed
