@@ -111,6 +111,10 @@ class GameRow:
     host: dict[str, Any] | None = None
 
 
+# The game's post mark (0 for a game not created yet), read inside the statement that uses it.
+_MARK = "coalesce((SELECT post_mark FROM games WHERE name = ?), 0)"
+
+
 def _now() -> str:
     return format_time(datetime.now(UTC))
 
@@ -161,26 +165,34 @@ class Store:
         """Store new posts (a known id is kept as first seen; an edit is recorded beside it), the platform's
         cursor and the time of this successful read (`read_at`, cursor "read_until"), in one transaction.
         Returns how many posts were new."""
-        new = 0
         posts = list(posts)
         if not posts and cursor is None and read_at is None:
             return 0
         fetched = _now()
+        new = 0
         with self.db.atomic():
+            known: dict[str, str] = {}
+            ids = [post.platform_id for post in posts]
+            for start in range(0, len(ids), 500):   # a batch of posts: one look-up, one insert
+                chunk = ids[start:start + 500]
+                known.update(self.db.execute(f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * len(chunk))})",
+                                             chunk).fetchall())
+            rows, edits = [], []
             for post in posts:
-                row = self.db.execute("SELECT body, edited FROM posts WHERE id = ?",
-                                      [post.platform_id]).fetchone()
-                if row is None:
-                    self.db.execute(
-                        "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, "
-                        "pm, fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                         format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
-                         int(post.pm), fetched])
-                    new += 1
-                elif post.body != row[0]:
-                    self.db.execute("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?",
-                                    [post.body, format_time(post.edited or post.created), post.platform_id])
+                if post.platform_id not in known:
+                    known[post.platform_id] = post.body
+                    rows.append((post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                                 format_time(post.edited) if post.edited else None, post.body, post.dialect,
+                                 post.url, int(post.pm), fetched))
+                elif post.body != known[post.platform_id]:
+                    edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
+            if rows:
+                self.db.conn.executemany(
+                    "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, "
+                    "fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                new = len(rows)
+            if edits:
+                self.db.conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
             if cursor is not None:
                 self.set_cursor(platform, "posts", cursor)
             if read_at is not None:
@@ -197,13 +209,12 @@ class Store:
         yet, oldest first. The game's mark is the newest post up to which it has read every post, so the
         posts stored after it, less those already processed (a step may leave posts after a deadline that
         cannot fire yet for the next one), are exactly the new ones."""
-        mark_row = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
         where, params = self._posts_where(threads, pm_authors)
         # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
-        sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND ({where}) AND NOT EXISTS "
+        sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > {_MARK} AND ({where}) AND NOT EXISTS "
                f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
                f"ORDER BY created, rowid")
-        cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *params, game])
+        cursor = self.db.execute(sql, [game, *params, game])
         columns = [c[0] for c in cursor.description]
         rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
         self._handed[game] = sorted((r["_rowid"], r["id"]) for r in rows)
@@ -277,11 +288,11 @@ class Store:
         stamp = format_time(at) if at else _now()
         processed = list(processed)
         with self.db.atomic():
-            # The transaction is deferred: take the write lock first (a no-op update), so the row read below
-            # is the newest and no other writer can change it before the commit.
-            self.db.execute("UPDATE games SET version = version WHERE name = ?", [name])
-            row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
-                                  [name]).fetchone()
+            # The transaction is deferred: take the write lock first (a no-op update that returns the row),
+            # so the row read is the newest and no other writer can change it before the commit.
+            found = self.db.execute("UPDATE games SET version = version WHERE name = ? "
+                                    "RETURNING event_seq, version, post_mark", [name]).fetchall()
+            row = found[0] if found else None
             seq, version, mark = row if row else (0, 0, 0)
             if expected_seq is not None and seq != expected_seq:
                 raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
@@ -289,7 +300,10 @@ class Store:
                 raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
             # more than the rows themselves on this path (one step per poll, per game).
-            execute = self.db.conn.executemany
+            def execute(sql: str, rows: list[tuple[Any, ...]]) -> None:
+                if rows:
+                    self.db.conn.executemany(sql, rows)
+
             execute("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
                     [(name, p, stamp) for p in processed])
             execute("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
@@ -451,9 +465,8 @@ class Store:
 
     def new_pm_authors(self, game: str) -> list[str]:
         """Who sent the private messages stored since the game last read (a cheap range of rowids)."""
-        mark = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
-        return [row[0] for row in self.db.execute("SELECT DISTINCT author FROM posts WHERE rowid > ? AND pm = 1",
-                                                   [mark[0] if mark else 0]).fetchall()]
+        return [row[0] for row in self.db.execute(f"SELECT DISTINCT author FROM posts WHERE rowid > {_MARK} AND pm = 1",
+                                                   [game]).fetchall()]
 
     def events(self, game: str) -> list[dict[str, Any]]:
         return list(self.db["events"].rows_where("game = ?", [game], order_by="seq"))
