@@ -161,12 +161,9 @@ class Runner:
         pms: list[Post] = []
         read: datetime | None = None
         try:
-            posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
             pms = self.platform.fetch_pms()
-            crashpoint("fetched")
-            if pms:
-                crashpoint("pms_fetched")
-            result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
+            result.posts_fetched = self._fetch(threads, lambda: crashpoint("fetched"),
+                                               lambda: pms and crashpoint("pms_fetched"))
             result.posts_fetched += self.store.save_posts(self.platform.name, pms, read_at=now)
             crashpoint("stored")
             read = now
@@ -200,6 +197,26 @@ class Runner:
                 log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
         result.delivered = self.deliver(now, result)
         return result
+
+    def _fetch(self, threads: list[str], *fetched: Callable[[], Any]) -> int:
+        """Fetch and store the new posts of `threads`, a batch at a time where the platform limits its batches
+        (`batch`): only one batch is held at once however long the backlog. The bot's own posts are not
+        stored (a game never reads them; `find_sent` asks the platform). `fetched` run once, after the first
+        batch is fetched and before anything is stored. Returns how many posts were new."""
+        batch = getattr(self.platform, "batch", 0)
+        cursor = self.store.cursor(self.platform.name)
+        new = 0
+        while True:
+            posts, after = self.platform.fetch_posts(threads, cursor)
+            for call in fetched:
+                call()
+            fetched = ()
+            full = bool(batch) and len(posts) >= batch and after != cursor
+            posts = [post for post in posts if post.author != self.platform.account]
+            new += self.store.save_posts(self.platform.name, posts, after if after != cursor else None)
+            cursor = after
+            if not full:
+                return new
 
     # ---- games that lobbies spawn ---------------------------------------------------------------
     def _run_named(self, name: str) -> GameRun | None:
