@@ -48,6 +48,12 @@ def _for_log(event: Event) -> Event:
     return Event(event.kind, {k: event.data[k] for k in keep if k in event.data})
 
 
+def _state_json(run: GameRun, state: Any) -> dict[str, Any] | str:
+    """The state to store: as JSON text where the game writes it itself (cheaper than encoding it whole)."""
+    text = getattr(run.game, "to_json_text", None)
+    return text(state) if text is not None else run.game.to_json(state)
+
+
 class Runner:
     """Drives games on one platform over one store."""
 
@@ -85,11 +91,17 @@ class Runner:
         self.state(run)
         return self._states[run.name][2]
 
-    def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
+    def _pm_authors(self, run: GameRun, state: Any, host: HostState,
+                    lookalikes: tuple[str, ...] | None = None) -> tuple[str, ...]:
         extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
-        # Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") are read too: refused and flagged.
-        lookalikes = tuple(a for a in self.store.new_pm_authors(run.name) if looks_like(a, run.config.host))
+        if lookalikes is None:
+            lookalikes = self._lookalikes(run)
         return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra, *lookalikes)))
+
+    def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
+        """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
+        flagged."""
+        return tuple(a for a in self.store.new_pm_authors(run.name) if looks_like(a, run.config.host))
 
     def _host_games(self, run: GameRun) -> tuple[str, ...]:
         """Every started game on this platform that the game's host runs, sorted, when there are several (a
@@ -133,7 +145,7 @@ class Runner:
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
             try:
-                self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
+                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _state_json(run, state),
                                        events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
                                        expected_version=0)
             except StaleState:
@@ -256,7 +268,7 @@ class Runner:
         seq = self.store.event_seq(run.name)
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
-        self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+        self.store.commit_step(run.name, run.game.name, None, _state_json(run, state),
                                events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
                                expected_seq=seq, expected_version=version)
         self._states[run.name] = (version + 1, state, host)
@@ -310,17 +322,19 @@ class Runner:
             return
         self._fresh(run, lambda: self._advance_once(run, now, result, reach))
 
-    def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def _reading(self, run: GameRun, state: Any, host: HostState,
+                 lookalikes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """What a game reads in a state: its threads, and the authors whose private messages it reads."""
         threads = tuple(sorted({run.thread_id(t) for t in set(run.game.threads(state).values())}))
-        return threads, self._pm_authors(run, state, host)
+        return threads, self._pm_authors(run, state, host, lookalikes)
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         game = run.game
         state = self.state(run, check=False)
         version, _, host = self._states[run.name]
         seq = self.store.event_seq(run.name)
-        threads, authors = self._reading(run, state, host)
+        lookalikes = self._lookalikes(run)   # nothing is stored between here and the commit
+        threads, authors = self._reading(run, state, host, lookalikes)
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
@@ -329,7 +343,7 @@ class Runner:
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
-            more_threads, more_authors = self._reading(run, step.state, step.host)
+            more_threads, more_authors = self._reading(run, step.state, step.host, lookalikes)
             if set(more_threads) <= set(threads) and set(more_authors) <= set(authors):
                 break
             threads = tuple(sorted({*threads, *more_threads}))
@@ -342,7 +356,7 @@ class Runner:
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
-        self.store.commit_step(run.name, game.name, None, None if unchanged else game.to_json(state),
+        self.store.commit_step(run.name, game.name, None, None if unchanged else _state_json(run, state),
                                processed=step.processed,
                                intents=step.intents, flags=step.flags,
                                events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,

@@ -273,14 +273,15 @@ class Store:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
         return [g for g in (self.game(n) for n in names) if g is not None]
 
-    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any] | None,
+    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any] | str | None,
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
                     expected_seq: int | None = None, expected_version: int | None = None,
                     host: dict[str, Any] | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        `setup` or `state` None keeps the stored one. Returns the game's new event count.
+        `setup` or `state` None keeps the stored one; `state` may come as JSON text already. Returns the game's
+        new event count.
 
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
@@ -329,7 +330,7 @@ class Store:
             record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
                                       "version": version + 1, "post_mark": mark}
             if state is not None or row is None:
-                record["state"] = json.dumps(state or {}, ensure_ascii=False)
+                record["state"] = state if isinstance(state, str) else json.dumps(state or {}, ensure_ascii=False)
             if host is not None:
                 record["host"] = json.dumps(host, ensure_ascii=False)
             if setup is not None or row is None:
