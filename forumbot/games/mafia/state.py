@@ -153,8 +153,22 @@ def state_to_json(state: MafiaState) -> dict[str, Any]:
 def state_to_text(state: MafiaState) -> str:
     """`state_to_json` as JSON text. Each entry's text is kept with the entries (a vote changes one entry, so
     only that one is encoded again): a step's write costs about the same whatever the roster."""
-    head = json.dumps(_head_json(state), ensure_ascii=False)
-    return f'{head[:-1]}, "entries": [{", ".join(_derived(state.entries).texts)}]}}'
+    parts = []
+    for key, value in vars(state).items():
+        if key == "entries":
+            continue
+        cached = _FIELD_TEXT.get(key)
+        if cached is None or cached[0] is not value:
+            # A value a step did not change is the same object in the new state: its text is kept.
+            data = _options_json(value) if key == "options" else _jsonable(value)
+            cached = _FIELD_TEXT[key] = (value, json.dumps(data, ensure_ascii=False))
+        parts.append(f'"{key}": {cached[1]}')
+    parts.append(f'"entries": [{", ".join(_derived(state.entries).texts)}]')
+    return "{" + ", ".join(parts) + "}"
+
+
+# The text of each field's last value, by field name (values are immutable: the same object, the same text).
+_FIELD_TEXT: dict[str, tuple[Any, str]] = {}
 
 
 @dataclass(frozen=True)
