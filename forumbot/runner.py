@@ -68,6 +68,8 @@ class Runner:
         # The last state this runner read or wrote per game, with the store's version of it: reading the
         # JSON back after every step would cost more than the step itself.
         self._states: dict[str, tuple[int, Any, HostState]] = {}
+        # The event count each game had at the version held (the step that wrote it returned it).
+        self._seqs: dict[str, tuple[int, int]] = {}
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -84,6 +86,7 @@ class Runner:
             raise ConfigError(f"game {run.name} has not been started")
         state = run.game.from_json(row.state)
         self._states[run.name] = (row.version, state, HostState.from_json(row.host))
+        self._seqs[run.name] = (row.version, row.event_seq)
         return state
 
     def host_state(self, run: GameRun) -> HostState:
@@ -174,9 +177,8 @@ class Runner:
         read: datetime | None = None
         try:
             pms = self.platform.fetch_pms()
-            result.posts_fetched = self._fetch(threads, lambda: crashpoint("fetched"),
+            result.posts_fetched = self._fetch(threads, pms, now, lambda: crashpoint("fetched"),
                                                lambda: pms and crashpoint("pms_fetched"))
-            result.posts_fetched += self.store.save_posts(self.platform.name, pms, read_at=now)
             crashpoint("stored")
             read = now
         except PlatformError as err:
@@ -210,11 +212,12 @@ class Runner:
         result.delivered = self.deliver(now, result)
         return result
 
-    def _fetch(self, threads: list[str], *fetched: Callable[[], Any]) -> int:
-        """Fetch and store the new posts of `threads`, a batch at a time where the platform limits its batches
-        (`batch`): only one batch is held at once however long the backlog. The bot's own posts are not
-        stored (a game never reads them; `find_sent` asks the platform). `fetched` run once, after the first
-        batch is fetched and before anything is stored. Returns how many posts were new."""
+    def _fetch(self, threads: list[str], pms: list[Post], now: datetime, *fetched: Callable[[], Any]) -> int:
+        """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in one
+        transaction; where the platform limits its batches (`batch`), a backlog is fetched and stored a batch
+        at a time, so only one batch is held however long it is. The bot's own posts are not stored (a game
+        never reads them; `find_sent` asks the platform). `fetched` run once, after the first batch is
+        fetched and before anything is stored. Returns how many posts were new."""
         batch = getattr(self.platform, "batch", 0)
         cursor = self.store.cursor(self.platform.name)
         new = 0
@@ -225,10 +228,12 @@ class Runner:
             fetched = ()
             full = bool(batch) and len(posts) >= batch and after != cursor
             posts = [post for post in posts if post.author != self.platform.account]
-            new += self.store.save_posts(self.platform.name, posts, after if after != cursor else None)
-            cursor = after
-            if not full:
-                return new
+            if full:
+                new += self.store.save_posts(self.platform.name, posts, after)
+                cursor = after
+                continue
+            return new + self.store.save_posts(self.platform.name, [*posts, *pms],
+                                               after if after != cursor else None, read_at=now)
 
     # ---- games that lobbies spawn ---------------------------------------------------------------
     def _run_named(self, name: str) -> GameRun | None:
@@ -262,16 +267,22 @@ class Runner:
         """An intent from the bot itself (not from a post), applied and committed as a step of its own."""
         self._fresh(run, lambda: self._tell_once(run, intent, now))
 
+    def _event_seq(self, run: GameRun, version: int) -> int:
+        """The game's event count at `version` (asked of the store unless this runner wrote that version)."""
+        known = self._seqs.get(run.name)
+        return known[1] if known is not None and known[0] == version else self.store.event_seq(run.name)
+
     def _tell_once(self, run: GameRun, intent: Intent, now: datetime) -> None:
         state = self.state(run)
         version, _, host = self._states[run.name]
-        seq = self.store.event_seq(run.name)
+        seq = self._event_seq(run, version)
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
-        self.store.commit_step(run.name, run.game.name, None, _state_json(run, state),
-                               events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
-                               expected_seq=seq, expected_version=version)
+        seq = self.store.commit_step(run.name, run.game.name, None, _state_json(run, state),
+                                     events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
+                                     expected_seq=seq, expected_version=version)
         self._states[run.name] = (version + 1, state, host)
+        self._seqs[run.name] = (version + 1, seq)
 
     def _fresh(self, run: GameRun, work: Callable[[], None]) -> None:
         """Do a step's work; when its commit finds that another writer moved the game on, forget the state
@@ -332,7 +343,7 @@ class Runner:
         game = run.game
         state = self.state(run, check=False)
         version, _, host = self._states[run.name]
-        seq = self.store.event_seq(run.name)
+        seq = self._event_seq(run, version)
         lookalikes = self._lookalikes(run)   # nothing is stored between here and the commit
         threads, authors = self._reading(run, state, host, lookalikes)
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
@@ -356,14 +367,15 @@ class Runner:
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
-        self.store.commit_step(run.name, game.name, None, None if unchanged else _state_json(run, state),
-                               processed=step.processed,
-                               intents=step.intents, flags=step.flags,
-                               events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
-                               at=now, expected_seq=seq, expected_version=version,
-                               host=step.host.to_json() if step.host != host else None)
+        seq = self.store.commit_step(run.name, game.name, None, None if unchanged else _state_json(run, state),
+                                     processed=step.processed,
+                                     intents=step.intents, flags=step.flags,
+                                     events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
+                                     at=now, expected_seq=seq, expected_version=version,
+                                     host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
         self._states[run.name] = (version + 1, state, step.host)
+        self._seqs[run.name] = (version + 1, seq)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         for event, post in step.events:
             if remove is not None and post and event.data.get("remove_post"):

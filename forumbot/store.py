@@ -194,9 +194,9 @@ class Store:
             if edits:
                 self.db.conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
             if cursor is not None:
-                self.set_cursor(platform, "posts", cursor)
+                self._put_cursor(platform, "posts", cursor)
             if read_at is not None:
-                self.set_cursor(platform, "read_until", format_time(read_at))
+                self._put_cursor(platform, "read_until", format_time(read_at))
         return new
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
@@ -420,8 +420,12 @@ class Store:
 
     def set_cursor(self, platform: str, name: str, value: str) -> None:
         with self.db.atomic():
-            self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, ?, ?) "
-                            "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value", [platform, name, value])
+            self._put_cursor(platform, name, value)
+
+    def _put_cursor(self, platform: str, name: str, value: str) -> None:
+        """A cursor written within the caller's transaction."""
+        self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, ?, ?) "
+                        "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value", [platform, name, value])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
