@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from forumbot.cli import cli
 from forumbot.paths import data_dir
 from forumbot.replay import replay
 
@@ -56,6 +58,16 @@ def test_replay_output_is_byte_identical(name: str) -> None:
     want = json.loads(DIGESTS.read_text(encoding="utf-8"))
     assert name in want, f"no recorded digest for {name}: run python tests/test_replay_bytes.py"
     assert compute(name, cases()[name]) == want[name]
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in data_dir("samples").glob("*.toml")))
+def test_the_cli_streams_the_same_json(name: str) -> None:
+    """`forumbot replay --json` prints each message as it goes out (nothing held): the same bytes."""
+    out = CliRunner().invoke(cli, ["replay", "--json", str(data_dir("samples") / name)])
+    assert out.exit_code == 0, out.output
+    assert out.output.endswith("}\n")
+    text = out.output[:-1]
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == json.loads(DIGESTS.read_text(encoding="utf-8"))[name]
 
 
 if __name__ == "__main__":
