@@ -209,14 +209,18 @@ class Store:
         yet, oldest first. The game's mark is the newest post up to which it has read every post, so the
         posts stored after it, less those already processed (a step may leave posts after a deadline that
         cannot fire yet for the next one), are exactly the new ones."""
-        where, params = self._posts_where(threads, pm_authors)
+        authors = set(pm_authors)
+        # Every new PM is selected and those from `authors` kept here: the statement does not grow with the
+        # roster (new PMs are few, and the rowid range bounds them).
+        where, params = self._posts_where(threads, (), every_pm=bool(authors))
         # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
         sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > {_MARK} AND ({where}) AND NOT EXISTS "
                f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
                f"ORDER BY created, rowid")
         cursor = self.db.execute(sql, [game, *params, game])
         columns = [c[0] for c in cursor.description]
-        rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+        rows = [record for record in (dict(zip(columns, row, strict=True)) for row in cursor.fetchall())
+                if not record["pm"] or record["author"] in authors]
         self._handed[game] = sorted((r["_rowid"], r["id"]) for r in rows)
         return [_post_from_row(row) for row in rows]
 
@@ -240,13 +244,16 @@ class Store:
         return [_post_from_row(row) for row in rows]
 
     @staticmethod
-    def _posts_where(threads: Iterable[str], pm_authors: Iterable[str]) -> tuple[str, list[str]]:
+    def _posts_where(threads: Iterable[str], pm_authors: Iterable[str], *,
+                     every_pm: bool = False) -> tuple[str, list[str]]:
         thread_list, authors = list(threads), list(pm_authors)
         parts, params = ["0"], []
         if thread_list:
             parts.append(f"(+thread IN ({','.join('?' * len(thread_list))}) AND pm = 0)")
             params += thread_list
-        if authors:
+        if every_pm:
+            parts.append("pm = 1")
+        elif authors:
             parts.append(f"(pm = 1 AND author IN ({','.join('?' * len(authors))}))")
             params += authors
         return " OR ".join(parts), params
@@ -289,11 +296,12 @@ class Store:
         stamp = format_time(at) if at else _now()
         processed = list(processed)
         with self.db.atomic():
-            # The transaction is deferred: take the write lock first (a no-op update that returns the row),
-            # so the row read is the newest and no other writer can change it before the commit.
-            found = self.db.execute("UPDATE games SET version = version WHERE name = ? "
-                                    "RETURNING event_seq, version, post_mark", [name]).fetchall()
-            row = found[0] if found else None
+            # The transaction is deferred: take the write lock first (an update of no row: it takes the lock
+            # without rewriting the game's row, state and all), so the row read below is the newest and no
+            # other writer can change it before the commit.
+            self.db.execute("UPDATE games SET version = version WHERE 0")
+            row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
+                                  [name]).fetchone()
             seq, version, mark = row if row else (0, 0, 0)
             if expected_seq is not None and seq != expected_seq:
                 raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")

@@ -116,8 +116,15 @@ def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]
     return {k: (parse_time(v) if k in names and isinstance(v, str) else v) for k, v in data.items()}
 
 
+_PLAIN = (str, int, float, bool, type(None))
+# Fields of plain names (tuples of names, a dict of name to name): JSON as they are.
+_NAMES = {"players": list, "alive": list, "current": dict}
+
+
 def _jsonable(value: Any) -> Any:
     """Plain JSON data from the state's values: shallow, without dataclasses.asdict's deep copies."""
+    if type(value) in _PLAIN:
+        return value
     if is_dataclass(value) and not isinstance(value, type):
         return {k: _jsonable(v) for k, v in vars(value).items()}
     if isinstance(value, datetime):
@@ -160,7 +167,10 @@ def state_to_text(state: MafiaState) -> str:
         cached = _FIELD_TEXT.get(key)
         if cached is None or cached[0] is not value:
             # A value a step did not change is the same object in the new state: its text is kept.
-            data = _options_json(value) if key == "options" else _jsonable(value)
+            if key == "options":
+                data = _options_json(value)
+            else:
+                data = _NAMES[key](value) if key in _NAMES else _jsonable(value)
             cached = _FIELD_TEXT[key] = (value, json.dumps(data, ensure_ascii=False))
         parts.append(f'"{key}": {cached[1]}')
     parts.append(f'"entries": [{", ".join(_derived(state.entries).texts)}]')
