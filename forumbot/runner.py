@@ -70,6 +70,8 @@ class Runner:
         self._states: dict[str, tuple[int, Any, HostState]] = {}
         # The event count each game had at the version held (the step that wrote it returned it).
         self._seqs: dict[str, tuple[int, int]] = {}
+        # Per game, the PM authors last worked out: (the game's own list, the others, the merged list).
+        self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...]]] = {}
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -99,7 +101,13 @@ class Runner:
         extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
         if lookalikes is None:
             lookalikes = self._lookalikes(run)
-        return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra, *lookalikes)))
+        base = run.game.pm_authors(state)
+        kept = self._authors.get(run.name)
+        if kept is not None and kept[0] is base and kept[1] == (*extra, *lookalikes):
+            return kept[2]   # the same roster as last time: not merged again (it is as long as the roster)
+        found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
+        self._authors[run.name] = (base, (*extra, *lookalikes), found)
+        return found
 
     def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
         """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
