@@ -1,7 +1,8 @@
 """`forumbot run` costs: CPU and memory of idling over 100 local games, and the delay from a post to the
 bot's reply on the wall clock.
 
-Run:  .venv/bin/python bench/bench_run.py [--games 100] [--hours 1] [--poll 60]
+Run:  .venv/bin/python bench/bench_run.py [--games 100] [--hours 1] [--poll 60] [--backlog 100] [--only backlog]
+The backlog case: the bot was down 47 hours while every game got `--backlog` posts; one poll reads them.
 """
 
 from __future__ import annotations
@@ -66,6 +67,39 @@ def idle(games: int, hours: float, poll: float) -> None:
               f"peak RSS {rss / 1024:.0f} MB (before idling {rss_before / 1024:.0f} MB)")
 
 
+def backlog(games: int, posts: int, hours: float = 47) -> None:
+    """The bot was down while `games` games got `posts` posts each over `hours`: CPU and peak RSS of the one
+    poll that reads them all (votes that never reach a majority, so every post is read)."""
+    start = datetime(2026, 3, 1, 20, tzinfo=UTC)
+    with tempfile.TemporaryDirectory() as folder:
+        config = load_bot_config(write_games(Path(folder), games, start, 60))
+        clock = VirtualClock(start)
+        service = Service(config, clock=clock)
+        service.start_games()
+        service.poll_all(start)
+        forum = LocalForum(Path(folder) / "forum.db", clock=clock)
+        rows = []
+        for number in range(games):
+            for index in range(posts):
+                voter, round_ = index % 12, index // 12
+                at = start + timedelta(seconds=int((index + 1) * hours * 3600 / (posts + 1)))
+                rows.append((f"g{number:03d}/votes", PLAYERS[voter], f"vote {PLAYERS[4 + (voter + round_) % 4]}",
+                             at.strftime("%Y-%m-%dT%H:%M:%SZ")))
+        with forum.db.atomic():
+            forum.db.conn.executemany("INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)",
+                                      rows)
+        del rows
+        rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        cpu = time.process_time()
+        clock.now = start + timedelta(hours=hours)
+        results = service.poll_all(clock.now)
+        cpu = time.process_time() - cpu
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        read = sum(r.intents for r in results.values() if r is not None)
+        print(f"backlog: {games} games x {posts} posts over {hours:g} h, one poll read {read} votes: {cpu:.1f} CPU s; "
+              f"peak RSS {rss_before / 1024:.0f} -> {rss / 1024:.0f} MB (target: under 150 MB)")
+
+
 def reply_delay(poll: float, posts: int) -> None:
     start = datetime.now(UTC).replace(microsecond=0)
     with tempfile.TemporaryDirectory() as name:
@@ -105,9 +139,15 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=60.0)
     parser.add_argument("--reply-poll", type=float, default=1.0)
     parser.add_argument("--posts", type=int, default=10)
+    parser.add_argument("--backlog", type=int, default=100, help="posts a game in the backlog case (0: skip)")
+    parser.add_argument("--only", choices=["idle", "backlog", "delay"], help="one case only")
     args = parser.parse_args()
-    idle(args.games, args.hours, args.poll)
-    reply_delay(args.reply_poll, args.posts)
+    if args.only in (None, "idle"):
+        idle(args.games, args.hours, args.poll)
+    if args.only in (None, "backlog") and args.backlog:
+        backlog(args.games, args.backlog)
+    if args.only in (None, "delay"):
+        reply_delay(args.reply_poll, args.posts)
 
 
 if __name__ == "__main__":

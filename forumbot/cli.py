@@ -85,9 +85,10 @@ def _load(path: str) -> Scenario:
         raise locate(err, path) from None
 
 
-def _replay(path: str, **kwargs: Any) -> ReplayResult:
-    """Replay a scenario file; a ConfigError found while setting the game up points at the file's line."""
-    scenario = _load(path)
+def _replay(path: str, scenario: Scenario | None = None, **kwargs: Any) -> ReplayResult:
+    """Replay a scenario file (already loaded: `scenario`); a ConfigError found while setting the game up
+    points at the file's line."""
+    scenario = scenario or _load(path)
     try:
         return replay(scenario, **kwargs)
     except ConfigError as err:
@@ -167,6 +168,32 @@ def _web_demo(scenario: Scenario, folder: str, pace: float, listen: str) -> int:
     return 0
 
 
+class JsonWriter:
+    """`json.dumps({"game", "messages", "flags", "state"}, ensure_ascii=False, indent=2)`, byte for byte, with
+    each message printed as it comes instead of held."""
+
+    def __init__(self, game: str) -> None:
+        self.head = f'{{\n  "game": {json.dumps(game, ensure_ascii=False)},\n  "messages": '
+        self.count = 0
+
+    @staticmethod
+    def _indented(value: Any, depth: int, first: bool = True) -> str:
+        lines = json.dumps(value, ensure_ascii=False, indent=2).split("\n")
+        pad = " " * depth
+        return "\n".join((pad + line) if first or index else line for index, line in enumerate(lines))
+
+    def message(self, message: dict[str, Any]) -> None:
+        opening = f"{self.head}[\n" if self.count == 0 else ",\n"
+        click.echo(opening + self._indented(message, 4), nl=False)
+        self.count += 1
+
+    def end(self, flags: list[dict[str, Any]], state: dict[str, Any]) -> str:
+        """The rest of the object, after the messages."""
+        closing = f"{self.head}[]" if self.count == 0 else "\n  ]"
+        return (f'{closing},\n  "flags": {self._indented(flags, 2, first=False)},\n'
+                f'  "state": {self._indented(state, 2, first=False)}\n}}')
+
+
 @cli.command(name="replay")
 @click.argument("scenario_path", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: messages, flags, state.")
@@ -176,12 +203,18 @@ def replay_command(scenario_path: str, as_json: bool, poll: int | None, check: b
     """Run a scenario file through the bot on a virtual clock and print what the bot posted."""
 
     def run() -> int:
-        result = _replay(scenario_path, poll_seconds=poll)
-        if as_json:
-            click.echo(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        # Messages are printed as they go out and not kept, and the store and forum live in files while the
+        # replay runs: memory stays flat however long the scenario (issue 16).
+        scenario = _load(scenario_path)
+        writer = JsonWriter(scenario.config.name) if as_json else None
+        with tempfile.TemporaryDirectory(prefix="forumbot-replay-") as folder:
+            result = _replay(scenario_path, scenario, poll_seconds=poll, keep_messages=False,
+                             on_message=writer.message if writer else _print_message,
+                             store_path=Path(folder) / "store.db", forum_path=Path(folder) / "forum.db")
+            result.close()
+        if writer:
+            click.echo(writer.end(result.flags, result.state))
         else:
-            for message in result.messages:
-                _print_message(message)
             for flag in result.flags:
                 click.echo(f"flag: [{flag['at']}] {flag['author']}: {flag['reason']}")
         if check:

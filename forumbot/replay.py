@@ -41,6 +41,13 @@ class ReplayResult:
         return {"game": self.scenario.config.name, "messages": self.messages, "flags": self.flags,
                 "state": self.state}
 
+    def close(self) -> None:
+        """Close the store and the local forum (their files may then be removed)."""
+        if self.store is not None:
+            self.store.close()
+        if self.forum is not None:
+            self.forum.db.close()
+
     def differences(self) -> list[str]:
         """How the result differs from the scenario's [expect] (`flags` there is a count; `days` entries
         are compared on the fields they name)."""
@@ -75,9 +82,10 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
            on_message: Callable[[dict[str, Any]], None] | None = None,
            on_post: Callable[[dict[str, Any]], None] | None = None,
            store_path: str | Path = ":memory:", forum_path: str | Path = ":memory:",
-           base_url: str = "") -> ReplayResult:
+           base_url: str = "", keep_messages: bool = True) -> ReplayResult:
     """Play a scenario to its end. `on_message` sees each bot message as it is delivered, `on_post`
     each player's post as it goes on the forum. `base_url`: the web forum serving the local forum (links).
+    `keep_messages` False: the messages go to `on_message` only (a long replay's memory stays flat).
 
     Raises ConfigError for a bad scenario, grammar, ruleset or template.
     """
@@ -95,7 +103,8 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
         clock.now = now
         for row in runner.step(now).delivered:
             message = _message(run, row, now)
-            result.messages.append(message)
+            if keep_messages:
+                result.messages.append(message)
             if on_message:
                 on_message(message)
 

@@ -49,6 +49,12 @@ def _for_log(event: Event) -> Event:
     return Event(event.kind, {k: event.data[k] for k in keep if k in event.data})
 
 
+def _state_json(run: GameRun, state: Any) -> dict[str, Any] | str:
+    """The state to store: as JSON text where the game writes it itself (cheaper than encoding it whole)."""
+    text = getattr(run.game, "to_json_text", None)
+    return text(state) if text is not None else run.game.to_json(state)
+
+
 class Runner:
     """Drives games on one platform over one store."""
 
@@ -63,6 +69,10 @@ class Runner:
         # The last state this runner read or wrote per game, with the store's version of it: reading the
         # JSON back after every step would cost more than the step itself.
         self._states: dict[str, tuple[int, Any, HostState]] = {}
+        # The event count each game had at the version held (the step that wrote it returned it).
+        self._seqs: dict[str, tuple[int, int]] = {}
+        # Per game, the PM authors last worked out: (the game's own list, the others, the merged list).
+        self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...]]] = {}
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -79,6 +89,7 @@ class Runner:
             raise ConfigError(f"game {run.name} has not been started")
         state = run.game.from_json(row.state)
         self._states[run.name] = (row.version, state, HostState.from_json(row.host))
+        self._seqs[run.name] = (row.version, row.event_seq)
         return state
 
     def host_state(self, run: GameRun) -> HostState:
@@ -86,11 +97,23 @@ class Runner:
         self.state(run)
         return self._states[run.name][2]
 
-    def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
+    def _pm_authors(self, run: GameRun, state: Any, host: HostState,
+                    lookalikes: tuple[str, ...] | None = None) -> tuple[str, ...]:
         extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
-        # Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") are read too: refused and flagged.
-        lookalikes = tuple(a for a in self.store.new_pm_authors(run.name) if looks_like(a, run.config.host))
-        return tuple(dict.fromkeys((*run.game.pm_authors(state), *extra, *lookalikes)))
+        if lookalikes is None:
+            lookalikes = self._lookalikes(run)
+        base = run.game.pm_authors(state)
+        kept = self._authors.get(run.name)
+        if kept is not None and kept[0] is base and kept[1] == (*extra, *lookalikes):
+            return kept[2]   # the same roster as last time: not merged again (it is as long as the roster)
+        found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
+        self._authors[run.name] = (base, (*extra, *lookalikes), found)
+        return found
+
+    def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
+        """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
+        flagged."""
+        return tuple(a for a in self.store.new_pm_authors(run.name) if looks_like(a, run.config.host))
 
     def _host_games(self, run: GameRun) -> tuple[str, ...]:
         """Every started game on this platform that the game's host runs, sorted, when there are several (a
@@ -134,7 +157,7 @@ class Runner:
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
             try:
-                self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
+                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _state_json(run, state),
                                        events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
                                        expected_version=0)
             except StaleState:
@@ -162,13 +185,9 @@ class Runner:
         pms: list[Post] = []
         read: datetime | None = None
         try:
-            posts, cursor = self.platform.fetch_posts(threads, self.store.cursor(self.platform.name))
             pms = self.platform.fetch_pms()
-            crashpoint("fetched")
-            if pms:
-                crashpoint("pms_fetched")
-            result.posts_fetched = self.store.save_posts(self.platform.name, posts, cursor)
-            result.posts_fetched += self.store.save_posts(self.platform.name, pms, read_at=now)
+            result.posts_fetched = self._fetch(threads, pms, now, lambda: crashpoint("fetched"),
+                                               lambda: pms and crashpoint("pms_fetched"))
             crashpoint("stored")
             read = now
         except PlatformError as err:
@@ -203,6 +222,29 @@ class Runner:
         result.delivered = self.deliver(now, result)
         return result
 
+    def _fetch(self, threads: list[str], pms: list[Post], now: datetime, *fetched: Callable[[], Any]) -> int:
+        """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in one
+        transaction; where the platform limits its batches (`batch`), a backlog is fetched and stored a batch
+        at a time, so only one batch is held however long it is. The bot's own posts are not stored (a game
+        never reads them; `find_sent` asks the platform). `fetched` run once, after the first batch is
+        fetched and before anything is stored. Returns how many posts were new."""
+        batch = getattr(self.platform, "batch", 0)
+        cursor = self.store.cursor(self.platform.name)
+        new = 0
+        while True:
+            posts, after = self.platform.fetch_posts(threads, cursor)
+            for call in fetched:
+                call()
+            fetched = ()
+            full = bool(batch) and len(posts) >= batch and after != cursor
+            posts = [post for post in posts if post.author != self.platform.account]
+            if full:
+                new += self.store.save_posts(self.platform.name, posts, after)
+                cursor = after
+                continue
+            return new + self.store.save_posts(self.platform.name, [*posts, *pms],
+                                               after if after != cursor else None, read_at=now)
+
     # ---- games that lobbies spawn ---------------------------------------------------------------
     def _run_named(self, name: str) -> GameRun | None:
         return next((run for run in self.runs if run.name == name), None)
@@ -235,16 +277,22 @@ class Runner:
         """An intent from the bot itself (not from a post), applied and committed as a step of its own."""
         self._fresh(run, lambda: self._tell_once(run, intent, now))
 
+    def _event_seq(self, run: GameRun, version: int) -> int:
+        """The game's event count at `version` (asked of the store unless this runner wrote that version)."""
+        known = self._seqs.get(run.name)
+        return known[1] if known is not None and known[0] == version else self.store.event_seq(run.name)
+
     def _tell_once(self, run: GameRun, intent: Intent, now: datetime) -> None:
         state = self.state(run)
         version, _, host = self._states[run.name]
-        seq = self.store.event_seq(run.name)
+        seq = self._event_seq(run, version)
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
-        self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
-                               events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
-                               expected_seq=seq, expected_version=version)
+        seq = self.store.commit_step(run.name, run.game.name, None, _state_json(run, state),
+                                     events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
+                                     expected_seq=seq, expected_version=version)
         self._states[run.name] = (version + 1, state, host)
+        self._seqs[run.name] = (version + 1, seq)
 
     def _fresh(self, run: GameRun, work: Callable[[], None]) -> None:
         """Do a step's work; when its commit finds that another writer moved the game on, forget the state
@@ -295,17 +343,19 @@ class Runner:
             return
         self._fresh(run, lambda: self._advance_once(run, now, result, reach))
 
-    def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def _reading(self, run: GameRun, state: Any, host: HostState,
+                 lookalikes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """What a game reads in a state: its threads, and the authors whose private messages it reads."""
         threads = tuple(sorted({run.thread_id(t) for t in set(run.game.threads(state).values())}))
-        return threads, self._pm_authors(run, state, host)
+        return threads, self._pm_authors(run, state, host, lookalikes)
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         game = run.game
         state = self.state(run, check=False)
         version, _, host = self._states[run.name]
-        seq = self.store.event_seq(run.name)
-        threads, authors = self._reading(run, state, host)
+        seq = self._event_seq(run, version)
+        lookalikes = self._lookalikes(run)   # nothing is stored between here and the commit
+        threads, authors = self._reading(run, state, host, lookalikes)
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
@@ -315,7 +365,7 @@ class Runner:
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
-            more_threads, more_authors = self._reading(run, step.state, step.host)
+            more_threads, more_authors = self._reading(run, step.state, step.host, lookalikes)
             if set(more_threads) <= set(threads) and set(more_authors) <= set(authors):
                 break
             threads = tuple(sorted({*threads, *more_threads}))
@@ -328,14 +378,15 @@ class Runner:
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
-        self.store.commit_step(run.name, game.name, None, None if unchanged else game.to_json(state),
-                               processed=step.processed,
-                               intents=step.intents, flags=step.flags,
-                               events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
-                               at=now, expected_seq=seq, expected_version=version,
-                               host=step.host.to_json() if step.host != host else None)
+        seq = self.store.commit_step(run.name, game.name, None, None if unchanged else _state_json(run, state),
+                                     processed=step.processed,
+                                     intents=step.intents, flags=step.flags,
+                                     events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
+                                     at=now, expected_seq=seq, expected_version=version,
+                                     host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
         self._states[run.name] = (version + 1, state, step.host)
+        self._seqs[run.name] = (version + 1, seq)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         for event, post in step.events:
             if remove is not None and post and event.data.get("remove_post"):

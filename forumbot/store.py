@@ -130,6 +130,10 @@ class GameRow:
     host: dict[str, Any] | None = None
 
 
+# The game's post mark (0 for a game not created yet), read inside the statement that uses it.
+_MARK = "coalesce((SELECT post_mark FROM games WHERE name = ?), 0)"
+
+
 def _now() -> str:
     return format_time(datetime.now(UTC))
 
@@ -180,30 +184,38 @@ class Store:
         """Store new posts (a known id is kept as first seen; an edit is recorded beside it), the platform's
         cursor and the time of this successful read (`read_at`, cursor "read_until"), in one transaction.
         Returns how many posts were new."""
-        new = 0
         posts = list(posts)
         if not posts and cursor is None and read_at is None:
             return 0
         fetched = _now()
+        new = 0
         with self.db.atomic():
+            known: dict[str, str] = {}
+            ids = [post.platform_id for post in posts]
+            for start in range(0, len(ids), 500):   # a batch of posts: one look-up, one insert
+                chunk = ids[start:start + 500]
+                known.update(self.db.execute(f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * len(chunk))})",
+                                             chunk).fetchall())
+            rows, edits = [], []
             for post in posts:
-                row = self.db.execute("SELECT body, edited FROM posts WHERE id = ?",
-                                      [post.platform_id]).fetchone()
-                if row is None:
-                    self.db.execute(
-                        "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, "
-                        "pm, fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                         format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
-                         int(post.pm), fetched])
-                    new += 1
-                elif post.body != row[0]:
-                    self.db.execute("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?",
-                                    [post.body, format_time(post.edited or post.created), post.platform_id])
+                if post.platform_id not in known:
+                    known[post.platform_id] = post.body
+                    rows.append((post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                                 format_time(post.edited) if post.edited else None, post.body, post.dialect,
+                                 post.url, int(post.pm), fetched))
+                elif post.body != known[post.platform_id]:
+                    edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
+            if rows:
+                self.db.conn.executemany(
+                    "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, "
+                    "fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                new = len(rows)
+            if edits:
+                self.db.conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
             if cursor is not None:
-                self.set_cursor(platform, "posts", cursor)
+                self._put_cursor(platform, "posts", cursor)
             if read_at is not None:
-                self.set_cursor(platform, "read_until", format_time(read_at))
+                self._put_cursor(platform, "read_until", format_time(read_at))
         return new
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
@@ -216,15 +228,18 @@ class Store:
         yet, oldest first. The game's mark is the newest post up to which it has read every post, so the
         posts stored after it, less those already processed (a step may leave posts after a deadline that
         cannot fire yet for the next one), are exactly the new ones."""
-        mark_row = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
-        where, params = self._posts_where(threads, pm_authors)
+        authors = set(pm_authors)
+        # Every new PM is selected and those from `authors` kept here: the statement does not grow with the
+        # roster (new PMs are few, and the rowid range bounds them).
+        where, params = self._posts_where(threads, (), every_pm=bool(authors))
         # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
-        sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > ? AND ({where}) AND NOT EXISTS "
+        sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > {_MARK} AND ({where}) AND NOT EXISTS "
                f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
                f"ORDER BY created, rowid")
-        cursor = self.db.execute(sql, [mark_row[0] if mark_row else 0, *params, game])
+        cursor = self.db.execute(sql, [game, *params, game])
         columns = [c[0] for c in cursor.description]
-        rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+        rows = [record for record in (dict(zip(columns, row, strict=True)) for row in cursor.fetchall())
+                if not record["pm"] or record["author"] in authors or "*" in authors]
         self._handed[game] = sorted((r["_rowid"], r["id"]) for r in rows)
         return [_post_from_row(row) for row in rows]
 
@@ -248,14 +263,15 @@ class Store:
         return [_post_from_row(row) for row in rows]
 
     @staticmethod
-    def _posts_where(threads: Iterable[str], pm_authors: Iterable[str]) -> tuple[str, list[str]]:
+    def _posts_where(threads: Iterable[str], pm_authors: Iterable[str], *,
+                     every_pm: bool = False) -> tuple[str, list[str]]:
         thread_list, authors = list(threads), list(pm_authors)
         parts, params = ["0"], []
         if thread_list:
             parts.append(f"(+thread IN ({','.join('?' * len(thread_list))}) AND pm = 0)")
             params += thread_list
-        if "*" in authors:   # a game reading everyone's PMs (Mafia's sign-ups)
-            parts.append("(pm = 1)")
+        if every_pm or "*" in authors:   # "*": a game reading everyone's PMs (Mafia's sign-ups)
+            parts.append("pm = 1")
         elif authors:
             parts.append(f"(pm = 1 AND author IN ({','.join('?' * len(authors))}))")
             params += authors
@@ -283,14 +299,15 @@ class Store:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
         return [g for g in (self.game(n) for n in names) if g is not None]
 
-    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any] | None,
+    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any] | str | None,
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
                     expected_seq: int | None = None, expected_version: int | None = None,
                     host: dict[str, Any] | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        `setup` or `state` None keeps the stored one. Returns the game's new event count.
+        `setup` or `state` None keeps the stored one; `state` may come as JSON text already. Returns the game's
+        new event count.
 
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
@@ -298,9 +315,10 @@ class Store:
         stamp = format_time(at) if at else _now()
         processed = list(processed)
         with self.db.atomic():
-            # The transaction is deferred: take the write lock first (a no-op update), so the row read below
-            # is the newest and no other writer can change it before the commit.
-            self.db.execute("UPDATE games SET version = version WHERE name = ?", [name])
+            # The transaction is deferred: take the write lock first (an update of no row: it takes the lock
+            # without rewriting the game's row, state and all), so the row read below is the newest and no
+            # other writer can change it before the commit.
+            self.db.execute("UPDATE games SET version = version WHERE 0")
             row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
                                   [name]).fetchone()
             seq, version, mark = row if row else (0, 0, 0)
@@ -310,7 +328,10 @@ class Store:
                 raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
             # more than the rows themselves on this path (one step per poll, per game).
-            execute = self.db.conn.executemany
+            def execute(sql: str, rows: list[tuple[Any, ...]]) -> None:
+                if rows:
+                    self.db.conn.executemany(sql, rows)
+
             execute("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
                     [(name, p, stamp) for p in processed])
             execute("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
@@ -336,7 +357,7 @@ class Store:
             record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
                                       "version": version + 1, "post_mark": mark}
             if state is not None or row is None:
-                record["state"] = json.dumps(state or {}, ensure_ascii=False)
+                record["state"] = state if isinstance(state, str) else json.dumps(state or {}, ensure_ascii=False)
             if host is not None:
                 record["host"] = json.dumps(host, ensure_ascii=False)
             if setup is not None or row is None:
@@ -426,8 +447,12 @@ class Store:
 
     def set_cursor(self, platform: str, name: str, value: str) -> None:
         with self.db.atomic():
-            self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, ?, ?) "
-                            "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value", [platform, name, value])
+            self._put_cursor(platform, name, value)
+
+    def _put_cursor(self, platform: str, name: str, value: str) -> None:
+        """A cursor written within the caller's transaction."""
+        self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, ?, ?) "
+                        "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value", [platform, name, value])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
@@ -472,9 +497,8 @@ class Store:
 
     def new_pm_authors(self, game: str) -> list[str]:
         """Who sent the private messages stored since the game last read (a cheap range of rowids)."""
-        mark = self.db.execute("SELECT post_mark FROM games WHERE name = ?", [game]).fetchone()
-        return [row[0] for row in self.db.execute("SELECT DISTINCT author FROM posts WHERE rowid > ? AND pm = 1",
-                                                   [mark[0] if mark else 0]).fetchall()]
+        return [row[0] for row in self.db.execute(f"SELECT DISTINCT author FROM posts WHERE rowid > {_MARK} AND pm = 1",
+                                                   [game]).fetchall()]
 
     def events(self, game: str) -> list[dict[str, Any]]:
         return list(self.db["events"].rows_where("game = ?", [game], order_by="seq"))

@@ -29,11 +29,13 @@ class Platform(Protocol):
 
     name: str          # "local", "reddit", ... (the store keeps cursors and posts per platform)
     dialect: str       # how its posts are marked up: markdown, bbcode, html, plain
-    account: str       # the bot's own account name (its posts are stored but never parsed)
+    account: str       # the bot's own account name (the runner neither stores nor parses its posts)
     edit_policy: str   # one of EDIT_POLICIES
 
     def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
-        """Posts in `threads` newer than `cursor` (None: from the start), and the new cursor."""
+        """Posts in `threads` newer than `cursor` (None: from the start), and the new cursor. A platform with
+        a `batch` attribute returns at most that many, the cursor after the last; the runner asks again while
+        a batch comes back full."""
 
     def fetch_pms(self) -> list[Post]:
         """Unread private messages to the bot. They stay unread until `mark_read`."""

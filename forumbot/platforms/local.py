@@ -47,9 +47,13 @@ class LocalForum:
 
     def __init__(self, path: str | Path = ":memory:", *, account: str = "forumbot",
                  dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow,
-                 edit_policy: str = "first_seen", base_url: str = "") -> None:
+                 edit_policy: str = "first_seen", base_url: str = "", batch: int = 1000) -> None:
+        """`batch`: the most posts one `fetch_posts` returns (a backlog is read in batches, so memory does not
+        grow with it)."""
         try:
             self.db = open_database(path)
+            # Safe under WAL (a power cut may lose the last commits, never corrupt the file): no fsync a post.
+            self.db.execute("PRAGMA synchronous=NORMAL")
             forum_migrations.apply(self.db)
         except (sqlite3.Error, OSError) as err:
             raise PlatformError(f"cannot open the local forum {path}: {err}") from err
@@ -60,6 +64,7 @@ class LocalForum:
         self.clock = clock
         self.edit_policy = edit_policy
         self.base_url = base_url.rstrip("/")   # the web forum's address: links in posts open its pages
+        self.batch = batch
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -128,12 +133,14 @@ class LocalForum:
         marks = ",".join("?" * len(threads))
         rows = self.db.execute(
             f"SELECT id, thread, author, body, created, edited FROM forum_posts "
-            f"WHERE id > ? AND id <= ? AND created <= ? AND thread IN ({marks}) ORDER BY id",
-            [after, newest, now, *threads]).fetchall()
+            f"WHERE id > ? AND id <= ? AND created <= ? AND thread IN ({marks}) ORDER BY id LIMIT ?",
+            [after, newest, now, *threads, self.batch]).fetchall()
+        if len(rows) >= self.batch:   # a full batch: the next call goes on after its last post
+            newest = rows[-1][0]
         posts = [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
                       body=r[3], dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None,
                       url=self.post_url(r[1], r[0])) for r in rows]
-        return posts, str(max(after, first_future - 1 if first_future else newest))
+        return posts, str(max(after, min(first_future - 1, newest) if first_future else newest))
 
     def fetch_pms(self) -> list[Post]:
         rows = self.db.execute("SELECT id, sender, body, created, subject FROM forum_pms "

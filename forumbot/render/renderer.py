@@ -179,6 +179,9 @@ class Renderer:
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
         self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
+        # A template is looked up (and its file read) once per renderer: a running game's templates do not
+        # change under it (auto_reload off), and a vote count after every vote must not stat a file each time.
+        self._templates: dict[tuple[int, tuple[str, ...]], jinja2.Template] = {}
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
 
@@ -187,7 +190,8 @@ class Renderer:
         """A sandboxed jinja2 environment (a host's template may read its data, never Python's insides nor
         change anything) with this renderer's filters and globals."""
         env = ImmutableSandboxedEnvironment(loader=loader, trim_blocks=True, lstrip_blocks=True,
-                                            keep_trailing_newline=False, undefined=undefined, autoescape=False)
+                                            keep_trailing_newline=False, undefined=undefined, autoescape=False,
+                                            auto_reload=False)
         env.filters.update(self._filters)
         env.filters["when"] = _when
         env.globals["voter"] = self._voter
@@ -282,6 +286,14 @@ class Renderer:
         names = [f"{game}/{event.kind}.j2"] if game else []
         return self.body(self.env, [*names, f"{event.kind}.j2"], event)
 
+    def _template(self, env: jinja2.Environment, names: list[str]) -> jinja2.Template:
+        """The first of the templates `names` that exists in `env`, chosen once."""
+        key = (id(env), tuple(names))
+        template = self._templates.get(key)
+        if template is None or template.environment is not env:
+            template = self._templates[key] = env.select_template(names)
+        return template
+
     def body(self, env: jinja2.Environment, names: list[str], event: Event) -> str:
         """An event rendered by the first of the templates `names` that exists in `env`."""
         data = dict(event.data)
@@ -293,7 +305,7 @@ class Renderer:
         if isinstance(data.get("view"), dict):
             data["view"] = self._with_voter_lists(data["view"])
         try:
-            template = env.select_template(names)
+            template = self._template(env, names)
             body = template.render(e=data, v=data, t=self.phrases)
         except jinja2.TemplateNotFound:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None

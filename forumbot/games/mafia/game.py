@@ -37,8 +37,11 @@ from forumbot.games.mafia.state import (
     MafiaState,
     VoteEntry,
     VoteError,
+    entry_index,
     state_from_json,
     state_to_json,
+    state_to_text,
+    with_entry,
 )
 from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.tournament import Entry
@@ -270,6 +273,11 @@ class MafiaGame:
     def to_json(self, state: MafiaState) -> dict[str, Any]:
         return state_to_json(state)
 
+    def to_json_text(self, state: MafiaState) -> str:
+        """`to_json` as JSON text, the vote entries from their cached text (a step writes a day's state
+        without encoding every entry again)."""
+        return state_to_text(state)
+
     def from_json(self, data: dict[str, Any]) -> MafiaState:
         return state_from_json(data)
 
@@ -402,9 +410,13 @@ def _withdraw(state: MafiaState, voter: str) -> tuple[MafiaState, bool]:
     target = state.current.get(voter)
     if target is None:
         return state, False
-    entries = tuple(replace(e, withdrawn=True) if e.voter == voter and e.target == target else e
-                    for e in state.entries)
-    current = {k: v for k, v in state.current.items() if k != voter}
+    index = entry_index(state.entries)
+    at = index.get((voter, target))
+    entries = state.entries
+    if at is not None:   # a vote moves one entry: the others are not looked at
+        entries = with_entry(entries, index, at, replace(entries[at], withdrawn=True))
+    current = dict(state.current)
+    del current[voter]
     return state.with_(entries=entries, current=current, changes=state.changes + 1), True
 
 
@@ -418,7 +430,10 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
     seq = state.seq + 1
     entry = VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started), intent.post_id,
                       intent.url, final)
-    entries = tuple(e for e in state.entries if not (e.voter == voter and e.target == target)) + (entry,)
+    # The (voter, target) entry is replaced where it is, or added: the order of entries means nothing (every
+    # view orders them by seq).
+    index = entry_index(state.entries)
+    entries = with_entry(state.entries, index, index.get((voter, target)), entry)
     return state.with_(
         entries=entries, current={**state.current, voter: target}, seq=seq,
         locked=state.locked | {voter} if final else state.locked,

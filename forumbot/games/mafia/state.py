@@ -7,6 +7,7 @@ players × (players + 1) entries however many posts a day has.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -124,8 +125,15 @@ def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]
     return {k: (parse_time(v) if k in names and isinstance(v, str) else v) for k, v in data.items()}
 
 
+_PLAIN = (str, int, float, bool, type(None))
+# Fields of plain names (tuples of names, a dict of name to name): JSON as they are.
+_NAMES = {"players": list, "alive": list, "current": dict}
+
+
 def _jsonable(value: Any) -> Any:
     """Plain JSON data from the state's values: shallow, without dataclasses.asdict's deep copies."""
+    if type(value) in _PLAIN:
+        return value
     if is_dataclass(value) and not isinstance(value, type):
         return {k: _jsonable(v) for k, v in vars(value).items()}
     if isinstance(value, datetime):
@@ -138,15 +146,96 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def state_to_json(state: MafiaState) -> dict[str, Any]:
-    # Vote entries are the bulk of a day's state and are written after every step: plain lists.
-    entries = [[e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn] for e in state.entries]
+def _head_json(state: MafiaState) -> dict[str, Any]:
+    """The state as JSON data, all but the vote entries."""
     data: dict[str, Any] = {key: _jsonable(value) for key, value in vars(state).items()
                             if key not in ("entries", "options", "current", "players", "alive")}
     data.update(players=list(state.players), alive=list(state.alive), current=dict(state.current))
-    data["entries"] = entries
     data["options"] = _options_json(state.options)
     return data
+
+
+def _entry_json(e: VoteEntry) -> list[Any]:
+    # Vote entries are the bulk of a day's state and are written after every step: plain lists.
+    return [e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn]
+
+
+def state_to_json(state: MafiaState) -> dict[str, Any]:
+    data = _head_json(state)
+    data["entries"] = [_entry_json(e) for e in state.entries]
+    return data
+
+
+def state_to_text(state: MafiaState) -> str:
+    """`state_to_json` as JSON text. Each entry's text is kept with the entries (a vote changes one entry, so
+    only that one is encoded again): a step's write costs about the same whatever the roster."""
+    parts = []
+    for key, value in vars(state).items():
+        if key == "entries":
+            continue
+        cached = _FIELD_TEXT.get(key)
+        if cached is None or cached[0] is not value:
+            # A value a step did not change is the same object in the new state: its text is kept.
+            if key == "options":
+                data = _options_json(value)
+            else:
+                data = _NAMES[key](value) if key in _NAMES else _jsonable(value)
+            cached = _FIELD_TEXT[key] = (value, json.dumps(data, ensure_ascii=False))
+        parts.append(f'"{key}": {cached[1]}')
+    parts.append(f'"entries": [{", ".join(_derived(state.entries).texts)}]')
+    return "{" + ", ".join(parts) + "}"
+
+
+# The text of each field's last value, by field name (values are immutable: the same object, the same text).
+_FIELD_TEXT: dict[str, tuple[Any, str]] = {}
+
+
+@dataclass(frozen=True)
+class _Derived:
+    """What is kept beside an entries tuple: where each (voter, target) entry is, and each entry's JSON."""
+    entries: tuple[VoteEntry, ...]
+    index: dict[tuple[str, str], int]
+    texts: tuple[str, ...]
+
+
+_DERIVED: dict[int, _Derived] = {}
+
+
+def _entry_text(entry: VoteEntry) -> str:
+    return json.dumps(_entry_json(entry), ensure_ascii=False)
+
+
+def _derived(entries: tuple[VoteEntry, ...]) -> _Derived:
+    found = _DERIVED.get(id(entries))
+    if found is not None and found.entries is entries:
+        return found
+    index = {(e.voter, e.target): i for i, e in enumerate(entries)}
+    return _keep(_Derived(entries, index, tuple(_entry_text(e) for e in entries)))
+
+
+def _keep(derived: _Derived) -> _Derived:
+    if len(_DERIVED) > 64:   # only the newest states are ever worked on
+        _DERIVED.clear()
+    _DERIVED[id(derived.entries)] = derived
+    return derived
+
+
+def entry_index(entries: tuple[VoteEntry, ...]) -> dict[tuple[str, str], int]:
+    """Where each (voter, target) entry is in `entries` (kept, not rebuilt, from one vote to the next)."""
+    return _derived(entries).index
+
+
+def with_entry(entries: tuple[VoteEntry, ...], index: dict[tuple[str, str], int], at: int | None,
+               entry: VoteEntry) -> tuple[VoteEntry, ...]:
+    """`entries` with `entry` at position `at` (None: added at the end); `index` is `entry_index(entries)`."""
+    old = _derived(entries)
+    text = _entry_text(entry)
+    if at is None:
+        new = (*entries, entry)
+        return _keep(_Derived(new, {**index, (entry.voter, entry.target): len(entries)},
+                              (*old.texts, text))).entries
+    new = entries[:at] + (entry,) + entries[at + 1:]
+    return _keep(_Derived(new, index, old.texts[:at] + (text,) + old.texts[at + 1:])).entries
 
 
 @lru_cache(maxsize=32)

@@ -7,6 +7,7 @@ a tie, and final votes ("Окончательно против X") lock a voter 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
@@ -36,10 +37,7 @@ def needed(state: MafiaState) -> int:
 
 def counts(state: MafiaState) -> dict[str, int]:
     """Current votes per target (players and NO_LYNCH)."""
-    out: dict[str, int] = {}
-    for target in state.current.values():
-        out[target] = out.get(target, 0) + 1
-    return out
+    return dict(Counter(state.current.values()))   # counted in C: a majority check after every vote
 
 
 def wagons(state: MafiaState) -> list[Wagon]:
