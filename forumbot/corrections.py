@@ -84,8 +84,18 @@ def get(store: Store, correction_id: int) -> Correction | None:
 
 def active(store: Store, game: str) -> dict[str, Correction]:
     """The corrections in force, by the post each is about (a later one on the same post wins)."""
-    return {c.post: c for c in _rows(store, "game = ? AND undone IS NULL AND (outcome IS NULL OR outcome NOT "
-                                            "LIKE 'not applied%')", [game])}
+    return _in_force(_rows(store, "game = ? AND undone IS NULL", [game]))
+
+
+def for_step(store: Store, game: str) -> tuple[list[int], dict[str, Correction]]:
+    """What a step needs, in one read: the corrections (and undos) that wait for the game to be read again,
+    and the corrections in force."""
+    rows = _rows(store, "game = ? AND (applied IS NULL OR undone IS NULL)", [game])
+    return [c.id for c in rows if c.applied is None], _in_force(rows)
+
+
+def _in_force(rows: list[Correction]) -> dict[str, Correction]:
+    return {c.post: c for c in rows if c.undone is None and not (c.outcome or "").startswith("not applied")}
 
 
 def waiting(store: Store, game: str) -> list[int]:

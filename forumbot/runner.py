@@ -69,6 +69,7 @@ class Runner:
         # The last state this runner read or wrote per game, with the store's version of it: reading the
         # JSON back after every step would cost more than the step itself.
         self._states: dict[str, tuple[int, Any, HostState]] = {}
+        self._in_force: dict[str, dict[str, Any]] = {}   # the corrections in force, read once a step per game
         # The event count each game had at the version held (the step that wrote it returned it).
         self._seqs: dict[str, tuple[int, int]] = {}
         # Per game, the PM authors last worked out: (the game's own list, the others, the merged list).
@@ -360,8 +361,9 @@ class Runner:
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
             pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors)
+            in_force = self._in_force.pop(run.name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
-                        corrections=corrections.active(self.store, run.name))
+                        corrections=corrections.active(self.store, run.name) if in_force is None else in_force)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
@@ -415,8 +417,11 @@ class Runner:
     def _correct(self, run: GameRun, now: datetime) -> None:
         """The host corrected (or undid a correction of) a post the game has read: read the game again from
         its first post with the corrections in force, and post a vote count that says so."""
-        ids = corrections.waiting(self.store, run.name) if run.name in self._states else []
+        if run.name not in self._states:
+            return
+        ids, self._in_force[run.name] = corrections.for_step(self.store, run.name)
         if ids:
+            self._in_force.pop(run.name)   # applying them may refuse some: the step reads them again
             self._fresh(run, lambda: self._correct_once(run, now, ids))
 
     def _correct_once(self, run: GameRun, now: datetime, ids: list[int]) -> None:

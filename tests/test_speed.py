@@ -160,4 +160,5 @@ def test_a_step_that_reads_a_vote_and_posts_a_count_writes_in_few_transactions()
     begins = [s for s in statements if s.strip().upper().startswith("BEGIN")]
     # fetched posts and the read time (1), the game's step (1), the count's attempt (1) and its delivery (1)
     assert len(begins) == 4, statements
-    assert len(statements) <= 27, statements
+    # (27 when it was written; the host console's corrections are read once a step since)
+    assert len(statements) <= 28, statements
