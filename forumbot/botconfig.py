@@ -10,7 +10,8 @@
     config = "games/mafia-1.toml"    # a game config: the [game] and [[players]] of a scenario
     platform = "local"
     tournament = "liar-game"         # optional: the tournament ledger its awards go to
-    [games.threads]                  # optional: the game's thread → the platform's thread id
+    [games.threads]                  # optional: the game's thread → the platform's thread id (on Reddit
+                                     # and phpBB the bot opens the threads left out, at the game's start)
     votes = "mafia-1/votes"
 """
 
@@ -40,8 +41,8 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")
-# Where a lobby's spawned games get threads of their own: platforms that open a thread by posting in it.
-LOBBY_PLATFORMS = ("local",)
+# Where a lobby's spawned games get threads of their own (Platform.open_thread, forumbot/threads.py).
+LOBBY_PLATFORMS = PLATFORM_KINDS
 
 
 @dataclass(frozen=True)
