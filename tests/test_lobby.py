@@ -92,9 +92,9 @@ def test_the_runner_starts_the_spawned_game_and_reports_its_result():
     runner.step(START + timedelta(minutes=3))
     runner.step(START + timedelta(minutes=4))                    # the spawned game is created
     assert any("duel-1 starts" in p for p in bot_posts(forum, "lobby/lobby"))
-    assert any("Send me your setup" in p for p in bot_posts(forum, "duel-1/game"))
+    assert any("Send me your setup" in p for p in bot_posts(forum, "duel-1"))
     # bob concedes during the setup; the lobby learns the result and the tiers follow
-    forum.add_post("duel-1/game", "bob", "I forfeit", at=START + timedelta(minutes=5))
+    forum.add_post("duel-1", "bob", "I forfeit", at=START + timedelta(minutes=5))
     runner.step(START + timedelta(minutes=6))
     runner.step(START + timedelta(minutes=7))
     lobby = runner.state(runner.runs[0])
@@ -102,9 +102,9 @@ def test_the_runner_starts_the_spawned_game_and_reports_its_result():
     assert any("duel-1 is over" in p for p in bot_posts(forum, "lobby/lobby"))
     # a restart rebuilds the spawned game from the lobby's record, posting nothing twice
     _, _, again = make(store, forum)
-    count = len(bot_posts(forum, "duel-1/game"))
+    count = len(bot_posts(forum, "duel-1"))
     again.step(START + timedelta(minutes=8))
-    assert "duel-1" in [r.name for r in again.runs] and len(bot_posts(forum, "duel-1/game")) == count
+    assert "duel-1" in [r.name for r in again.runs] and len(bot_posts(forum, "duel-1")) == count
 
 
 def test_a_bot_config_lobby_runs_under_forumbot_run(tmp_path):
