@@ -151,7 +151,7 @@ def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGam
         platform = entry.get("platform", next(iter(platforms)))
         if platform not in platforms or platforms[platform].kind not in LOBBY_PLATFORMS:
             raise doc.error(f"a lobby needs a platform where the bot can open threads ({', '.join(LOBBY_PLATFORMS)})",
-                            "[[lobbies]]", fix="point platform at a local forum")
+                            "[[lobbies]]", fix="platforms: " + ", ".join(platforms))
         options = load_ruleset(str(entry["ruleset"]), "infiltration") if "ruleset" in entry else {}
         overrides = entry.get("options", {})
         if not isinstance(overrides, dict):

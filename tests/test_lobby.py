@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from helpers import START
 
 from forumbot.config import GameConfig
@@ -123,19 +124,22 @@ def test_a_bot_config_lobby_runs_under_forumbot_run(tmp_path):
     assert "inf (infiltration-lobby): open" in status.output
 
 
-def test_a_lobby_on_a_platform_that_cannot_open_threads_is_refused(tmp_path):
+def test_a_lobby_on_reddit_is_accepted_and_one_on_a_missing_platform_refused(tmp_path):
     from forumbot.botconfig import load_bot_config
     from forumbot.errors import ConfigError
 
     (tmp_path / "bot.toml").write_text(
         '[bot]\nstore = "bot.db"\n[platforms.r]\nkind = "reddit"\nsite = "x"\n[[lobbies]]\nplatform = "r"\n',
         encoding="utf-8")
-    try:
+    [lobby] = load_bot_config(tmp_path / "bot.toml").games
+    assert (lobby.platform, lobby.config.game, lobby.threads) == ("r", "infiltration-lobby", {})
+    (tmp_path / "bot.toml").write_text(
+        '[bot]\nstore = "bot.db"\n[platforms.r]\nkind = "reddit"\nsite = "x"\n[[lobbies]]\nplatform = "board"\n',
+        encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
         load_bot_config(tmp_path / "bot.toml")
-    except ConfigError as err:
-        assert "open threads" in str(err) and "bot.toml:6:" in str(err)
-    else:
-        raise AssertionError("a lobby on Reddit was accepted")
+    assert "open threads" in str(refused.value) and "bot.toml:6:" in str(refused.value)
+    assert "platforms: r" in str(refused.value)
 
 
 def test_a_lobby_refusal_reaches_the_player_by_pm():
