@@ -65,7 +65,8 @@ def reddit_site(clock: VirtualClock) -> Iterator[Site]:
 
         def bot_posts(sid: str) -> list[str]:
             opener = state.submissions[sid]
-            return [opener.selftext] * (opener.author == "forumbot") + [c.body for c in state.comments_by("forumbot", sid)]
+            first = [opener.selftext] if opener.author == "forumbot" else []
+            return first + [c.body for c in state.comments_by("forumbot", sid)]
 
         yield Site(bot,
                    lambda sid, who, text, at: state.add_comment(sid, who, text, at=at.timestamp()),

@@ -11,12 +11,11 @@ import pytest
 from click.testing import CliRunner
 from fakephpbb import Board, FakePhpbb
 from test_crash_reddit import START, run_bot
+from test_phpbb_crash import PLAYERS, prepare
 
 from forumbot.cli import cli
 from forumbot.store import Store
 from forumbot.threads import recorded
-
-PLAYERS = {"Alice": 70, "Bob": 71, "Carol": 72, "Dave": 73, "Erin": 74, "Frank": 75}
 
 
 def test_a_phpbb_game_without_threads_opens_its_topics_once_across_a_kill(tmp_path, monkeypatch: pytest.MonkeyPatch):
@@ -24,15 +23,7 @@ def test_a_phpbb_game_without_threads_opens_its_topics_once_across_a_kill(tmp_pa
     board, _, _ = Board.for_game(PLAYERS, START.timestamp(), form_min_age=0)
     before = set(board.topics)
     with FakePhpbb(board) as fake:
-        (tmp_path / "game.toml").write_text(
-            f'[game]\nname = "mafia"\nlang = "en"\nstart = "{START:%Y-%m-%dT%H:%M:%SZ}"\ndialect = "bbcode"\n'
-            '[game.options]\nday_hours = 2\nnight_hours = 1\nvotes_only = true\n'
-            + "".join(f'[[players]]\nname = "{n}"\n' for n in PLAYERS), encoding="utf-8")
-        config = tmp_path / "bot.toml"
-        config.write_text(f'[bot]\nstore = "bot.db"\n[platforms.board]\nkind = "phpbb"\nurl = "{fake.url}"\n'
-                          'account = "forumbot"\nforum = 3\nmin_interval = 0\nform_wait = 0\n'
-                          'password_env = "FORUMBOT_TEST_PHPBB"\npoll_seconds = 300\n'
-                          '[[games]]\nconfig = "game.toml"\nname = "g"\nplatform = "board"\n', encoding="utf-8")
+        config = prepare(tmp_path, fake)
 
         def opened() -> dict[str, int]:
             return {t.title: n for n, t in board.topics.items() if n not in before and t.author == 62}
