@@ -177,3 +177,29 @@ def test_a_bot_killed_after_opening_a_thread_finds_it_again(kind, tmp_path, monk
         duel = next(r for r in again.runs if r.name == "duel-1")
         assert any("Send me your setup" in p for p in site.bot_posts(duel.thread_ids["game"]))
         assert opening.recorded(store)["duel-1"] == [(site.platform.name, "game", duel.thread_ids["game"])]
+
+
+def test_a_failed_opening_holds_the_game_back_until_a_thread_is_open(tmp_path, monkeypatch):
+    from forumbot.errors import PlatformError
+
+    clock = VirtualClock(START)
+    with local_site(clock) as site:
+        store = Store(tmp_path / "bot.db")
+        runner = lobby_runner(store, site.platform)
+        runner.start(START)
+        lobby_thread = runner.runs[0].thread_ids["lobby"]
+        site.post(lobby_thread, "alice", "challenge bob", START + timedelta(minutes=2))
+        site.post(lobby_thread, "bob", "accept alice", START + timedelta(minutes=3))
+        real = site.platform.open_thread
+
+        def down(title: str, text: str, key: str = "") -> str:
+            raise PlatformError("the forum is down", retryable=True)
+
+        monkeypatch.setattr(site.platform, "open_thread", down)
+        steps(runner, clock, 4, 5)
+        assert store.game("duel-1") is None and site.opened() == 1      # no game without its thread
+        monkeypatch.setattr(site.platform, "open_thread", real)
+        steps(runner, clock, 6)
+        duel = next(r for r in runner.runs if r.name == "duel-1")
+        assert store.game("duel-1") is not None and site.opened() == 2
+        assert any("Send me your setup" in p for p in site.bot_posts(duel.thread_ids["game"]))
