@@ -158,8 +158,8 @@ class Runner:
         return True
 
     def _threads_found(self, run: GameRun) -> None:
-        try:
-            self._threads_ready(run, self.state(run))
+        try:   # a game's threads never change, so the state this runner holds will do
+            self._threads_ready(run, self.state(run, check=False))
         except PlatformError as err:   # refused: flagged by _isolated like any failure of one game
             raise RuntimeError(str(err)) from err
 

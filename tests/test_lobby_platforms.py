@@ -108,19 +108,27 @@ def steps(runner: Runner, clock: VirtualClock, *minutes: int) -> None:
         assert not result.errors and not result.failed_games, (result.errors, result.failed_games)
 
 
+def challenged(site: Site, store: Store) -> tuple[Runner, str]:
+    """A lobby started on the site (the bot opens its thread), with alice's challenge and bob's accept
+    posted there; returns the runner and the lobby's thread id."""
+    runner = lobby_runner(store, site.platform)
+    runner.start(START)
+    lobby_thread = runner.runs[0].thread_ids["lobby"]
+    site.post(lobby_thread, "alice", "challenge bob", START + timedelta(minutes=2))
+    site.post(lobby_thread, "bob", "accept alice", START + timedelta(minutes=3))
+    return runner, lobby_thread
+
+
 @pytest.mark.parametrize("kind", sorted(SITES))
 def test_a_challenge_accepted_in_a_lobby_plays_in_a_thread_the_bot_opened(kind, tmp_path):
     clock = VirtualClock(START)
     with SITES[kind](clock) as site:
         store = Store(tmp_path / "bot.db")
-        runner = lobby_runner(store, site.platform)
-        runner.start(START)
-        lobby_thread = runner.runs[0].thread_ids["lobby"]             # opened by the bot for the lobby itself
-        steps(runner, clock, 1)
-        assert any("lobby is open" in p for p in site.bot_posts(lobby_thread)) and site.opened() == 1
-        site.post(lobby_thread, "alice", "challenge bob", START + timedelta(minutes=2))
-        site.post(lobby_thread, "bob", "accept alice", START + timedelta(minutes=3))
-        steps(runner, clock, 4, 5)
+        runner, lobby_thread = challenged(site, store)            # the bot opened the lobby's thread too
+        assert site.opened() == 1
+        steps(runner, clock, 4)
+        assert any("lobby is open" in p for p in site.bot_posts(lobby_thread))
+        steps(runner, clock, 5)
         assert site.opened() == 2
         duel = next(r for r in runner.runs if r.name == "duel-1")
         game_thread = duel.thread_ids["game"]
@@ -154,11 +162,7 @@ def test_a_bot_killed_after_opening_a_thread_finds_it_again(kind, tmp_path, monk
     clock = VirtualClock(START)
     with SITES[kind](clock) as site:
         store = Store(tmp_path / "bot.db")
-        runner = lobby_runner(store, site.platform)
-        runner.start(START)
-        lobby_thread = runner.runs[0].thread_ids["lobby"]
-        site.post(lobby_thread, "alice", "challenge bob", START + timedelta(minutes=2))
-        site.post(lobby_thread, "bob", "accept alice", START + timedelta(minutes=3))
+        runner, _ = challenged(site, store)
         steps(runner, clock, 4)
 
         def die(name: str) -> None:
@@ -185,11 +189,7 @@ def test_a_failed_opening_holds_the_game_back_until_a_thread_is_open(tmp_path, m
     clock = VirtualClock(START)
     with local_site(clock) as site:
         store = Store(tmp_path / "bot.db")
-        runner = lobby_runner(store, site.platform)
-        runner.start(START)
-        lobby_thread = runner.runs[0].thread_ids["lobby"]
-        site.post(lobby_thread, "alice", "challenge bob", START + timedelta(minutes=2))
-        site.post(lobby_thread, "bob", "accept alice", START + timedelta(minutes=3))
+        runner, _ = challenged(site, store)
         real = site.platform.open_thread
 
         def down(title: str, text: str, key: str = "") -> str:
