@@ -4,6 +4,7 @@ of its own, its result comes back, and only players of the same win tier may mee
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from helpers import START
@@ -128,18 +129,22 @@ def test_a_lobby_on_reddit_is_accepted_and_one_on_a_missing_platform_refused(tmp
     from forumbot.botconfig import load_bot_config
     from forumbot.errors import ConfigError
 
-    (tmp_path / "bot.toml").write_text(
-        '[bot]\nstore = "bot.db"\n[platforms.r]\nkind = "reddit"\nsite = "x"\n[[lobbies]]\nplatform = "r"\n',
-        encoding="utf-8")
-    [lobby] = load_bot_config(tmp_path / "bot.toml").games
+    def load(platform: str, subreddit: str = 'subreddit = "duels"\n') -> Any:
+        (tmp_path / "bot.toml").write_text(
+            f'[bot]\nstore = "bot.db"\n[platforms.r]\nkind = "reddit"\nsite = "x"\n{subreddit}'
+            f'[[lobbies]]\nplatform = "{platform}"\n', encoding="utf-8")
+        return load_bot_config(tmp_path / "bot.toml")
+
+    [lobby] = load("r").games
     assert (lobby.platform, lobby.config.game, lobby.threads) == ("r", "infiltration-lobby", {})
-    (tmp_path / "bot.toml").write_text(
-        '[bot]\nstore = "bot.db"\n[platforms.r]\nkind = "reddit"\nsite = "x"\n[[lobbies]]\nplatform = "board"\n',
-        encoding="utf-8")
     with pytest.raises(ConfigError) as refused:
-        load_bot_config(tmp_path / "bot.toml")
-    assert "open threads" in str(refused.value) and "bot.toml:6:" in str(refused.value)
+        load("board")
+    assert "open threads" in str(refused.value) and "bot.toml:7:" in str(refused.value)
     assert "platforms: r" in str(refused.value)
+    with pytest.raises(ConfigError) as nowhere:          # the bot would have no subreddit to open threads in
+        load("r", subreddit="")
+    assert "no subreddit" in str(nowhere.value) and "bot.toml:3:" in str(nowhere.value)
+    assert 'subreddit = "yoursubreddit"' in str(nowhere.value)
 
 
 def test_a_lobby_refusal_reaches_the_player_by_pm():

@@ -48,3 +48,22 @@ def test_a_phpbb_game_without_threads_opens_its_topics_once_across_a_kill(tmp_pa
         status = CliRunner().invoke(cli, ["status", "--config", str(config)])
         assert status.exit_code == 0, status.output
         assert f"thread votes on board: {ids['votes']} {fake.url}/viewtopic.php?t={ids['votes']}" in status.output
+
+
+def test_a_game_without_threads_on_a_board_without_a_forum_is_refused_at_load(tmp_path):
+    from forumbot.botconfig import load_bot_config
+    from forumbot.errors import ConfigError
+
+    class NoServer:                  # prepare() only needs the board's URL
+        url = "http://127.0.0.1:9"
+
+    config = prepare(tmp_path, NoServer())  # type: ignore[arg-type]
+    config.write_text(config.read_text(encoding="utf-8").replace("forum = 3\n", ""), encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_bot_config(config)
+    message = str(refused.value)
+    assert "game g's threads game, votes" in message and "no forum" in message and "bot.toml:3:" in message
+    assert "forum = <forum id>" in message and "[games.threads]" in message
+    named = prepare(tmp_path, NoServer(), votes=5, game=6)  # type: ignore[arg-type]
+    named.write_text(named.read_text(encoding="utf-8").replace("forum = 3\n", ""), encoding="utf-8")
+    assert load_bot_config(named).games[0].threads == {"votes": "5", "game": "6"}   # nothing to open: fine
