@@ -10,7 +10,8 @@
     config = "games/mafia-1.toml"    # a game config: the [game] and [[players]] of a scenario
     platform = "local"
     tournament = "liar-game"         # optional: the tournament ledger its awards go to
-    [games.threads]                  # optional: the game's thread → the platform's thread id
+    [games.threads]                  # optional: the game's thread → the platform's thread id (on Reddit
+                                     # and phpBB the bot opens the threads left out, at the game's start)
     votes = "mafia-1/votes"
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 from forumbot.config import POST_DIALECTS, GameConfig, load_ruleset, load_scenario, locate
 from forumbot.errors import ConfigError
 from forumbot.gamerun import check_setup
+from forumbot.games import get_game
 from forumbot.tomlfile import TomlFile, load_toml
 from forumbot.web.config import WebConfig, web_config
 
@@ -40,8 +42,8 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")
-# Where a lobby's spawned games get threads of their own: platforms that open a thread by posting in it.
-LOBBY_PLATFORMS = ("local",)
+# Where a lobby's spawned games get threads of their own (Platform.open_thread, forumbot/threads.py).
+LOBBY_PLATFORMS = PLATFORM_KINDS
 
 
 @dataclass(frozen=True)
@@ -125,9 +127,13 @@ def load_bot_config(path: str | Path) -> BotConfig:
         if not isinstance(threads, dict) or not all(isinstance(v, str) for v in threads.values()):
             raise doc.error("[games.threads] maps a game thread to a platform thread id", "threads")
         try:   # a game that could never be played to its end is refused before the bot starts
-            check_setup(config)
+            state = check_setup(config)
         except ConfigError as err:
             raise locate(err, str(base / entry["config"])) from None
+        missing = set(get_game(config.game).threads(state).values()) - set(threads)
+        if missing:
+            _can_open(doc, platforms[platform], f"game {config.name}'s threads {', '.join(sorted(missing))}",
+                      ", or name them in [games.threads]")
         games.append(BotGame(config, platform, dict(threads)))
     retry = bot.get("retry_max_seconds", 900)
     web = web_config(doc, [n for n, p in platforms.items() if p.kind == "local"])
@@ -135,6 +141,19 @@ def load_bot_config(path: str | Path) -> BotConfig:
         platforms[web.platform].options["base_url"] = web.url
     return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),
                      float(retry), str(bot.get("log_level", "info")), web)
+
+
+# Where Platform.open_thread opens threads, by platform kind (the local forum needs nothing).
+OPEN_IN = {"reddit": ("subreddit", 'subreddit = "yoursubreddit"'), "phpbb": ("forum", "forum = <forum id>")}
+
+
+def _can_open(doc: TomlFile, platform: PlatformConfig, what: str, otherwise: str = "") -> None:
+    """The bot opens `what` on `platform` (forumbot/threads.py): refused when the platform has no place
+    to open them in."""
+    key, fix = OPEN_IN.get(platform.kind, ("", ""))
+    if key and not platform.options.get(key):
+        raise doc.error(f"the bot opens {what} on [platforms.{platform.name}], which has no {key}",
+                        f"[platforms.{platform.name}]", fix=f"add {fix}{otherwise}")
 
 
 def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGame]:
@@ -150,7 +169,8 @@ def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGam
         platform = entry.get("platform", next(iter(platforms)))
         if platform not in platforms or platforms[platform].kind not in LOBBY_PLATFORMS:
             raise doc.error(f"a lobby needs a platform where the bot can open threads ({', '.join(LOBBY_PLATFORMS)})",
-                            "[[lobbies]]", fix="point platform at a local forum")
+                            "[[lobbies]]", fix="platforms: " + ", ".join(platforms))
+        _can_open(doc, platforms[platform], "a lobby's games")
         options = load_ruleset(str(entry["ruleset"]), "infiltration") if "ruleset" in entry else {}
         overrides = entry.get("options", {})
         if not isinstance(overrides, dict):

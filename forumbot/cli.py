@@ -546,6 +546,24 @@ def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list
     return Store(path), games
 
 
+def _opened_threads(opened: list[tuple[str, str, str]], config_path: str | None) -> list[str]:
+    """`status` lines for the threads the bot opened for a game: name, id and, from the bot config, URL."""
+    if not opened:
+        return []
+    from forumbot.threads import thread_url
+
+    platforms: dict[str, Any] = {}
+    if config_path:
+        from forumbot.botconfig import load_bot_config
+        platforms = load_bot_config(config_path).platforms
+    lines = []
+    for platform, thread, thread_id in opened:
+        config = platforms.get(platform) or next((p for p in platforms.values() if p.kind == platform), None)
+        url = thread_url(config.kind, config.options, thread_id) if config else ""
+        lines.append(f"    thread {thread} on {platform}: {thread_id}" + (f" {url}" if url else ""))
+    return lines
+
+
 def _flag_line(flag: dict[str, Any]) -> str:
     where = flag.get("url") or flag.get("post") or ""
     who = f"{flag['author']}: " if flag.get("author") else ""
@@ -564,10 +582,12 @@ def status(config_path: str | None, db_path: str | None) -> None:
     """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors, and the
     open flags for the host (newest first)."""
     from forumbot.games import get_game
+    from forumbot.threads import recorded
 
     def go() -> int:
         store, configured = _open_store(config_path, db_path)
         click.echo("Games:")
+        opened = recorded(store)
         known = {row.name for row in store.games()}
         for entry in configured:
             if entry.config.name not in known:
@@ -578,6 +598,8 @@ def status(config_path: str | None, db_path: str | None) -> None:
             pending = len(store.pending(row.name))
             click.echo(f"  {row.name} ({row.game}): {summary.get('phase')}, ends {summary.get('phase_ends', '-')}; "
                        f"outbox backlog {pending}")
+            for line in _opened_threads(opened.get(row.name, []), config_path):
+                click.echo(line)
         click.echo("Platforms:")
         for health in store.platform_status():
             line = f"  {health['platform']}: last good poll {health['last_ok'] or 'never'}"

@@ -49,10 +49,11 @@ class GameRun:
     renderer: Renderer
     thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
     thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
+    open_threads: bool = False       # threads not named are opened on the platform (forumbot/threads.py)
 
     @classmethod
     def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,
-              thread_ids: dict[str, str] | None = None) -> GameRun:
+              thread_ids: dict[str, str] | None = None, open_threads: bool = False) -> GameRun:
         """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
         game = get_game(config.game)
         grammar = load_grammar(config.game, config.lang)
@@ -65,7 +66,7 @@ class GameRun:
                             genders={p.name: p.gender for p in config.players if p.gender})
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
         return cls(config, game, PostParser(grammar, roster, config.reading, config.host),
-                   renderer, prefix, dict(thread_ids or {}))
+                   renderer, prefix, dict(thread_ids or {}), open_threads)
 
     @property
     def name(self) -> str:

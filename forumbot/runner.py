@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot import corrections
+from forumbot import threads as opening
 from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
@@ -147,6 +148,8 @@ class Runner:
                 continue
             try:
                 state = run.game.new(setup_of(run.config))
+                if not self._threads_ready(run, state):
+                    continue
             except ForumbotError as err:   # a game that cannot start must not keep the others from it
                 if not isolate:
                     raise
@@ -163,6 +166,26 @@ class Runner:
                                        expected_version=0)
             except StaleState:
                 log.warning("%s was created by another writer meanwhile; reading it", run.name)
+
+    def _threads_ready(self, run: GameRun, state: Any) -> bool:
+        """A game that opens its own threads has an id for each (forumbot/threads.py); False when the
+        platform failed for now (the game waits for the next poll). A refusal raises."""
+        if not run.open_threads:
+            return True
+        try:
+            opening.open_threads(self.store, self.platform, run, state)
+        except PlatformError as err:
+            if not err.retryable:
+                raise
+            log.warning("%s: opening its threads failed (%s); retried next poll", run.name, err)
+            return False
+        return True
+
+    def _threads_found(self, run: GameRun) -> None:
+        try:   # a game's threads never change, so the state this runner holds will do
+            self._threads_ready(run, self.state(run, check=False))
+        except PlatformError as err:   # refused: flagged by _isolated like any failure of one game
+            raise RuntimeError(str(err)) from err
 
     def started(self) -> list[GameRun]:
         """The games that exist in the store."""
@@ -181,6 +204,9 @@ class Runner:
         result = StepResult()
         self._reconcile(now)
         self.start(now, isolate=True)
+        for run in self.started():   # after a restart: the ids of the threads the bot opened for a game
+            if run.open_threads:
+                self._isolated(run, result, "find its threads", lambda run=run: self._threads_found(run))
         threads = sorted({run.thread_id(t) for run in self.started()
                           for t in set(run.game.threads(self.state(run, check=True)).values())})
         pms: list[Post] = []
@@ -261,7 +287,8 @@ class Runner:
                 child = self._run_named(entry["name"])
                 if child is None:
                     try:
-                        child = GameRun.build(spawned_config(lobby, entry), dialect=lobby.renderer.dialect)
+                        child = GameRun.build(spawned_config(lobby, entry), dialect=lobby.renderer.dialect,
+                                              open_threads=True)
                     except ConfigError as err:
                         log.error("%s: cannot start %s: %s", lobby.name, entry["name"], err)
                         continue

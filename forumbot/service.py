@@ -213,7 +213,11 @@ class Service:
             if not games:
                 continue
             platform = make_platform(platform_config, clock)
-            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads) for g in games]
+            # Reddit and phpBB games open the threads [games.threads] does not name (forumbot/threads.py);
+            # on the local forum a thread is made by posting in it.
+            opens = platform_config.kind != "local"
+            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads, open_threads=opens)
+                    for g in games]
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             attach_store(platform, runner.store, name)
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)

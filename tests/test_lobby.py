@@ -4,7 +4,9 @@ of its own, its result comes back, and only players of the same win tier may mee
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
+import pytest
 from helpers import START
 
 from forumbot.config import GameConfig
@@ -92,9 +94,9 @@ def test_the_runner_starts_the_spawned_game_and_reports_its_result():
     runner.step(START + timedelta(minutes=3))
     runner.step(START + timedelta(minutes=4))                    # the spawned game is created
     assert any("duel-1 starts" in p for p in bot_posts(forum, "lobby/lobby"))
-    assert any("Send me your setup" in p for p in bot_posts(forum, "duel-1/game"))
+    assert any("Send me your setup" in p for p in bot_posts(forum, "duel-1"))
     # bob concedes during the setup; the lobby learns the result and the tiers follow
-    forum.add_post("duel-1/game", "bob", "I forfeit", at=START + timedelta(minutes=5))
+    forum.add_post("duel-1", "bob", "I forfeit", at=START + timedelta(minutes=5))
     runner.step(START + timedelta(minutes=6))
     runner.step(START + timedelta(minutes=7))
     lobby = runner.state(runner.runs[0])
@@ -102,9 +104,9 @@ def test_the_runner_starts_the_spawned_game_and_reports_its_result():
     assert any("duel-1 is over" in p for p in bot_posts(forum, "lobby/lobby"))
     # a restart rebuilds the spawned game from the lobby's record, posting nothing twice
     _, _, again = make(store, forum)
-    count = len(bot_posts(forum, "duel-1/game"))
+    count = len(bot_posts(forum, "duel-1"))
     again.step(START + timedelta(minutes=8))
-    assert "duel-1" in [r.name for r in again.runs] and len(bot_posts(forum, "duel-1/game")) == count
+    assert "duel-1" in [r.name for r in again.runs] and len(bot_posts(forum, "duel-1")) == count
 
 
 def test_a_bot_config_lobby_runs_under_forumbot_run(tmp_path):
@@ -123,19 +125,26 @@ def test_a_bot_config_lobby_runs_under_forumbot_run(tmp_path):
     assert "inf (infiltration-lobby): open" in status.output
 
 
-def test_a_lobby_on_a_platform_that_cannot_open_threads_is_refused(tmp_path):
+def test_a_lobby_on_reddit_is_accepted_and_one_on_a_missing_platform_refused(tmp_path):
     from forumbot.botconfig import load_bot_config
     from forumbot.errors import ConfigError
 
-    (tmp_path / "bot.toml").write_text(
-        '[bot]\nstore = "bot.db"\n[platforms.r]\nkind = "reddit"\nsite = "x"\n[[lobbies]]\nplatform = "r"\n',
-        encoding="utf-8")
-    try:
-        load_bot_config(tmp_path / "bot.toml")
-    except ConfigError as err:
-        assert "open threads" in str(err) and "bot.toml:6:" in str(err)
-    else:
-        raise AssertionError("a lobby on Reddit was accepted")
+    def load(platform: str, subreddit: str = 'subreddit = "duels"\n') -> Any:
+        (tmp_path / "bot.toml").write_text(
+            f'[bot]\nstore = "bot.db"\n[platforms.r]\nkind = "reddit"\nsite = "x"\n{subreddit}'
+            f'[[lobbies]]\nplatform = "{platform}"\n', encoding="utf-8")
+        return load_bot_config(tmp_path / "bot.toml")
+
+    [lobby] = load("r").games
+    assert (lobby.platform, lobby.config.game, lobby.threads) == ("r", "infiltration-lobby", {})
+    with pytest.raises(ConfigError) as refused:
+        load("board")
+    assert "open threads" in str(refused.value) and "bot.toml:7:" in str(refused.value)
+    assert "platforms: r" in str(refused.value)
+    with pytest.raises(ConfigError) as nowhere:          # the bot would have no subreddit to open threads in
+        load("r", subreddit="")
+    assert "no subreddit" in str(nowhere.value) and "bot.toml:3:" in str(nowhere.value)
+    assert 'subreddit = "yoursubreddit"' in str(nowhere.value)
 
 
 def test_a_lobby_refusal_reaches_the_player_by_pm():

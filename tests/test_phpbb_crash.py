@@ -29,7 +29,8 @@ SCRIPT: list[tuple[int, str, str, str]] = [
 ]
 
 
-def prepare(folder: Path, fake: FakePhpbb, votes: int, game: int) -> Path:
+def prepare(folder: Path, fake: FakePhpbb, votes: int | None = None, game: int | None = None) -> Path:
+    """The game and bot configs; without topic ids the bot opens the game's topics itself."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "game.toml").write_text(
         f'[game]\nname = "mafia"\nlang = "en"\nstart = "{START:%Y-%m-%dT%H:%M:%SZ}"\ndialect = "bbcode"\n'
@@ -40,7 +41,8 @@ def prepare(folder: Path, fake: FakePhpbb, votes: int, game: int) -> Path:
                       'account = "forumbot"\nforum = 3\nmin_interval = 0\nform_wait = 0\n'
                       'password_env = "FORUMBOT_TEST_PHPBB"\npoll_seconds = 300\n'
                       '[[games]]\nconfig = "game.toml"\nname = "g"\nplatform = "board"\n'
-                      f'[games.threads]\nvotes = "{votes}"\ngame = "{game}"\n', encoding="utf-8")
+                      + (f'[games.threads]\nvotes = "{votes}"\ngame = "{game}"\n' if votes is not None else ""),
+                      encoding="utf-8")
     return config
 
 

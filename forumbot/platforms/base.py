@@ -58,6 +58,10 @@ class Platform(Protocol):
         topic in the configured forum) whose first post is `text` with `key`'s marker; returns the thread's
         id, as [games.threads] takes it."""
 
+    def find_thread(self, key: str, title: str = "") -> str | None:
+        """The id of a thread the bot opened with `key`'s marker (titled `title`), if any: how a restarted
+        bot learns that `open_thread` went through just before it died."""
+
     def edit(self, platform_id: str, text: str) -> None:
         """Replace the text of one of the bot's own posts."""
 

@@ -179,8 +179,11 @@ class LocalForum:
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
         return self.add_pm(self.account, to, text.rstrip("\n") + self.marker(key), subject)
 
+    def _needle(self, key: str) -> str:
+        return f"%(#fb:{key})%" if self.dialect != "bbcode" else f"%[url=#fb:{key}]%"
+
     def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
-        needle = f"%(#fb:{key})%" if self.dialect != "bbcode" else f"%[url=#fb:{key}]%"
+        needle = self._needle(key)
         if to:
             row = self.db.execute("SELECT id FROM forum_pms WHERE sender = ? AND recipient = ? AND body LIKE ? "
                                   "ORDER BY id DESC LIMIT 1", [self.account, to, needle]).fetchone()
@@ -188,6 +191,12 @@ class LocalForum:
         row = self.db.execute("SELECT id FROM forum_posts WHERE thread = ? AND author = ? AND body LIKE ? "
                               "ORDER BY id DESC LIMIT 1", [thread, self.account, needle]).fetchone()
         return f"local:{row[0]}" if row else None
+
+    def find_thread(self, key: str, title: str = "") -> str | None:
+        """The thread the bot opened with `key`'s marker on its first post, if any."""
+        row = self.db.execute("SELECT thread FROM forum_posts WHERE author = ? AND body LIKE ? ORDER BY id LIMIT 1",
+                              [self.account, self._needle(key)]).fetchone()
+        return row[0] if row else None
 
     def edit(self, platform_id: str, text: str) -> None:
         self.edit_post(platform_id, text)

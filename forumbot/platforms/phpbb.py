@@ -344,6 +344,23 @@ class PhpbbPlatform:
             raise self._refused(answer, what)
         return html.query(answer.location)["t"]
 
+    def find_thread(self, key: str, title: str = "") -> str | None:
+        """The topic the bot opened with `key`'s marker in its first post (one opened just before a crash):
+        the forum's first page of topics, those titled `title`, their first posts."""
+        if not self.forum:
+            return None
+        title = title.strip()[:120] or "forumbot"
+        page = self.http.get(f"viewforum.php?f={self.forum}", what=f"looking for a topic in forum {self.forum}")
+        for row in html.topic_rows(page.soup):
+            if row.title != title:
+                continue
+            topic = self._topic_page(row.id, 0)
+            first = topic.posts[0] if topic is not None and topic.posts and topic.page == 1 else None
+            if first is not None and first.author.lower() == self.account.lower() \
+                    and f"[url=#fb:{key}]" in first.body:
+                return str(row.id)
+        return None
+
     def edit(self, platform_id: str, text: str) -> None:
         if not platform_id.startswith("p") or not platform_id[1:].isdigit():
             raise PlatformError(f"'{platform_id}' is not a phpBB post; only posts can be edited")

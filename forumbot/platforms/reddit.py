@@ -379,6 +379,15 @@ class RedditPlatform:
                 break
         return None
 
+    def find_thread(self, key: str, title: str = "") -> str | None:
+        """The id of the bot's newest self post carrying `key`'s marker (a thread opened just before a
+        crash), among its 100 newest submissions."""
+        listing = self._get(f"user/{self.account}/submitted", {"limit": PAGE, "sort": "new"})
+        for submission in getattr(listing, "children", None) or []:
+            if f"(#fb:{key})" in str(getattr(submission, "selftext", "")):
+                return str(submission.id)
+        return None
+
     # ---- edits and deletions --------------------------------------------------------------------
     def _info(self, fullnames: Sequence[str]) -> list[Any]:
         things: list[Any] = []

@@ -130,6 +130,8 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, state.subreddit_comments(match.group(1), limit, after, before)
         if match := re.fullmatch(r"/user/(\w[\w-]*)/comments", path):
             return 200, state.user_comments(match.group(1), limit, after, before)
+        if match := re.fullmatch(r"/user/(\w[\w-]*)/submitted", path):
+            return 200, state.user_submissions(match.group(1), limit, after, before)
         if path == "/api/info":
             return 200, state.info([i for i in (p.get("id") or "").split(",") if i])
         if match := re.fullmatch(r"/message/(unread|inbox|messages|sent)", path):

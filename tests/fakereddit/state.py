@@ -382,6 +382,14 @@ class RedditState:
             page, after_name, before_name = self._page(items, lambda c: f"t1_{c.id}", limit, after, before)
             return self.listing([self.t1(c, listing=True) for c in page], after_name, before_name)
 
+    def user_submissions(self, user: str, limit: int, after: str | None, before: str | None) -> dict[str, Any]:
+        """/user/NAME/submitted: the user's self posts, newest first (t3 things)."""
+        with self.lock:
+            items = [s for s in self.submissions.values() if s.author.lower() == user.lower()]
+            items.sort(key=lambda s: int(s.id, 36), reverse=True)
+            page, after_name, before_name = self._page(items, lambda s: f"t3_{s.id}", limit, after, before)
+            return self.listing([self.t3(s) for s in page], after_name, before_name)
+
     def inbox(self, user: str, which: str, limit: int, after: str | None, before: str | None,
               mark: bool) -> dict[str, Any]:
         with self.lock:
