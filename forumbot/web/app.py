@@ -33,8 +33,8 @@ def current_user() -> str | None:
 def _check_csrf() -> None:
     if request.method != "POST":
         return
-    sent = request.form.get("csrf", "")
-    if not sent or "csrf" not in session or not hmac.compare_digest(sent, str(session["csrf"])):
+    sent = request.form.get("csrf", "")     # compared as bytes: compare_digest refuses a non-ASCII str
+    if not sent or "csrf" not in session or not hmac.compare_digest(sent.encode(), str(session["csrf"]).encode()):
         abort(400, "This form's security token is missing or out of date. Go back, reload the page and send "
                    "it again.")
 

@@ -23,6 +23,7 @@ from forumbot.games import get_game
 from forumbot.host import HostState
 from forumbot.store import GameRow, Store
 from forumbot.web.accounts import check_password
+from forumbot.web.forum import MAX_ID
 from forumbot.web.site import site
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -258,7 +259,7 @@ def manual_vote(name: str) -> Any:
     return _back(name, f"Vote by {player} for {target} saved: it counts from the bot's next poll.")
 
 
-@bp.post("/g/<name>/undo/<int:correction_id>")
+@bp.post(f"/g/<name>/undo/<int(max={MAX_ID}):correction_id>")
 def undo(name: str, correction_id: int) -> Any:
     _own_game(name)
     found = corrections.get(store(), correction_id)
