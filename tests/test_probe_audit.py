@@ -1,15 +1,20 @@
 """Probing `forumbot audit`'s reader of a human host's count with hostile and huge posts: it must never
 raise and must read 100 KB in well under a second (the trail and separator regexes backtracked over long
-runs of whitespace: minutes). Each timing test failed before its fix."""
+runs of whitespace: minutes), and its cache of a thread's posts in any shape. Each timing test and the cache
+test failed before their fix."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.audit.hostcount import read_count
+from forumbot.audit.source import read_cached
+from forumbot.platforms.local import LocalForum
 
 
 def timed(text: str, dialect: str = "bbcode"):
@@ -51,3 +56,15 @@ PIECES = ["Vote count", "\n", " ", "\t", "(", ")", "[", "]", ":", "-", "—", ",
 def test_no_host_post_makes_the_reader_raise(text, dialect):
     found = read_count(text, dialect)
     assert found is None or all(w.target for w in found.wagons)
+
+
+@pytest.mark.parametrize("cache", ["[]", '{"posts": [1]}', '{"posts": [{"id": "x"}]}', '{"cursor": 7, "posts": []}',
+                                   '{"posts": [{"id": "x", "author": "a", "at": "garbage", "body": ""}]}', "{", ""])
+def test_a_cache_file_not_in_the_bots_shape_is_read_again_from_the_forum(tmp_path, cache):
+    forum = LocalForum(tmp_path / "forum.db")
+    forum.add_post("g/votes", "Alice", "vote Bob")
+    key = "forum.db#g/votes"
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".json")).write_text(cache)
+    posts = read_cached(forum, "g/votes", tmp_path / "cache", key)
+    assert [(p.author, p.body) for p in posts] == [("Alice", "vote Bob")]
