@@ -1,6 +1,7 @@
 """Probing the web forum as a stranger would (issue: probe the newest code): posts that made the renderer
 quadratic, numbers in URLs that raised instead of answering 404/400, a CSRF token with a non-ASCII
-character, a code fence's info string that became a class. Each test failed before its fix."""
+character, a code fence's info string that became a class, session cookies replayed after a sign-out. Each
+test failed before its fix, but for the invariants (hypothesis) and the tampered cookies, which held."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_web import assert_inert, signed_in, site, token  # noqa: F401 (site is a fixture)
+from test_web import GAME, assert_inert, signed_in, site, token  # noqa: F401 (site is a fixture)
 
 from forumbot.web.markup import _mark_spoilers, bbcode_html, markdown_html, to_html
+from forumbot.web.accounts import Accounts
+from forumbot.web.app import create_app
+from forumbot.web.config import WebConfig, WebSettings
 from forumbot.web.forum import MAX_POST_CHARS
 
 
@@ -104,3 +108,57 @@ def test_no_thread_url_raises(site, page, quote, after, key):  # noqa: F811
     client = app.test_client()
     for url in (f"/t/{key}?page={page}&quote={quote}", f"/new.json?t={key}&after={after}"):
         assert client.get(url).status_code in (200, 400, 404), url
+
+
+def _copy(client, name="forumbot_session"):
+    return client.get_cookie(name).value
+
+
+def _with_cookie(app, value, name="forumbot_session"):
+    client = app.test_client()
+    client.set_cookie(name, value)
+    return client
+
+
+def test_a_session_cookie_copied_before_sign_out_no_longer_signs_in(site):  # noqa: F811
+    app, _, passwords = site
+    client = signed_in(app, passwords, "Alice")
+    kept = _copy(client)
+    assert _with_cookie(app, kept).get("/pm/").status_code == 200
+    assert client.post("/signout", data={"csrf": token(client, "/t/g/votes")}).status_code == 302
+    assert _with_cookie(app, kept).get("/pm/").status_code == 401
+    assert signed_in(app, passwords, "Alice").get("/pm/").status_code == 200      # signing in again works
+
+
+def test_a_password_change_ends_the_other_sessions_and_keeps_this_one(site):  # noqa: F811
+    app, _, passwords = site
+    other, this = signed_in(app, passwords, "Alice"), signed_in(app, passwords, "Alice")
+    response = this.post("/account/password", data={"current": passwords["Alice"], "new": "a-new-password-1",
+                                                    "again": "a-new-password-1", "csrf": token(this, "/account/password")})
+    assert response.status_code == 200
+    assert this.get("/pm/").status_code == 200 and other.get("/pm/").status_code == 401
+
+
+def test_tampered_and_foreign_session_cookies_sign_nobody_in(site, tmp_path):  # noqa: F811
+    app, _, passwords = site
+    kept = _copy(signed_in(app, passwords, "Alice"))
+    payload, _, signature = kept.rpartition(".")
+    for value in (kept[:-1] + ("A" if kept[-1] != "A" else "B"), payload + ".", "eyJ1c2VyIjoiQWxpY2UifQ.x.y", "\x00"):
+        assert _with_cookie(app, value).get("/pm/").status_code == 401, value
+    other_path = tmp_path / "other.db"
+    other_passwords = {"Alice": Accounts(other_path).add_user("Alice")}
+    other_app = create_app(WebSettings(str(other_path), WebConfig(per_page=10), games=(GAME,)))
+    foreign = _copy(signed_in(other_app, other_passwords, "Alice"))
+    assert _with_cookie(app, foreign).get("/pm/").status_code == 401
+
+
+def test_a_host_console_cookie_copied_before_sign_out_no_longer_signs_in(tmp_path):
+    from test_console import Bed, host_client
+    from test_console import csrf as console_csrf
+
+    bed = Bed(tmp_path)
+    client = host_client(bed)
+    kept = _copy(client)
+    assert _with_cookie(bed.app, kept).get("/console/g/g").status_code == 200
+    client.post("/console/signout", data={"csrf": console_csrf(client, "/console/g/g")})
+    assert _with_cookie(bed.app, kept).get("/console/g/g").status_code == 401

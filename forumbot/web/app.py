@@ -25,9 +25,17 @@ def csrf_token() -> str:
     return str(session["csrf"])
 
 
+def signed_in(key: str) -> str | None:
+    """The session's `key` ("user", "host"): a name, while its stamp is the account's (a sign-out ends it)."""
+    name = session.get(key)
+    if not name:
+        return None
+    stamp = site().connections().accounts.stamp(f"{key}:{name}")
+    return str(name) if hmac.compare_digest(str(session.get(f"{key}_stamp", "")).encode(), stamp.encode()) else None
+
+
 def current_user() -> str | None:
-    user = session.get("user")
-    return str(user) if user else None
+    return signed_in("user")
 
 
 def _check_csrf() -> None:
