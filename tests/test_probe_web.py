@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_web import GAME, assert_inert, signed_in, site, token  # noqa: F401 (site is a fixture)
 
-from forumbot.web.markup import _mark_spoilers, bbcode_html, markdown_html, to_html
 from forumbot.web.accounts import Accounts
 from forumbot.web.app import create_app
 from forumbot.web.config import WebConfig, WebSettings
 from forumbot.web.forum import MAX_POST_CHARS
+from forumbot.web.markup import _mark_spoilers, bbcode_html, markdown_html, to_html
 
 
 def timed(call, *args):
@@ -133,8 +133,8 @@ def test_a_session_cookie_copied_before_sign_out_no_longer_signs_in(site):  # no
 def test_a_password_change_ends_the_other_sessions_and_keeps_this_one(site):  # noqa: F811
     app, _, passwords = site
     other, this = signed_in(app, passwords, "Alice"), signed_in(app, passwords, "Alice")
-    response = this.post("/account/password", data={"current": passwords["Alice"], "new": "a-new-password-1",
-                                                    "again": "a-new-password-1", "csrf": token(this, "/account/password")})
+    form = {"current": passwords["Alice"], "new": "a-new-password-1", "again": "a-new-password-1"}
+    response = this.post("/account/password", data={**form, "csrf": token(this, "/account/password")})
     assert response.status_code == 200
     assert this.get("/pm/").status_code == 200 and other.get("/pm/").status_code == 401
 
