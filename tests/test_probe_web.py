@@ -164,3 +164,14 @@ def test_a_host_console_cookie_copied_before_sign_out_no_longer_signs_in(tmp_pat
     assert _with_cookie(bed.app, kept).get("/console/g/g").status_code == 200
     client.post("/console/signout", data={"csrf": console_csrf(client, "/console/g/g")})
     assert _with_cookie(bed.app, kept).get("/console/g/g").status_code == 401
+
+
+def test_a_page_of_the_slowest_posts_to_render_is_slow_once_only(site):  # noqa: F811
+    app, forum, _ = site
+    for n in range(10):
+        forum.add_post("g/votes", "Alice", "[" * (MAX_POST_CHARS - 1) + str(n))   # ~0.25 s each in markdown-it
+    client = app.test_client()
+    assert client.get("/t/g/votes").status_code == 200
+    start = time.perf_counter()
+    assert client.get("/t/g/votes").status_code == 200
+    assert time.perf_counter() - start < 0.5
