@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_foodchain_game import CAST, pm, started
 from test_foodchain_game import new as new_foodchain
-from test_mafia_signup import MAFIA, signup_game
+from test_mafia_signup import MAFIA, START, signup_game
 from test_nisemonogatari_chart import FUNCS, example_text, write
 from test_nisemonogatari_game import new as new_nisemonogatari
 from test_nisemonogatari_game import send as send_nisemonogatari
@@ -21,8 +21,11 @@ from test_rankedvote import new as new_vote
 from test_rankedvote import send as send_vote
 
 from forumbot.errors import ConfigError
+from forumbot.games.base import GameSetup
+from forumbot.games.mafia.ledger import _rule_key
 from forumbot.games.nisemonogatari.chart import load_chart
 from forumbot.grammar import load_grammar
+from forumbot.model import PlayerRef
 from forumbot.parse import PostParser
 from forumbot.text.decline import decline, guess_gender
 from forumbot.text.names import Roster
@@ -126,3 +129,14 @@ def test_no_pm_makes_a_new_game_raise(text, lang):
     pm(new_foodchain(["Pred", "Hunt", "Prey"]), "Pred", text, lang)
     send_nisemonogatari(new_nisemonogatari(), "Ana", text, lang)
     mafia_pm(text, lang)
+
+
+@pytest.mark.parametrize("phase", ["day²", "night٣", "day" + "9" * 5000, "day-1", "dayx", "night 2"])
+def test_a_starting_phase_that_is_not_day_or_night_and_a_number_is_a_config_error(phase):
+    setup = GameSetup("mafia", tuple(PlayerRef(p) for p in ("Ann", "Bo", "Cy")), START, options={}, phase=phase)
+    with pytest.raises(ConfigError, match="is not like day1"):
+        MAFIA.new(setup)
+
+
+def test_rule_numbers_of_a_warning_table_sort_even_when_odd():
+    assert sorted(["8.2", "8.²", "10.1", "8." + "9" * 5000], key=_rule_key)[-1] == "10.1"
