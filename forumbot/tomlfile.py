@@ -66,6 +66,9 @@ def parse_toml(text: str, name: str = "<text>") -> TomlFile:
         found = _TOML_LINE.search(str(err))
         raise ConfigError(f"not valid TOML: {err}", path=name, line=int(found.group(1)) if found else None,
                           fix="see https://toml.io for the syntax; strings need quotes") from None
+    except RecursionError:      # tomllib reads nested arrays and inline tables by recursion
+        raise ConfigError("arrays or inline tables nested hundreds deep", path=name,
+                          fix="write the value flat: no setting of forumbot nests more than a few levels") from None
     return TomlFile(name, text, data)
 
 

@@ -23,7 +23,9 @@ _NOT_VOTING = re.compile(r"^(?:not\s+voting|no\s+votes?|не\s+голосу\w*|�
                         r"\s*(?:[(\[]\s*\d{1,3}\s*[)\]])?\s*[:\-—–=]*\s*(?P<voters>.*)$", re.IGNORECASE)
 _TRAIL = re.compile(r"\s*(?:[(\[]\s*(?:\d{1,6}|L\s*-\s*\d+|lynch(?:ed)?!?)\s*[)\]]|<{2,}|lynched\.?|hammered\.?"
                     r"|[.!]+)\s*$", re.IGNORECASE)
-_SPLIT = re.compile(r"\s*(?:[,;]|\s\+\s|\s&\s|\band\b|\sи\s)\s*", re.IGNORECASE)
+# No `\s*` around the separator: tried at each space of a long run of them, it backtracked over the whole run
+# (a 100 KB voter list took minutes); the pieces are stripped instead.
+_SPLIT = re.compile(r"[,;]|\s\+\s|\s&\s|\band\b|\sи\s", re.IGNORECASE)
 _HEADING = re.compile(r"vote\s*count|votecount|\bvc\b|подсч[её]т|итоги\s+голосования|голоса\s*:", re.IGNORECASE)
 _LYNCH_MARK = re.compile(r"lynch(?:ed)?\b|hammer|казн[её]н|повешен", re.IGNORECASE)
 NOBODY = frozenset({"nobody", "none", "no one", "-", "—", "никто", "нет", "everybody", "everyone", "все"})
@@ -50,15 +52,25 @@ class HostCount:
         return next((w.target for w in self.wagons if w.lynch), None)
 
 
+_TRAIL_WINDOW, _TRAIL_ROUNDS = 200, 20
+
+
+def _untrailed(name: str) -> str:
+    """The name without the marks behind it (post numbers, `<<<`, `LYNCHED.`), one at a time. Each is looked
+    for in the name's last 200 characters and at most 20 are taken: `_TRAIL` tried at every position of a long
+    line backtracks over its whitespace, and a 100 KB voter list took minutes."""
+    for _ in range(_TRAIL_ROUNDS):
+        found = _TRAIL.search(name, max(0, len(name) - _TRAIL_WINDOW))
+        if found is None:
+            break
+        name = name[:found.start()].strip(" \t:-—–")
+    return name
+
+
 def _names(text: str) -> tuple[str, ...]:
     out = []
     for piece in _SPLIT.split(text):
-        name = piece.strip(" \t:-—–")
-        while True:
-            trimmed = _TRAIL.sub("", name).strip(" \t:-—–")
-            if trimmed == name:
-                break
-            name = trimmed
+        name = _untrailed(piece.strip().strip(" \t:-—–"))
         if name and name.lower() not in NOBODY:
             out.append(name)
     return tuple(out)

@@ -55,12 +55,15 @@ def read_cached(platform: Platform, thread: str, cache_dir: Path | None, key: st
     """Every post of `thread`: those cached under `key` and the ones the platform has since."""
     file = cache_dir / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".json") if cache_dir else None
     kept: dict[str, Any] = {"cursor": None, "posts": []}
+    posts: dict[str, Post] = {}
     if file is not None and file.exists():
-        try:
+        try:     # a cache that is no longer the bot's shape (truncated, edited by hand) is read again from scratch
             kept = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            kept = {"cursor": None, "posts": []}
-    posts = {p["id"]: _post_from(p, platform.dialect) for p in kept.get("posts", [])}
+            posts = {p["id"]: _post_from(p, platform.dialect) for p in kept.get("posts", [])}
+            if not isinstance(kept.get("cursor"), str | None):
+                raise TypeError("a cursor is text")
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            kept, posts = {"cursor": None, "posts": []}, {}
     fresh, cursor = platform.fetch_posts([thread], kept.get("cursor"))
     for post in fresh:
         posts[post.platform_id] = post

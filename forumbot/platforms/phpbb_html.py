@@ -13,7 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-_POST_ID = re.compile(r"^p(\d+)$")
+from forumbot.errors import PlatformError
+
+_POST_ID = re.compile(r"^p([0-9]{1,18})$")
 _EDITED = re.compile(r"edited (\d+) times? in total")
 _SIZE = re.compile(r"font-size:\s*(\d+)%")
 _COLOUR = re.compile(r"(?:^|;)\s*color:\s*([^;]+)")
@@ -33,8 +35,13 @@ def query(href: str) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlsplit(href).query, keep_blank_values=True).items()}
 
 
+_NUMBER = re.compile(r"-?[0-9]{1,18}")
+
+
 def _int(value: str | None) -> int | None:
-    return int(value) if value and value.lstrip("-").isdigit() else None
+    """A number the page shows, or None: only ASCII digits, at most 18 ("²".isdigit() is true and int() refuses
+    it; 5,000 digits exceed int()'s limit)."""
+    return int(value) if value and _NUMBER.fullmatch(value) else None
 
 
 def user_id(link: Tag | None) -> int | None:
@@ -163,10 +170,10 @@ def pagination(soup: BeautifulSoup) -> tuple[int | None, int, int, int | None]:
     if block is None:
         return None, 1, 1, None
     count = _COUNT.search(block.get_text(" "))
-    numbers = [int(t) for t in (li.get_text(strip=True) for li in block.select("li")) if t.isdigit()]
+    numbers = [n for n in (_int(li.get_text(strip=True)) for li in block.select("li")) if n is not None]
     active = block.select_one("li.active span")
     strong = block.select("strong")          # "Page 1 of 1" on one-page lists
-    page = int(active.get_text(strip=True)) if active else (int(strong[0].get_text()) if strong else 1)
+    page = _int((active or strong[0]).get_text(strip=True)) or 1 if active or strong else 1
     nxt = block.select_one("li.arrow.next a[rel=next]")
     next_start = _int(query(str(nxt["href"])).get("start")) if nxt is not None else None
     total = int(count.group(1).replace(",", "")) if count else None
@@ -195,7 +202,11 @@ def _page_post(div: Tag) -> PagePost:
 
 
 def _iso(text: str) -> datetime:
-    value = datetime.fromisoformat(text)
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        raise PlatformError(f"the board's page gives a post the time '{text[:40]}', not an ISO date: is this a "
+                            "phpBB 3.3 board with the prosilver style?") from None
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
 
 
@@ -205,7 +216,10 @@ def board_time(text: str, zone: tzinfo = UTC) -> datetime | None:
     match = re.search(r"[A-Z][a-z]{2} [A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d{2} [ap]m", text)
     if match is None:
         return None
-    return datetime.strptime(match.group(0), BOARD_DATE).replace(tzinfo=zone).astimezone(UTC)
+    try:
+        return datetime.strptime(match.group(0), BOARD_DATE).replace(tzinfo=zone).astimezone(UTC)
+    except ValueError:      # "Mon Nov 99, 2026": no date
+        return None
 
 
 # ---- forum lists and search results --------------------------------------------------------------
@@ -269,7 +283,7 @@ class PmView:
 
 def pm_view(soup: BeautifulSoup, zone: tzinfo = UTC) -> PmView | None:
     div = soup.select_one("div.post.pm[id^=post-]")
-    if div is None:
+    if div is None or _int(str(div["id"])[5:]) is None:
         return None
     author = div.select_one("p.author")
     names = author.select("a.username, a.username-coloured") if author else []
@@ -310,27 +324,47 @@ def to_bbcode(content: Tag) -> str:
     return "".join(_children(content)).strip("\n")
 
 
-def _children(tag: Tag) -> list[str]:
+# Tags nested deeper than this are read as their plain text: a player may nest thousands of [b] or [quote]
+# tags on a board without a depth limit, and reading each level by recursion raised RecursionError.
+MAX_DEPTH = 100
+
+
+def _children(tag: Tag, depth: int = 0) -> list[str]:
     out: list[str] = []
     for child in tag.children:
-        text = _node(child)
+        text = _node(child, depth + 1)
         if text.startswith(_BLOCK) and out and not out[-1].endswith("\n"):
             out.append("\n")        # a block starts a line (phpBB keeps the newline before it as plain text)
         out.append(text)
     return out
 
 
-def _node(node: object) -> str:
+def _node(node: object, depth: int = 0) -> str:
     if isinstance(node, NavigableString):
         if node.__class__.__name__ in ("Comment", "Doctype", "CData", "ProcessingInstruction"):
             return ""
         return str(node).replace("\n", "")      # phpBB writes "<br>\n": the <br> is the line break
     if not isinstance(node, Tag):
         return ""
+    if depth > MAX_DEPTH:
+        return node.get_text().replace("\n", "")
     name, classes, style = node.name, node.get("class", []), str(node.get("style", ""))
-    inner = "".join(_children(node))
+    # The blocks first, each reading its own children: the inner text read before them as well made the work
+    # double at each level (30 nested quotes or lists: 2**30 visits).
     if name == "br":
         return "\n"
+    if name == "img":
+        return str(node.get("alt", ""))
+    if name in ("ul", "ol"):
+        kind = "=1" if name == "ol" else ""
+        items = "".join(f"[*]{''.join(_children(li, depth))}\n" for li in node.find_all("li", recursive=False))
+        return f"[list{kind}]\n{items}[/list]\n"
+    if name == "blockquote":
+        return _quote(node, depth)
+    if name == "div" and "codebox" in classes:
+        code = node.find("code")
+        return f"[code]{code.get_text() if code else ''}[/code]\n"
+    inner = "".join(_children(node, depth))
     if name == "strong":
         return f"[b]{inner}[/b]"
     if name == "em":
@@ -346,26 +380,14 @@ def _node(node: object) -> str:
         if size:
             return f"[size={size.group(1)}]{inner}[/size]"
         return inner
-    if name == "img":
-        return str(node.get("alt", ""))
     if name == "a":
         href = str(node.get("href", ""))
         if "postlink" in classes and inner != href:
             return f"[url={href}]{inner}[/url]"
-        return inner
-    if name in ("ul", "ol"):
-        kind = "=1" if name == "ol" else ""
-        items = "".join(f"[*]{''.join(_children(li))}\n" for li in node.find_all("li", recursive=False))
-        return f"[list{kind}]\n{items}[/list]\n"
-    if name == "blockquote":
-        return _quote(node)
-    if name == "div" and "codebox" in classes:
-        code = node.find("code")
-        return f"[code]{code.get_text() if code else ''}[/code]\n"
     return inner
 
 
-def _quote(node: Tag) -> str:
+def _quote(node: Tag, depth: int) -> str:
     body = node.find("div", recursive=False) or node
     cite = body.find("cite", recursive=False)
     who = ""
@@ -373,6 +395,6 @@ def _quote(node: Tag) -> str:
         author = cite.find("a", href=_PROFILE)
         who = author.get_text() if author is not None else cite.get_text().removesuffix(" wrote:").strip()
     kept = [child for child in body.children if child is not cite]
-    inner = "".join(_node(child) for child in kept).strip("\n")
+    inner = "".join(_node(child, depth + 1) for child in kept).strip("\n")
     opener = f'[quote="{who}"]' if who else "[quote]"
     return f"{opener}{inner}[/quote]\n"

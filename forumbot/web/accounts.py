@@ -93,6 +93,20 @@ class Accounts:
     def names(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT name FROM web_users ORDER BY name")]
 
+    def stamp(self, who: str) -> str:
+        """The mark every signed-in session of `who` ("user:NAME", "host:NAME") carries. Sessions live in signed
+        cookies: without it, a cookie copied before a sign-out stayed signed in."""
+        row = self.db.execute("SELECT value FROM web_settings WHERE key = ?", [f"stamp:{who}"]).fetchone()
+        return str(row[0]) if row else ""
+
+    def end_sessions(self, who: str) -> str:
+        """A new mark for `who`: every session signed in before ends (signing out ends them all). Returns it."""
+        new = secrets.token_hex(16)
+        with self.db.atomic():
+            self.db.execute("INSERT INTO web_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET "
+                            "value = excluded.value", [f"stamp:{who}", new])
+        return new
+
     def secret(self) -> str:
         """The key that signs session cookies: made once, kept in the file so sessions survive a restart."""
         with self.db.atomic():

@@ -25,16 +25,24 @@ def csrf_token() -> str:
     return str(session["csrf"])
 
 
+def signed_in(key: str) -> str | None:
+    """The session's `key` ("user", "host"): a name, while its stamp is the account's (a sign-out ends it)."""
+    name = session.get(key)
+    if not name:
+        return None
+    stamp = site().connections().accounts.stamp(f"{key}:{name}")
+    return str(name) if hmac.compare_digest(str(session.get(f"{key}_stamp", "")).encode(), stamp.encode()) else None
+
+
 def current_user() -> str | None:
-    user = session.get("user")
-    return str(user) if user else None
+    return signed_in("user")
 
 
 def _check_csrf() -> None:
     if request.method != "POST":
         return
-    sent = request.form.get("csrf", "")
-    if not sent or "csrf" not in session or not hmac.compare_digest(sent, str(session["csrf"])):
+    sent = request.form.get("csrf", "")     # compared as bytes: compare_digest refuses a non-ASCII str
+    if not sent or "csrf" not in session or not hmac.compare_digest(sent.encode(), str(session["csrf"]).encode()):
         abort(400, "This form's security token is missing or out of date. Go back, reload the page and send "
                    "it again.")
 

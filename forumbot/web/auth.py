@@ -36,13 +36,15 @@ def signin() -> Any:
         return render_template("signin.html", next=request.form.get("next", ""), name=name,
                                error="Wrong name or password."), 401
     session.clear()   # a new session (and CSRF token) on sign-in: nothing set before it carries over
-    session["user"] = name
+    session["user"], session["user_stamp"] = name, site().connections().accounts.stamp(f"user:{name}")
     return redirect(_safe_next(request.form.get("next")))
 
 
 @bp.post("/signout")
 def signout() -> Any:
-    if current_user():
+    user = current_user()
+    if user:
+        site().connections().accounts.end_sessions(f"user:{user}")   # a copy of this cookie signs in no more
         session.clear()
     return redirect(url_for("forum.index"))
 
@@ -63,4 +65,5 @@ def password() -> Any:
     if error:
         return render_template("password.html", error=error), 400
     accounts.add_user(user, password=new)
+    session["user_stamp"] = accounts.end_sessions(f"user:{user}")    # other sessions end with the old password
     return render_template("password.html", done=True)

@@ -23,6 +23,8 @@ from forumbot.games import get_game
 from forumbot.host import HostState
 from forumbot.store import GameRow, Store
 from forumbot.web.accounts import check_password
+from forumbot.web.app import signed_in
+from forumbot.web.forum import MAX_ID
 from forumbot.web.site import site
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -54,8 +56,7 @@ def store() -> Store:
 
 
 def host() -> str | None:
-    name = session.get("host")
-    return str(name) if name else None
+    return signed_in("host")
 
 
 def _games_of(name: str | None) -> list[str]:
@@ -91,7 +92,7 @@ def signin() -> Any:
         site().limiter.failed(*keys)
         return render_template("console_signin.html", name=name, error="Wrong host name or password."), 401
     session.clear()
-    session["host"] = name
+    session["host"], session["host_stamp"] = name, site().connections().accounts.stamp(f"host:{name}")
     return redirect(url_for("console.index"))
 
 
@@ -101,12 +102,14 @@ def link(token: str) -> Any:
     if found is None or found[1] not in _games_of(found[0]):
         abort(403, "This sign-in link is used, expired or unknown: ask for a new one (forumbot host-link GAME).")
     session.clear()
-    session["host"] = found[0]
+    session["host"], session["host_stamp"] = found[0], site().connections().accounts.stamp(f"host:{found[0]}")
     return redirect(url_for("console.game", name=found[1]))
 
 
 @bp.post("/signout")
 def signout() -> Any:
+    if host():
+        site().connections().accounts.end_sessions(f"host:{host()}")
     session.pop("host", None)
     return redirect(url_for("console.signin"))
 
@@ -258,7 +261,7 @@ def manual_vote(name: str) -> Any:
     return _back(name, f"Vote by {player} for {target} saved: it counts from the bot's next poll.")
 
 
-@bp.post("/g/<name>/undo/<int:correction_id>")
+@bp.post(f"/g/<name>/undo/<int(max={MAX_ID}):correction_id>")
 def undo(name: str, correction_id: int) -> Any:
     _own_game(name)
     found = corrections.get(store(), correction_id)

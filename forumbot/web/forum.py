@@ -14,6 +14,13 @@ from forumbot.web.site import site
 
 bp = Blueprint("forum", __name__)
 MAX_POST_CHARS = 20_000
+MAX_ID = 2**63 - 1          # an SQLite integer: a larger post number in a URL is no post (not an OverflowError)
+
+
+def url_number(raw: str) -> int | None:
+    """A whole number from a URL, or None: ASCII digits only ("²".isdigit() is true as well) and at most 18 of
+    them (int() refuses 4,300 digits; SQLite more than 19)."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 def posted_text() -> str:
@@ -59,12 +66,12 @@ def thread(key: str) -> Any:
     info = _thread_or_404(key)
     pages = _pages(db.count(key))
     raw = request.args.get("page", "1")
-    page = pages if raw == "last" else (int(raw) if raw.isdigit() else 1)
+    page = pages if raw == "last" else (url_number(raw) or 0) if raw.isdigit() else 1
     if not 1 <= page <= pages:
         abort(404, f"Thread '{key}' has {pages} page(s).")
     posts = db.page(key, page, site().web.per_page)
     draft = ""
-    if (quote := request.args.get("quote", "")).isdigit() and (post := db.post(int(quote))) is not None:
+    if (quote := url_number(request.args.get("quote", ""))) is not None and (post := db.post(quote)) is not None:
         draft = quoted(post.author, post.body, site().settings.dialect)
     return render_template("thread.html", thread=info, posts=posts, page=page, pages=pages, draft=draft,
                            game=site().game_of_thread.get(key), may_post=site().may_post(current_user(), key),
@@ -75,11 +82,11 @@ def thread(key: str) -> Any:
 def new_posts() -> Any:
     """Posts of a thread after an id, rendered, for the thread page's live refresh."""
     key = request.args.get("t", "")
-    after = request.args.get("after", "0")
+    after = url_number(request.args.get("after", "0"))
     _thread_or_404(key)
-    if not after.isdigit():
+    if after is None:
         abort(400, "after must be a post number")
-    posts = site().connections().db.after(key, int(after))
+    posts = site().connections().db.after(key, after)
     page = _pages(site().connections().db.count(key))
     return jsonify({"posts": [{"id": p.id, "html": render_template("_post.html", post=p, page=page)}
                               for p in posts]})
@@ -98,14 +105,14 @@ def reply() -> Any:
     return redirect(url_for("forum.permalink", number=int(platform_id.split(":")[1])))
 
 
-@bp.get("/p/<int:number>")
+@bp.get(f"/p/<int(max={MAX_ID}):number>")
 def permalink(number: int) -> Any:
     post = _post_or_404(number)
     page = site().connections().db.page_of(post, site().web.per_page)
     return redirect(url_for("forum.thread", key=post.thread, page=page) + f"#p{number}")
 
 
-@bp.route("/p/<int:number>/edit", methods=["GET", "POST"])
+@bp.route(f"/p/<int(max={MAX_ID}):number>/edit", methods=["GET", "POST"])
 def edit(number: int) -> Any:
     user = current_user()
     post = _post_or_404(number)

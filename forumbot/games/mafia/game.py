@@ -7,6 +7,7 @@ protections from hanging at the day's end. A game whose players have no roles ha
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -69,7 +70,7 @@ class MafiaGame:
         if unknown:
             raise ConfigError(f"dead players not in the roster: {', '.join(unknown)}")
         phase = setup.phase or "day1"
-        if not (phase.startswith(("day", "night")) and phase.lstrip("daynight").isdigit()):
+        if not re.fullmatch(r"(?:day|night)[0-9]{1,4}", phase):     # "day²" passed isdigit() and broke int()
             raise ConfigError(f"phase '{phase}' is not like day1 or night2", fix='write phase = "day1"')
         hours = options.day_hours if phase.startswith("day") else options.night_hours
         extra = dict(setup.state)

@@ -96,7 +96,7 @@ def _view(e: dict[str, Any]) -> dict[str, Any]:
 
 
 def _rule_key(rule: str) -> tuple[int, ...]:
-    return tuple(int(p) if p.isdigit() else 0 for p in rule.split("."))
+    return tuple(int(p) if p.isascii() and p.isdigit() and len(p) < 10 else 0 for p in rule.split("."))
 
 
 def missed_actions(state: MafiaState, missing: list[str], at: datetime) -> MafiaState:

@@ -5,6 +5,7 @@ every error names the file, the line and the fix. The checked chart is kept in t
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,13 @@ _EVENT_KEYS = ("location", "name", "text", "target", "effects")
 _EFFECT_KEYS = ("do", "to", "amount", "location", "function", "min_here", "max_here")
 _TIER_KEYS = ("characters", "multiplier")
 _NEEDS_AMOUNT = ("adoration_add", "adoration_multiply", "initiative_next")
+MAX_AMOUNT = 1000      # TOML reads nan, inf and 1e308: a chart's numbers are finite and at most this big
+
+
+def _number(value: Any) -> bool:
+    """A chart number: int or float, not bool, finite and within ±MAX_AMOUNT."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            and abs(value) <= MAX_AMOUNT)
 
 
 def load_chart(ref: str, functions: tuple[str, ...]) -> dict[str, Any]:
@@ -87,9 +95,9 @@ def _tiers(doc: TomlFile, raw: Any, prefix: str) -> list[dict[str, Any]]:
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise doc.error(f"a tier's characters = {count!r} is not a whole number of at least 1", "characters",
                             fix="characters = the fewest confessing Characters this tier applies to")
-        if isinstance(mult, bool) or not isinstance(mult, (int, float)) or mult <= 0:
+        if not _number(mult) or mult <= 0:
             raise doc.error(f"the tier from {count} Characters has multiplier = {mult!r}", "multiplier",
-                            fix="write a positive number, like 0.75")
+                            fix=f"write a positive number up to {MAX_AMOUNT}, like 0.75")
         tiers.append({"characters": count, "multiplier": float(mult)})
     counts = [t["characters"] for t in tiers]
     if counts[0] != 1 or counts != sorted(set(counts)):
@@ -103,6 +111,9 @@ def _event(doc: TomlFile, entry: Any, functions: tuple[str, ...], prefix: str) -
     name = entry.get("name")
     if not isinstance(name, str) or not name.strip():
         raise doc.error("an event has no name", "location", fix='add name = "..." to every [[events]]')
+    if not fold(name):
+        raise doc.error(f"event '{name}' has no letter or digit in its name", "name",
+                        fix="orders name events by their words: give it a name with some")
     if any(mark in name for mark in ",;:"):
         raise doc.error(f"event '{name}': orders are split at , ; and :", name, fix="write the name without them")
     place = str(entry.get("location", "")).strip().lower()
@@ -136,8 +147,9 @@ def _effect(doc: TomlFile, entry: Any, event: str, target: str, functions: tuple
     out: dict[str, Any] = {"do": do, "to": to}
     if do in _NEEDS_AMOUNT:
         amount = entry.get("amount")
-        if isinstance(amount, bool) or not isinstance(amount, (int, float)):
-            raise doc.error(f"event '{event}': {do} needs amount = a number", f'"{do}"', fix="add amount = 1")
+        if not _number(amount):
+            raise doc.error(f"event '{event}': {do} needs amount = a number, not {amount!r}", f'"{do}"',
+                            fix=f"write a number from -{MAX_AMOUNT} to {MAX_AMOUNT}, like amount = 1")
         if do == "initiative_next" and not float(amount).is_integer():
             raise doc.error(f"event '{event}': Initiative is whole, not {amount}", f'"{do}"',
                             fix="write a whole number")
@@ -162,7 +174,7 @@ def _effect(doc: TomlFile, entry: Any, event: str, target: str, functions: tuple
     for key in ("min_here", "max_here"):
         if key in entry:
             value = entry[key]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_AMOUNT:
                 raise doc.error(f"event '{event}': {key} = {value!r}", key, fix="write a whole number (Characters "
                                 "at the location, the one triggering the event included)")
             out[key] = value

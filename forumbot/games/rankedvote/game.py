@@ -70,7 +70,7 @@ class RankedVoteGame:
         except (TypeError, ValueError):
             start = 1
         o = state.options
-        items = read_items(text, roster_of(o.choices, tuple(sorted(o.aliases.items()))))
+        items = read_items(text, roster_of(o.choices, tuple(sorted(o.aliases.items()))), len(o.choices) + 1)
         draft = {} if start == 1 else dict(state.drafts.get(intent.author, {}))
         for offset, item in enumerate(items):
             draft[start + offset] = item
