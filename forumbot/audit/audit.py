@@ -38,9 +38,10 @@ DAY_STARTS = (
 LYNCHED = re.compile(r"\b(?:has\s+been|was|is|got)\s+(?:lynched|hanged|hung|executed)\b|"
                      r"\b(?:был[аи]?\s+)?(?:казн[её]н|повешен|линчеван)\w*", re.IGNORECASE)
 # A death the host announces (a lynch or a night kill): the player is left out from the next day on.
-DIED = re.compile(LYNCHED.pattern + r"|\b(?:has\s+been|have\s+been|was|were|is|are|got)\s+(?:found\s+)?"
-                  r"(?:dead|killed|murdered|slain|shot|eliminated)\b|\b(?:died|has\s+died)\b|"
+DIED = re.compile(LYNCHED.pattern + r"|\b(?:has\s+been|have\s+been|was|were|is|are|got)\s+"
+                  r"(?:found\s+dead|dead(?=\s*(?:[.!,;)]|$))|killed|murdered|slain|shot|eliminated)\b|\b(?:died|has\s+died)\b|"
                   r"\b(?:был[аи]?\s+)?(?:убит|найден\w*\s+м[её]ртв|погиб|умер)\w*", re.IGNORECASE)
+WHOLE = ("exact", "alias", "inflection", "partial", "prefix")     # how a death's name may be read
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|noone|none|not|never|никто|никого|не|ни)\b", re.IGNORECASE)
 
 
@@ -207,24 +208,27 @@ class Auditor:
         found dead"), else in the words after it. "Nobody was killed" names nobody."""
         found: list[str] = []
         for line in text.splitlines():
+            last = 0
             for match in pattern.finditer(line):
-                before = re.split(r"[.!?;:]", line[:match.start()])[-1]
+                before = re.split(r"[.!?;:]", line[last:match.start()])[-1]
+                last = match.end()
                 if _NOBODY.search(before):
                     continue
                 first, *more = re.split(r",|\band\b|\bи\b|&", before)
-                names = [n for n in [known_run(first.split(), self.host_name, tail=True), *map(self._whole, more)]
-                         if n and n != "no_lynch"]
+                names = [n for n in [known_run(first.split(), self._whole, tail=True), *map(self._whole, more)]
+                         if n]
                 if not names:
                     after = re.split(r"[.!?;:,]", line[match.end():])[0]
-                    name = known_run(after.split(), self.host_name, tail=False)
-                    names = [name] if name and name != "no_lynch" else []
+                    name = known_run(after.split(), self._whole, tail=False)
+                    names = [name] if name else []
                 found += [n for n in names if n not in found]
         return found
 
     def _whole(self, text: str) -> str | None:
-        """A player named by the whole of `text`, read strictly ("a Vanilla Townie" is not Alice)."""
+        """A player named by the whole of `text`, read strictly ("a Vanilla Townie" is not Alice, "Alice said
+        Bob" is nobody)."""
         res = self.run.parser.roster.resolve(text.strip()) if text.strip() else None
-        return res.name if res and res.ok and not res.rest and res.method in ("exact", "alias", "inflection") else None
+        return res.name if res and res.ok and not res.rest and res.method in WHOLE else None
 
     def host_name(self, name: str) -> str | None:
         if name == "no_lynch":
