@@ -343,6 +343,7 @@ def test_a_count_written_from_the_true_tally_agrees_and_a_dropped_voter_is_one_s
     ("en", "Day 2 begins! This morning, Erin was found dead. She was a Cop.", ["Erin"]),
     ("en", "Night falls... Alice and Bob have been killed.", ["Alice", "Bob"]),
     ("en", "Carol has died.\nDave is dead.", ["Carol", "Dave"]),
+    ("en", "[area]Erin, Vanilla Townie, died night 1.[/area]", ["Erin"]),
     ("en", "Nobody was killed last night. Day 3 begins.", []),
     ("en", "Alice thinks Bob is dead wrong", []),
     ("ru", "Том Хэнкс повешен. Он был мирным.", ["Том Хэнкс"]),

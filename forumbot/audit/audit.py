@@ -42,6 +42,7 @@ DIED = re.compile(LYNCHED.pattern + r"|\b(?:has\s+been|have\s+been|was|were|is|a
                   r"(?:found\s+dead|dead(?=\s*(?:[.!,;)]|$))|killed|murdered|slain|shot|eliminated)\b|\b(?:died|has\s+died)\b|"
                   r"\b(?:был[аи]?\s+)?(?:убит|найден\w*\s+м[её]ртв|погиб|умер)\w*", re.IGNORECASE)
 WHOLE = ("exact", "alias", "inflection", "partial", "prefix")     # how a death's name may be read
+_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.IGNORECASE)
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|noone|none|not|never|никто|никого|не|ни)\b", re.IGNORECASE)
 
 
@@ -207,7 +208,7 @@ class Auditor:
         start ("Dave, a Vanilla Townie, was lynched": the first name of each part; "Alice and Bob were
         found dead"), else in the words after it. "Nobody was killed" names nobody."""
         found: list[str] = []
-        for line in text.splitlines():
+        for line in _TAG.sub(" ", text).splitlines():     # a tag the cleaner left ("[area]MariaR, ... died")
             last = 0
             for match in pattern.finditer(line):
                 before = re.split(r"[.!?;:]", line[last:match.start()])[-1]
