@@ -18,6 +18,7 @@ from forumbot.audit.report import render_report
 from forumbot.audit.roster import build_roster, replacements, resolve
 from forumbot.cli import cli
 from forumbot.model import PlayerRef, Post
+from forumbot.text.clean import clean
 from forumbot.text.names import Roster
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -334,3 +335,80 @@ def test_a_count_written_from_the_true_tally_agrees_and_a_dropped_voter_is_one_s
         wrong = audit_posts(thread([*script, ("Hostess", count(dropped))]), players=players, reading="bold")
         assert [(d.voter, d.host, d.forumbot, d.sure) for d in wrong.checks[0].differences] == \
             [(dropped, (), votes[dropped], True)]
+
+
+# ---- the dead: a new day starts without the players the host said died -----------------------------------
+@pytest.mark.parametrize(("lang", "text", "dead"), [
+    ("en", "[b]Dave, a [color=green]Vanilla Townie[/color], was lynched![/b]", ["Dave"]),
+    ("en", "Day 2 begins! This morning, Erin was found dead. She was a Cop.", ["Erin"]),
+    ("en", "Night falls... Alice and Bob have been killed.", ["Alice", "Bob"]),
+    ("en", "Carol has died.\nDave is dead.", ["Carol", "Dave"]),
+    ("en", "[area]Erin, Vanilla Townie, died night 1.[/area]", ["Erin"]),
+    ("en", "Nobody was killed last night. Day 3 begins.", []),
+    ("en", "Alice thinks Bob is dead wrong", []),
+    ("ru", "Том Хэнкс повешен. Он был мирным.", ["Том Хэнкс"]),
+    ("ru", "Этой ночью убит Брэд Питт.", ["Брэд Питт"]),
+    ("ru", "Утром Мэрил Стрип найдена мёртвой.", ["Мэрил Стрип"]),
+    ("ru", "Анджелина Джоли была убита, Хэнкс казнён.", ["Анджелина Джоли", "Том Хэнкс"]),
+    ("ru", "Никто не был убит этой ночью.", []),
+])
+def test_deaths_are_read_from_the_hosts_words(lang: str, text: str, dead: list[str]) -> None:
+    auditor = Auditor(thread(EN if lang == "en" else RU), lang=lang)
+    assert auditor.died_in(clean(text, "bbcode")) == dead
+
+
+DEAD_EN = [
+    ("Hostess", "Day 1 begins!"),
+    ("Alice", "[b]vote Dave[/b]"),
+    ("Bob", "[b]vote Dave[/b]"),
+    ("Carol", "[b]vote Dave[/b]"),
+    ("Hostess", "Dave was lynched. He was a Goon.\nNight 1 begins."),
+    ("Hostess", "Day 2 begins! Erin has been killed by the mafia."),
+    ("Alice", "[b]vote Erin[/b]"),                                     # p7: on a dead player: refused
+    ("Erin", "[b]vote Bob[/b]"),                                       # p8: a dead player: refused
+    ("Dave", "[b]vote Carol[/b]"),                                     # p9: lynched yesterday: refused
+    ("Bob", "[b]vote Alice[/b]"),                                      # p10
+    ("Hostess", "Vote Count 2.1\nAlice (1): Bob\nNot voting: Alice, Carol"),               # p11: right
+    ("Hostess", "Vote Count 2.2\nAlice (1): Bob\nBob (1): Erin\nErin (1): Alice"),         # p12: counts the dead
+]
+
+
+def test_a_new_day_starts_without_the_dead() -> None:
+    result = audit_posts(thread(DEAD_EN), reading="bold")
+    assert differences(result) == {
+        "p11": [],
+        "p12": [("Erin", ("Bob",), None, False), ("Alice", ("Erin",), None, False)],
+    }
+    erin, alice = result.checks[1].differences
+    assert erin.evidence[-1].post == "p8" and erin.why == "Erin is dead and cannot vote"
+    assert alice.evidence[-1].post == "p7" and alice.why == "Erin is dead and cannot be voted for"
+    # the same thread without the host's words of the deaths: their votes count
+    alive = [(a, "Day 2 begins!" if n == 5 else "Night 1 begins." if n == 4 else t)
+             for n, (a, t) in enumerate(DEAD_EN)]
+    assert differences(audit_posts(thread(alive), reading="bold"))["p11"] == [
+        ("Alice", (), "Erin", True), ("Erin", (), "Bob", True), ("Dave", (), "Carol", True)]
+
+
+DEAD_RU = [
+    ("Ведущий", "День 1 начинается!"),
+    ("Том Хэнкс", "Голосую против Мэрил Стрип"),
+    ("Брэд Питт", "Голосую против Мэрил Стрип"),
+    ("Анджелина Джоли", "Голосую против Мэрил Стрип"),
+    ("Ведущий", "Мэрил Стрип повешена. Наступает ночь."),
+    ("Ведущий", "Начинается день 2. Этой ночью убит Брэд Питт."),
+    ("Мэрил Стрип", "Голосую против Хэнкса"),                          # p7: dead
+    ("Брэд Питт", "Голосую против Джоли"),                             # p8: dead
+    ("Том Хэнкс", "Голосую против Брэда Питта"),                       # p9: on a dead player
+    ("Анджелина Джоли", "Голосую против Хэнкса"),                      # p10
+    ("Ведущий", "Итоги голосования\nТом Хэнкс (1): Анджелина Джоли\nНе голосуют: Том Хэнкс"),  # p11
+]
+
+
+def test_a_russian_new_day_starts_without_the_dead() -> None:
+    result = audit_posts(thread(DEAD_RU), lang="ru")
+    assert [c.day for c in result.checks] == [2]
+    assert differences(result) == {"p11": []}
+    assert {p.name for p in result.players} == {"Том Хэнкс", "Мэрил Стрип", "Брэд Питт", "Анджелина Джоли"}
+    alive = [(a, t.split(".")[0] + ".") for a, t in DEAD_RU]          # the night kill left out: Питт votes
+    assert differences(audit_posts(thread(alive), lang="ru")) == {"p11": [
+        ("Брэд Питт", (), "Анджелина Джоли", True), ("Том Хэнкс", (), "Брэд Питт", True)]}

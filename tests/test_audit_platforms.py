@@ -7,13 +7,18 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import praw
+import pytest
 from fakephpbb import Board, FakePhpbb
+from fakephpbb.recorded import recorded_page
+from fakephpbb.state import Fault
 from fakereddit import FakeReddit, RedditState, no_retry_sleep
 from test_audit import EN
 
 from forumbot.audit.audit import audit_posts
 from forumbot.audit.report import render_report
 from forumbot.audit.source import from_url, read_cached
+from forumbot.errors import ConfigError
+from forumbot.platforms import phpbb_html
 from forumbot.platforms.phpbb import guest_reader
 from forumbot.platforms.reddit import RedditPlatform
 
@@ -64,6 +69,32 @@ def test_a_phpbb_topic_is_audited_as_a_guest_and_read_again_from_the_cache(tmp_p
         assert len(again.posts) == len(thread.posts) + 2
         last = audit_posts(again.posts, reading="bold").checks[-1]
         assert [(d.voter, d.forumbot) for d in last.differences] == [("Erin", "Carol")]
+
+
+def test_a_link_to_a_post_audits_its_whole_topic(tmp_path: Path) -> None:
+    board, topic = board_with(SCRIPT)
+    other = board.new_topic(3, USERS["Alice"], "Chat", "hello", at=START.timestamp())      # another topic
+    middle = board.topics[topic].posts[12]                             # on the third page of five posts
+    board.faults.append(Fault("viewtopic.php?p=", "redirect"))         # a moved board: followed
+    with FakePhpbb(board) as fake:
+        thread = from_url(f"{fake.url}/viewtopic.php?p={middle}#p{middle}", cache_dir=tmp_path, min_interval=0)
+        with pytest.raises(ConfigError, match="no topic for post 9999.*does not exist"):
+            guest_reader(f"{fake.url}/viewtopic.php?p=9999#p9999", min_interval=0)
+    pages = [p for _m, p in board.requests if p.startswith("/viewtopic.php")]
+    assert pages[:2] == [f"/viewtopic.php?p={middle}"] * 2                   # the redirect, then the page
+    assert pages[2:6] == [f"/viewtopic.php?t={topic}" + (f"&start={n}" if n else "") for n in (0, 5, 10, 15)]
+    assert [p.platform_id for p in thread.posts] == [f"p{n}" for n in board.topics[topic].posts]
+    assert other.id != topic and len(thread.posts) == len(SCRIPT)
+    result = audit_posts(thread.posts, reading="bold")
+    assert [len(c.differences) for c in result.checks] == [0, 1, 2, 0, 1]      # the whole topic, as by its t=
+
+
+def test_a_permalink_page_names_its_topic() -> None:
+    # the recorded board's answer to a guest's viewtopic.php?p=35 (topic 3, the page from start=20)
+    assert phpbb_html.page_topic(phpbb_html.parse(recorded_page("anon_permalink_softdeleted"))) == 3
+    no_canonical = '<html><h2 class="topic-title"><a href="./viewtopic.php?t=7&amp;start=10">T</a></h2></html>'
+    assert phpbb_html.page_topic(phpbb_html.parse(no_canonical)) == 7
+    assert phpbb_html.page_topic(phpbb_html.parse("<html><div id='message'><p>No</p></div></html>")) is None
 
 
 def test_a_guest_reads_one_page_a_second_by_default(tmp_path: Path) -> None:

@@ -37,6 +37,13 @@ DAY_STARTS = (
 )
 LYNCHED = re.compile(r"\b(?:has\s+been|was|is|got)\s+(?:lynched|hanged|hung|executed)\b|"
                      r"\b(?:был[аи]?\s+)?(?:казн[её]н|повешен|линчеван)\w*", re.IGNORECASE)
+# A death the host announces (a lynch or a night kill): the player is left out from the next day on.
+DIED = re.compile(LYNCHED.pattern + r"|\b(?:has\s+been|have\s+been|was|were|is|are|got)\s+"
+                  r"(?:found\s+dead|dead(?=\s*(?:[.!,;)]|$))|killed|murdered|slain|shot|eliminated)\b|\b(?:died|has\s+died)\b|"
+                  r"\b(?:был[аи]?\s+)?(?:убит|найден\w*\s+м[её]ртв|погиб|умер)\w*", re.IGNORECASE)
+WHOLE = ("exact", "alias", "inflection", "partial", "prefix")     # how a death's name may be read
+_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.IGNORECASE)
+_NOBODY = re.compile(r"\b(?:nobody|no\s+one|noone|none|not|never|никто|никого|не|ни)\b", re.IGNORECASE)
 
 
 def day_started(text: str) -> int | None:
@@ -189,15 +196,40 @@ class Auditor:
 
     def lynched_in(self, text: str) -> str | None:
         """The player a host's post says was lynched ("Dave, Vanilla Townie, was lynched!", «Хэнкс казнён»)."""
-        for line in text.splitlines():
-            match = LYNCHED.search(line)
-            if match:
-                before = re.split(r"[.!?;:]", line[:match.start()])[-1]
-                for part in before.split(","):      # "Dave, a Vanilla Townie, was lynched": the first name
-                    found = known_run(part.split(), self.host_name, tail=True)
-                    if found:
-                        return found
-        return None
+        return next(iter(self.named_by(LYNCHED, text)), None)
+
+    def died_in(self, text: str) -> list[str]:
+        """The players a host's post says died: lynched, "found dead", "has been killed", «убит», «найден
+        мёртвым» (the name before the words, or after them: «Этой ночью убит Хэнкс»)."""
+        return self.named_by(DIED, text)
+
+    def named_by(self, pattern: re.Pattern[str], text: str) -> list[str]:
+        """The players named next to each match of `pattern`: in the words before it back to the sentence's
+        start ("Dave, a Vanilla Townie, was lynched": the first name of each part; "Alice and Bob were
+        found dead"), else in the words after it. "Nobody was killed" names nobody."""
+        found: list[str] = []
+        for line in _TAG.sub(" ", text).splitlines():     # a tag the cleaner left ("[area]MariaR, ... died")
+            last = 0
+            for match in pattern.finditer(line):
+                before = re.split(r"[.!?;:]", line[last:match.start()])[-1]
+                last = match.end()
+                if _NOBODY.search(before):
+                    continue
+                first, *more = re.split(r",|\band\b|\bи\b|&", before)
+                names = [n for n in [known_run(first.split(), self._whole, tail=True), *map(self._whole, more)]
+                         if n]
+                if not names:
+                    after = re.split(r"[.!?;:,]", line[match.end():])[0]
+                    name = known_run(after.split(), self._whole, tail=False)
+                    names = [name] if name else []
+                found += [n for n in names if n not in found]
+        return found
+
+    def _whole(self, text: str) -> str | None:
+        """A player named by the whole of `text`, read strictly ("a Vanilla Townie" is not Alice, "Alice said
+        Bob" is nobody)."""
+        res = self.run.parser.roster.resolve(text.strip()) if text.strip() else None
+        return res.name if res and res.ok and not res.rest and res.method in WHOLE else None
 
     def host_name(self, name: str) -> str | None:
         if name == "no_lynch":
@@ -214,12 +246,16 @@ class Auditor:
         records: dict[str, _Record] = {}
         snapshots: list[tuple[Post, dict[str, list[str]]]] = []     # the day's votes after each post
         over = False
+        dead = list(self.config.dead)            # the dead so far: left out when the next day starts
         for post in self.posts:
             from_host = post.author.lower() == host_key
             opened = day_started(post.body) if from_host else None
+            if from_host:
+                dead += [n for n in self.died_in(clean(post.body, post.dialect)) if n not in dead]
             if post.platform_id in self.day_starts or (opened is not None and (opened != day or over)):
                 day = opened if opened is not None else day + 1
-                state = run.game.new(setup_of(replace(self.config, phase=f"day{day}", start=post.created)))
+                state = run.game.new(setup_of(replace(self.config, phase=f"day{day}", start=post.created,
+                                                      dead=tuple(dead))))
                 records, snapshots, over = {}, [], False
             elif from_host and self.lynched_in(clean(post.body, post.dialect)) is not None:
                 over = True                  # the day ended: later votes wait for the next day
@@ -229,6 +265,8 @@ class Auditor:
                     check = self._check(post, day, count, state, records, snapshots)
                     result.checks.append(check)
                     over = over or check.lynch is not None
+                    if check.lynch is not None and check.lynch not in dead:
+                        dead.append(check.lynch)
                 continue
             slot = self.slots.get(post.author.lower())
             if slot is None or over:

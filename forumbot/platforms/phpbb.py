@@ -109,6 +109,16 @@ class PhpbbPlatform:
             self._pm_state = json.loads(kept)
 
     # ---- reading topics ----------------------------------------------------------------------------
+    def topic_of_post(self, post: int) -> int:
+        """The topic holding `post`: its permalink (`viewtopic.php?p=`, which phpBB answers with the post's
+        page, following any redirect) names the topic in its canonical link."""
+        page = self.http.get(f"viewtopic.php?p={post}", what=f"finding the topic of post {post}")
+        topic = html.page_topic(page.soup) if page.status == 200 else None
+        if topic is None:
+            raise ConfigError(f"phpBB shows no topic for post {post} ({html.info_message(page.soup) or page.status})",
+                              fix="check the link, or give the topic's address: viewtopic.php?t=123")
+        return topic
+
     def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
         state = _load(cursor)
         topics = {topic_id(t): t for t in threads}
@@ -484,7 +494,11 @@ def guest_reader(topic_url: str, **http: Any) -> tuple[PhpbbPlatform, str]:
     if not found:
         raise ConfigError(f"'{topic_url}' is not a phpBB topic URL",
                           fix="give the topic's address, like https://board/viewtopic.php?t=123")
-    return PhpbbPlatform(base, "", lambda: "", guest=True, **http), str(topic_id(topic_url))
+    reader = PhpbbPlatform(base, "", lambda: "", guest=True, **http)
+    post = html.query(topic_url).get("p", "")
+    if _TOPIC.search(topic_url.strip()) is None and post.isascii() and post.isdigit():
+        return reader, str(reader.topic_of_post(int(post)))
+    return reader, str(topic_id(topic_url))
 
 
 def password_from(options: dict[str, Any], name: str) -> Callable[[], str]:

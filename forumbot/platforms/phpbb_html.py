@@ -164,6 +164,16 @@ def topic_page(soup: BeautifulSoup) -> TopicPage:
                      title_link.get_text(strip=True) if title_link else "", locked)
 
 
+def page_topic(soup: BeautifulSoup) -> int | None:
+    """The topic a viewtopic page shows (a permalink `viewtopic.php?p=` answers with the post's page): its
+    canonical link's `t=`, else the topic title's link's."""
+    for link in (soup.select_one("link[rel=canonical]"), soup.select_one("h2.topic-title a")):
+        topic = _int(query(str(link.get("href", ""))).get("t")) if link is not None else None
+        if topic is not None:
+            return topic
+    return None
+
+
 def pagination(soup: BeautifulSoup) -> tuple[int | None, int, int, int | None]:
     """(item count, current page, page count, next page's start) from the first `div.pagination`."""
     block = soup.select_one("div.pagination")
