@@ -190,7 +190,8 @@ def test_a_short_russian_vote_posts_every_line_in_russian():
     state, events = GAME.on_deadline(state, state.ends)
     result = ru.text(events[-1], "ranked-vote")
     assert "**Итог: Food Chain**" in result and "**Списки**" in result and "**Раунд 2**" in result
-    assert "- Глеб: 123 Game > Food Chain > Fruit Stand > ID Exchange (список не прислан: порядок по умолчанию)" in result
+    assert ("- Глеб: 123 Game > Food Chain > Fruit Stand > ID Exchange "
+            "(список не прислан: порядок по умолчанию)") in result
     assert "- бюллетень Веры переходит к варианту «Food Chain»" in result
     assert "Делят первое место: 123 Game, Food Chain. Выбывают: Fruit Stand, ID Exchange." in result
     assert result.rstrip().endswith("Играем: Food Chain.")
