@@ -349,3 +349,39 @@ def test_the_sample_with_more_dead_needed_by_scavengers_has_a_sole_winner_and_a_
     assert state["met"]["Lou"] == state["met"]["Max"] == "fewer than 11 animals died"
     assert state["garnets"] == {"Fay": 2} and state["ec"] in state["ec_candidates"]
     assert len(state["ec_candidates"]) == 12 and sum(state["ec_counts"].values()) == 0
+
+
+# ---- in Russian ----------------------------------------------------------------------------------------
+def test_a_short_russian_game_posts_every_line_in_russian():
+    cast = {"Анна": "хищник, основной ареал лес, старт в лесу", "Борис": "охотник, старт в лесу",
+            "Вера": "жертва, основной ареал поле, старт в лесу", "Глеб": "падальщик, старт в небе"}
+    ru = Renderer("bbcode", "ru")
+    state = new(list(cast), rounds=1)
+    opening = "\n".join(ru.text(e, "foodchain") for e in GAME.start_events(state))
+    assert "[b]Пищевая цепь: выберите животное[/b]" in opening and "В игре 1 раунд;" in opening
+    assert "до 2 атак на игроков в своей локации" in opening
+    for player, text in cast.items():
+        state, replies = pm(state, player, text, "ru")
+    assert "[b]Ваш выбор:[/b] Падальщик, старт в небе." in ru.text(of(replies, "fc_reply")[0], "foodchain")
+    state, events = GAME.on_deadline(state, state.ends)
+    assigned = ru.text(next(e for e in events if e.data.get("pm_to") == "Анна"), "foodchain")
+    assert "Вы — Хищник, ваш основной ареал — Лес; вы начинаете в лесу." in assigned
+    state, replies = pm(state, "Анна", "атакую Борис", "ru")
+    reply = ru.text(of(replies, "fc_reply")[0], "foodchain")
+    assert "[b]Раунд 1[/b]: вы в лесу." in reply and "- Атаки: Борис" in reply
+    state, events = end_round(state)
+    seen = ru.text(next(e for e in of(events, "fc_attacks_seen") if e.data["pm_to"] == "Борис"), "foodchain")
+    assert "[b]Нападения в лесу в раунде 1[/b]" in seen and "- Анна напала на Бориса" in seen
+    end = ru.text(of(events, "fc_end")[0], "foodchain")
+    assert "[b]Пищевая цепь: итоги[/b]" in end and "- Анна: Хищник (Лес), 2 очка; 1 Жетон Жизни" in end
+    assert "- Глеб: Падальщик, 1 очко; выполнено Условие смерти:" in end
+    assert "[b]Победители: Анна, Вера[/b]" in end and "Победители выбирают Кандидата на выбывание" in end
+    state, replies = pm(state, "Анна", "кандидат: Глеб", "ru")
+    assert "Ваш выбор Кандидата на выбывание:[/b] Глеб" in ru.text(of(replies, "fc_reply")[0], "foodchain")
+    state, events = pm(state, "Вера", "кандидат: Борис", "ru")         # both winners voted: settled
+    result = ru.text(of(events, "fc_ec_result")[0], "foodchain")
+    assert "- Глеб: 1 голос" in result and "- Борис: 1 голос" in result
+    assert "(жребий среди набравших больше всех голосов)" in result
+    for text in (opening, assigned, reply, seen, end, result):
+        for english in ("Food Chain", "Round", "point", "Winner", "vote", "Forest", "nobody"):
+            assert english not in text

@@ -440,3 +440,34 @@ def test_the_sample_game_replays_to_the_rounds_computed_by_hand():
                                      "event": "sports practice"}]
     public = [m["text"] for m in result.messages if m["kind"] == "nm_round_end"]
     assert "Bo's CharA: hidden; confessed" in public[0] and "Ana's CharC: hidden" in public[2]
+
+
+def test_a_short_russian_game_posts_every_line_in_russian():
+    ru = Renderer("bbcode", "ru")
+    state = new(["Анна", "Борис", "Вера"], rounds=1)
+    [opening] = [ru.text(e, "nisemonogatari") for e in GAME.start_events(state)]
+    assert "Игроки: Анна, Борис, Вера. 1 раунд; в каждом раунде у вас 5 инициатив на ваших персонажей" in opening
+    assert "«скрыть CharB» (2 граната)" in opening and "[b]Локации и события[/b]" in opening
+    assert "- Школьный двор: Sports Practice:" in opening and "- от 4: x1.25" in opening
+    state, events = send(state, "Анна", "CharA: школьный двор, Sports Practice, 3 инициативы, признаться\n"
+                                        "CharB: крыша, Lunch Alone, 2 инициативы", "ru")
+    state, events = send(state, "Анна", "усилить CharA", "ru")
+    orders = ru.text(events[-1], "nisemonogatari")
+    assert "[b]Раунд 1: ваши приказы[/b]" in orders and "- Анна's CharB: Крыша, Lunch Alone, 2 инициативы" in orders
+    assert "- Анна's CharA: Школьный двор, Sports Practice, 3 инициативы, признаётся" in orders
+    assert "- Анна's CharC: приказов нет (бездействует)" in orders and "Осталось инициативы: 0." in orders
+    assert "Усилен в этом раунде: Анна's CharA." in orders
+    state, _ = send(state, "Борис", "CharA: двор, Sports Practice, 5 инициатив, признаться", "ru")
+    state, events = end_round(state)
+    public = ru.text(next(e for e in events if e.kind == "nm_round_end"), "nisemonogatari")
+    assert "[b]Nisemonogatari: раунд 1 окончен[/b]" in public and "- Вера's CharA: бездействует" in public
+    assert "Сэму-семпаю признались 2 персонажа: Анна's CharA (x1.5, усилен), Борис's CharA (x1.5)." in public
+    private = ru.text(next(e for e in events if e.data.get("pm_to") == "Анна"), "nisemonogatari")
+    assert "[b]Раунд 1: в сердце Сэма-семпая 7.20 вашего Обожания[/b]" in private
+    assert "+1 инициативы в следующем раунде" in private and "Списано гранатов: 2; осталось 2." in private
+    end = ru.text(next(e for e in events if e.kind == "nm_end"), "nisemonogatari")
+    assert "- Борис: в сердце Сэма-семпая 12.00, уроков Робу: 0; 2 Жетона Жизни" in end
+    assert "Победитель: Борис." in end and "Кандидат на выбывание: Вера." in end
+    for text in (orders, public, private, end):
+        for english in ("Round", "Initiative", "confess", "Winner", "Garnets", "idle", "heart"):
+            assert english not in text

@@ -170,3 +170,31 @@ def test_state_survives_storage():
     state, _ = send(new(), "Alice", "Food Chain > Tetris")
     state, _ = send(state, "Bram", "Food Chain > 123 Game > Fruit Stand > ID Exchange")
     assert GAME.from_json(GAME.to_json(state)) == state
+
+
+def test_a_short_russian_vote_posts_every_line_in_russian():
+    ru = Renderer("markdown", "ru")
+    state = new(("Алиса", "Борис", "Вера", "Глеб", "Дарья"))
+    opening = "\n".join(ru.text(e, "ranked-vote") for e in GAME.start_events(state))
+    assert "**Голосование открыто**" in opening and "Расставьте все 4 варианта в личном сообщении мне" in opening
+    assert "его бюллетенем станет порядок по умолчанию: 123 Game > Food Chain > Fruit Stand > ID Exchange" in opening
+    state, events = send(state, "Вера", "1. Fruit Stand 2. Food Chain", "ru")
+    incomplete = ru.text(events[0], "ranked-vote")
+    assert "**Это не полный список.**" in incomplete and "Если список не придёт, вашим бюллетенем будет" in incomplete
+    state, events = send(state, "Вера", "мой порядок: Fruit Stand, Food Chain, 123 Game, ID Exchange", "ru")
+    assert "**Ваш список принят:** Fruit Stand > Food Chain > 123 Game > ID Exchange" in ru.text(events[0],
+                                                                                                  "ranked-vote")
+    for voter, first in (("Алиса", "Food Chain > 123 Game"), ("Борис", "123 Game > Food Chain"),
+                         ("Дарья", "Food Chain > 123 Game")):
+        state, _ = send(state, voter, f"{first} > Fruit Stand > ID Exchange", "ru")
+    state, events = GAME.on_deadline(state, state.ends)
+    result = ru.text(events[-1], "ranked-vote")
+    assert "**Итог: Food Chain**" in result and "**Списки**" in result and "**Раунд 2**" in result
+    assert ("- Глеб: 123 Game > Food Chain > Fruit Stand > ID Exchange "
+            "(список не прислан: порядок по умолчанию)") in result
+    assert "- бюллетень Веры переходит к варианту «Food Chain»" in result
+    assert "Делят первое место: 123 Game, Food Chain. Выбывают: Fruit Stand, ID Exchange." in result
+    assert result.rstrip().endswith("Играем: Food Chain.")
+    for text in (opening, result):
+        for english in ("The ", "Round", "ballot", "rank", "vote"):
+            assert english not in text
