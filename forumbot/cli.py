@@ -385,6 +385,7 @@ def check_config(paths: tuple[str, ...]) -> None:
     from forumbot.botconfig import load_bot_config
     from forumbot.gamerun import check_setup
     from forumbot.runner import GameRun
+    from forumbot.service import platform_dialect
     from forumbot.tomlfile import load_toml
 
     def check_game(config: Any, path: str, dialect: str) -> None:
@@ -404,10 +405,8 @@ def check_config(paths: tuple[str, ...]) -> None:
         if set(load_toml(path).data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config
             bot = load_bot_config(path)
             for entry in bot.games:
-                platform = bot.platforms[entry.platform]   # a game posts in its platform's dialect
-                dialect = {"phpbb": "bbcode", "reddit": "markdown"}.get(
-                    platform.kind, platform.options.get("dialect", entry.config.dialect))
-                check_game(entry.config, entry.config.source or path, dialect)
+                # a game posts in its platform's dialect
+                check_game(entry.config, entry.config.source or path, platform_dialect(bot.platforms[entry.platform]))
             return
         try:
             scenario = load_scenario(path)

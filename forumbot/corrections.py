@@ -23,8 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from forumbot.model import Intent, Post, format_time
-from forumbot.store import _post_from_row
+from forumbot.model import Intent, Post
 
 if TYPE_CHECKING:
     from forumbot.parse import PostParser
@@ -66,31 +65,29 @@ class Correction:
                            f"{self.data.get('text', '')}".strip()}.get(self.kind, self.kind)
 
 
-def _rows(store: Store, where: str, params: list[Any]) -> list[Correction]:
-    cursor = store.db.execute(f"SELECT id, game, post, kind, data, reason, by, at, undone, undone_by, applied, "
-                              f"outcome FROM corrections WHERE {where} ORDER BY id", params)
-    return [Correction(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}"), *r[5:]) for r in cursor.fetchall()]
+def _rows(rows: list[tuple[Any, ...]]) -> list[Correction]:
+    return [Correction(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}"), *r[5:]) for r in rows]
 
 
 def listing(store: Store, game: str) -> list[Correction]:
     """Every correction of a game, undone ones included (the audit trail), oldest first."""
-    return _rows(store, "game = ?", [game])
+    return _rows(store.correction_rows(game=game))
 
 
 def get(store: Store, correction_id: int) -> Correction | None:
-    found = _rows(store, "id = ?", [correction_id])
+    found = _rows(store.correction_rows(correction_id=correction_id))
     return found[0] if found else None
 
 
 def active(store: Store, game: str) -> dict[str, Correction]:
     """The corrections in force, by the post each is about (a later one on the same post wins)."""
-    return _in_force(_rows(store, "game = ? AND undone IS NULL", [game]))
+    return for_step(store, game)[1]
 
 
 def for_step(store: Store, game: str) -> tuple[list[int], dict[str, Correction]]:
     """What a step needs, in one read: the corrections (and undos) that wait for the game to be read again,
     and the corrections in force."""
-    rows = _rows(store, "game = ? AND (applied IS NULL OR undone IS NULL)", [game])
+    rows = _rows(store.correction_rows(game=game, current=True))
     return [c.id for c in rows if c.applied is None], _in_force(rows)
 
 
@@ -100,39 +97,25 @@ def _in_force(rows: list[Correction]) -> dict[str, Correction]:
 
 def waiting(store: Store, game: str) -> list[int]:
     """The corrections (and undos) that wait for the game to be read again."""
-    return [r[0] for r in store.db.execute("SELECT id FROM corrections WHERE game = ? AND applied IS NULL",
-                                           [game]).fetchall()]
+    return for_step(store, game)[0]
 
 
 def add(store: Store, game: str, post: str, kind: str, data: dict[str, Any], reason: str, by: str,
         at: datetime) -> int:
     """Store a correction. One on a post the game has read waits for the runner to read the game again
     (`applied` NULL); one on a post the console adds is read with that post, in its place."""
-    applied = None if kind in REREAD else format_time(at)
-    with store.db.atomic():
-        cursor = store.db.execute("INSERT INTO corrections (game, post, kind, data, reason, by, at, applied) "
-                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                  [game, post, kind, json.dumps(data, ensure_ascii=False), reason, by,
-                                   format_time(at), applied])
-        return int(cursor.lastrowid or 0)
+    return store.add_correction(game, post, kind, json.dumps(data, ensure_ascii=False), reason, by, at,
+                                applied=None if kind in REREAD else at)
 
 
 def undo(store: Store, correction_id: int, by: str, at: datetime) -> bool:
     """Undo a correction (the game is read again without it). False when it was undone already."""
-    with store.db.atomic():
-        cursor = store.db.execute("UPDATE corrections SET undone = ?, undone_by = ?, applied = NULL "
-                                  "WHERE id = ? AND undone IS NULL", [format_time(at), by, correction_id])
-        return bool(cursor.rowcount)
+    return store.undo_correction(correction_id, by, at)
 
 
 def mark_applied(store: Store, ids: list[int], at: datetime, refused: str = "") -> None:
     """The waiting corrections `ids` read in (or, with `refused`, not applied, and why)."""
-    with store.db.atomic():
-        for correction_id in ids:
-            if refused:
-                store.db.execute("UPDATE corrections SET outcome = ? WHERE id = ? AND undone IS NULL",
-                                 [f"not applied: {refused}", correction_id])
-            store.db.execute("UPDATE corrections SET applied = ? WHERE id = ?", [format_time(at), correction_id])
+    store.mark_corrections(ids, at, f"not applied: {refused}" if refused else "")
 
 
 # What must come out the same when a game is read again with a correction: a correction may change the
@@ -167,20 +150,6 @@ def console_post(store: Store, game: str, host: str, at: datetime, what: str) ->
     return post
 
 
-def read_posts(store: Store, game: str) -> list[Post]:
-    """The posts the game has read, in its order (what reading the game again goes through)."""
-    cursor = store.db.execute("SELECT posts.* FROM posts JOIN processed ON processed.post = posts.id AND "
-                              "processed.game = ? ORDER BY posts.created, posts.rowid", [game])
-    columns = [c[0] for c in cursor.description]
-    return [_post_from_row(dict(zip(columns, row, strict=True))) for row in cursor.fetchall()]
-
-
-def last_step(store: Store, game: str) -> str | None:
-    """When the game's last step was taken (the time reading it again goes up to)."""
-    row = store.db.execute("SELECT updated FROM games WHERE name = ?", [game]).fetchone()
-    return row[0] if row else None
-
-
 def intents_for(correction: Correction, post: Post, parser: PostParser) -> list[Intent]:
     """What a corrected post asks for, in place of what the parser reads in it."""
     data = correction.data
@@ -209,46 +178,16 @@ def _digest(token: str) -> str:
 def new_link(store: Store, host: str, game: str, expires: datetime) -> str:
     """A one-time sign-in token for `host` (only its hash is stored)."""
     token = secrets.token_urlsafe(24)
-    with store.db.atomic():
-        store.db.execute("INSERT INTO host_links (token, host, game, expires) VALUES (?, ?, ?, ?)",
-                         [_digest(token), host, game, format_time(expires)])
+    store.add_host_link(_digest(token), host, game, expires)
     return token
 
 
 def use_link(store: Store, token: str, now: datetime) -> tuple[str, str] | None:
     """(host, game) for a token not used nor expired, marking it used; None otherwise."""
-    with store.db.atomic():
-        row = store.db.execute("SELECT host, game, expires FROM host_links WHERE token = ? AND used IS NULL",
-                               [_digest(token)]).fetchone()
-        if row is None or row[2] < format_time(now):
-            return None
-        store.db.execute("UPDATE host_links SET used = ? WHERE token = ?", [format_time(now), _digest(token)])
-        return row[0], row[1]
+    return store.use_host_link(_digest(token), now)
 
 
 # ---- what the console shows about each post -----------------------------------------------------
-def edited_texts(store: Store, game: str) -> dict[str, str]:
-    """The edited text of the game's read posts that were edited after the bot first read them."""
-    return {r[0]: r[1] for r in store.db.execute(
-        "SELECT posts.id, posts.edited_body FROM posts JOIN processed ON processed.post = posts.id AND "
-        "processed.game = ? WHERE posts.edited_body IS NOT NULL", [game]).fetchall()}
-
-
-def bot_posts(store: Store, game: str) -> set[str]:
-    """The platform ids of the bot's own posts for the game (it reads them, but they carry no command)."""
-    return {r[0] for r in store.db.execute("SELECT platform_id FROM outbox WHERE game = ? AND platform_id IS NOT NULL",
-                                           [game]).fetchall()}
-
-
-def intents_by_post(store: Store, game: str) -> dict[str, list[dict[str, Any]]]:
-    """The intents the parser read, by post, in order: {"kind", "line", "data"}."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for post, kind, data in store.db.execute("SELECT post, kind, data FROM intents WHERE game = ? ORDER BY id",
-                                             [game]).fetchall():
-        out.setdefault(post, []).append({"kind": kind, "data": json.loads(data or "{}")})
-    return out
-
-
 def chain(data: dict[str, Any]) -> list[str]:
     """How each name in an intent was read: "'Хэнкса' → Том Хэнкс by inflection", or why it was not."""
     out = []

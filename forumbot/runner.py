@@ -456,10 +456,10 @@ class Runner:
         version, _, host = self._states[run.name]
         seq = self.store.event_seq(run.name)
         # Up to the game's last step, and no deadline the platform had not been read up to then (as live).
-        until = parse_time(corrections.last_step(self.store, run.name) or format_time(now))
+        until = parse_time(self.store.game_updated(run.name) or format_time(now))
         read = self.store.cursor(self.platform.name, "read_until")
         reach = min(until, parse_time(read) - self.settle) if read else until
-        step = play(run, run.game.new(setup_of(run.config)), corrections.read_posts(self.store, run.name), until,
+        step = play(run, run.game.new(setup_of(run.config)), self.store.processed_posts(run.name), until,
                     self.platform.account, host_games=self._host_games(run), reach=reach,
                     corrections=corrections.active(self.store, run.name))
         why = corrections.changes_ended_phase(run.game, live, step.state)

@@ -44,12 +44,20 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+# The markup each kind of platform posts in (a local forum's is its `dialect` option): its games post in it.
+PLATFORM_DIALECTS = {"reddit": "markdown", "phpbb": "bbcode"}
+
+
+def platform_dialect(config: PlatformConfig) -> str:
+    return PLATFORM_DIALECTS.get(config.kind) or config.options.get("dialect", "markdown")
+
+
 def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
     """The platform a [platforms.NAME] table describes. Raises ConfigError for a kind not built yet."""
     if config.kind == "local":
         options = config.options
         return LocalForum(options.get("path", "forum.db"), account=options.get("account", "forumbot"),
-                          dialect=options.get("dialect", "markdown"), clock=clock,
+                          dialect=platform_dialect(config), clock=clock,
                           edit_policy=options.get("edit_policy", "first_seen"),
                           base_url=options.get("base_url", ""))
     if config.kind == "reddit":
@@ -230,7 +238,7 @@ class Service:
             return None
         options = self.config.platforms[web.platform].options
         worker = self.workers.get(web.platform)
-        return WebSettings(options.get("path", "forum.db"), web, options.get("dialect", "markdown"),
+        return WebSettings(options.get("path", "forum.db"), web, platform_dialect(self.config.platforms[web.platform]),
                            options.get("account", "forumbot"), web_games(worker.runner) if worker else (),
                            self.clock, str(self.config.store),
                            {run.name: run.config.host or "" for w in self.workers.values() for run in w.runner.runs})

@@ -445,6 +445,11 @@ class Store:
     def platform_status(self) -> list[dict[str, Any]]:
         return list(self.db["platform_status"].rows_where(order_by="platform"))
 
+    def cursors_starting(self, prefix: str) -> list[tuple[str, str, str]]:
+        """(platform, name, value) of every cursor whose name starts with `prefix`, by platform and name."""
+        return self.db.execute("SELECT platform, name, value FROM cursors WHERE substr(name, 1, ?) = ? "
+                               "ORDER BY platform, name", [len(prefix), prefix]).fetchall()
+
     def set_cursor(self, platform: str, name: str, value: str) -> None:
         with self.db.atomic():
             self._put_cursor(platform, name, value)
@@ -523,3 +528,87 @@ class Store:
     def tournaments(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT tournament FROM ledger ORDER BY tournament")]
 
+
+    # ---- the host console (forumbot/corrections.py keeps the rules; here are its rows) ---------------
+    def correction_rows(self, *, game: str | None = None, correction_id: int | None = None,
+                        current: bool = False) -> list[tuple[Any, ...]]:
+        """Corrections, oldest first: a game's (`current`: only those waiting to be applied or not undone),
+        or one by id. Each row: id, game, post, kind, data, reason, by, at, undone, undone_by, applied,
+        outcome."""
+        if correction_id is not None:
+            where, params = "id = ?", [correction_id]
+        else:
+            where = "game = ?" + (" AND (applied IS NULL OR undone IS NULL)" if current else "")
+            params = [game]
+        return self.db.execute(f"SELECT id, game, post, kind, data, reason, by, at, undone, undone_by, applied, "
+                               f"outcome FROM corrections WHERE {where} ORDER BY id", params).fetchall()
+
+    def add_correction(self, game: str, post: str, kind: str, data: str, reason: str, by: str, at: datetime,
+                       applied: datetime | None) -> int:
+        with self.db.atomic():
+            cursor = self.db.execute("INSERT INTO corrections (game, post, kind, data, reason, by, at, applied) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                     [game, post, kind, data, reason, by, format_time(at),
+                                      format_time(applied) if applied else None])
+            return int(cursor.lastrowid or 0)
+
+    def undo_correction(self, correction_id: int, by: str, at: datetime) -> bool:
+        with self.db.atomic():
+            cursor = self.db.execute("UPDATE corrections SET undone = ?, undone_by = ?, applied = NULL "
+                                     "WHERE id = ? AND undone IS NULL", [format_time(at), by, correction_id])
+            return bool(cursor.rowcount)
+
+    def mark_corrections(self, ids: Iterable[int], at: datetime, outcome: str = "") -> None:
+        """The corrections `ids` applied at `at`; an `outcome` ("not applied: …") is kept on those not undone."""
+        with self.db.atomic():
+            for correction_id in ids:
+                if outcome:
+                    self.db.execute("UPDATE corrections SET outcome = ? WHERE id = ? AND undone IS NULL",
+                                    [outcome, correction_id])
+                self.db.execute("UPDATE corrections SET applied = ? WHERE id = ?", [format_time(at), correction_id])
+
+    def processed_posts(self, game: str) -> list[Post]:
+        """The posts the game has read, in its order."""
+        cursor = self.db.execute("SELECT posts.* FROM posts JOIN processed ON processed.post = posts.id AND "
+                                 "processed.game = ? ORDER BY posts.created, posts.rowid", [game])
+        columns = [c[0] for c in cursor.description]
+        return [_post_from_row(dict(zip(columns, row, strict=True))) for row in cursor.fetchall()]
+
+    def game_updated(self, game: str) -> str | None:
+        """When the game's last step was written."""
+        row = self.db.execute("SELECT updated FROM games WHERE name = ?", [game]).fetchone()
+        return row[0] if row else None
+
+    def edited_texts(self, game: str) -> dict[str, str]:
+        """The edited text of the game's read posts that were edited after the bot first read them."""
+        return {r[0]: r[1] for r in self.db.execute(
+            "SELECT posts.id, posts.edited_body FROM posts JOIN processed ON processed.post = posts.id AND "
+            "processed.game = ? WHERE posts.edited_body IS NOT NULL", [game]).fetchall()}
+
+    def bot_post_ids(self, game: str) -> set[str]:
+        """The platform ids of the bot's own delivered posts for the game."""
+        return {r[0] for r in self.db.execute(
+            "SELECT platform_id FROM outbox WHERE game = ? AND platform_id IS NOT NULL", [game]).fetchall()}
+
+    def intents_by_post(self, game: str) -> dict[str, list[dict[str, Any]]]:
+        """The intents the parser read, by post, in order: {"kind", "data"}."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for post, kind, data in self.db.execute("SELECT post, kind, data FROM intents WHERE game = ? ORDER BY id",
+                                                [game]).fetchall():
+            out.setdefault(post, []).append({"kind": kind, "data": json.loads(data or "{}")})
+        return out
+
+    def add_host_link(self, digest: str, host: str, game: str, expires: datetime) -> None:
+        with self.db.atomic():
+            self.db.execute("INSERT INTO host_links (token, host, game, expires) VALUES (?, ?, ?, ?)",
+                            [digest, host, game, format_time(expires)])
+
+    def use_host_link(self, digest: str, now: datetime) -> tuple[str, str] | None:
+        """(host, game) of a link neither used nor expired, marking it used; None otherwise."""
+        with self.db.atomic():
+            row = self.db.execute("SELECT host, game, expires FROM host_links WHERE token = ? AND used IS NULL",
+                                  [digest]).fetchone()
+            if row is None or row[2] < format_time(now):
+                return None
+            self.db.execute("UPDATE host_links SET used = ? WHERE token = ?", [format_time(now), digest])
+            return row[0], row[1]

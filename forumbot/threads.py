@@ -74,10 +74,8 @@ def _open_once(store: Store, platform: Platform, run: GameRun, name: str, title:
 
 def recorded(store: Store) -> dict[str, list[tuple[str, str, str]]]:
     """Every thread the bot opened, by game: (platform, thread name, platform id), for `forumbot status`."""
-    rows = store.db.execute("SELECT platform, name, value FROM cursors WHERE name LIKE 'thread:%' "
-                            "ORDER BY platform, name").fetchall()
     out: dict[str, list[tuple[str, str, str]]] = {}
-    for platform, mark, value in rows:
+    for platform, mark, value in store.cursors_starting("thread:"):
         game, _, thread = mark.removeprefix("thread:").rpartition(":")
         out.setdefault(game, []).append((platform, thread, value))
     return out

@@ -156,8 +156,8 @@ def game(name: str) -> Any:
 
 def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[str, Any]]:
     """Each post the game read, newest first, with why it counted or did not."""
-    read = corrections.intents_by_post(store(), name)
-    edited = corrections.edited_texts(store(), name)
+    read = store().intents_by_post(name)
+    edited = store().edited_texts(name)
     refusals: dict[str, list[str]] = {}
     for event in store().events(name):
         if event["kind"] == "rejected" and event["post"]:
@@ -166,8 +166,8 @@ def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[
     for flag in store().flags(name):
         flags.setdefault(flag["post"] or "", []).append(flag["reason"])
     out = []
-    own = corrections.bot_posts(store(), name)
-    for post in reversed(corrections.read_posts(store(), name)):
+    own = store().bot_post_ids(name)
+    for post in reversed(store().processed_posts(name)):
         if post.platform_id in own:
             continue
         intents = [{"kind": i["kind"], "line": i["data"].get("line") or "", "target": i["data"].get("target"),
@@ -222,7 +222,7 @@ def _back(name: str, message: str) -> Any:
 def correct(name: str) -> Any:
     _own_game(name)
     kind, post = request.form.get("kind", ""), request.form.get("post", "")
-    known = {p.platform_id: p for p in corrections.read_posts(store(), name)}
+    known = {p.platform_id: p for p in store().processed_posts(name)}
     if kind not in CORRECTIONS or post not in known:
         abort(400, "Choose a post the game has read and one of: count as a vote for, not a vote, use the edited text.")
     data: dict[str, Any] = {}
@@ -232,7 +232,7 @@ def correct(name: str) -> Any:
             abort(400, f"'{target}' is not a living player of {name}.")
         data["target"] = target
     if kind == "use_edited":
-        text = corrections.edited_texts(store(), name).get(post)
+        text = store().edited_texts(name).get(post)
         if text is None:
             abort(400, "That post was not edited after the bot read it.")
         data["text"] = text
@@ -321,10 +321,10 @@ def votes_csv(name: str) -> Any:
 def log_jsonl(name: str) -> Any:
     _own_game(name)
     lines: list[dict[str, Any]] = []
-    for post in corrections.read_posts(store(), name):
+    for post in store().processed_posts(name):
         lines.append({"type": "post", "id": post.platform_id, "author": post.author, "at": post.created.isoformat(),
                       "thread": post.thread, "pm": post.pm, "body": post.body, "url": post.url})
-    for post_id, intents in corrections.intents_by_post(store(), name).items():
+    for post_id, intents in store().intents_by_post(name).items():
         lines += [{"type": "intent", "post": post_id, "kind": i["kind"], **i["data"]} for i in intents]
     lines += [{"type": "flag", **{k: v for k, v in f.items() if k != "url"}} for f in store().flags(name)]
     lines += [{"type": "correction", **c.__dict__} for c in corrections.listing(store(), name)]
