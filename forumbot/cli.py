@@ -19,7 +19,7 @@ from forumbot import workdir
 from forumbot.config import Scenario, load_scenario, locate
 from forumbot.errors import ConfigError, ForumbotError
 from forumbot.grammar import READINGS, load_grammar
-from forumbot.model import PlayerRef
+from forumbot.model import Event, PlayerRef
 from forumbot.parse import PostParser
 from forumbot.paths import data_dir
 from forumbot.render import Renderer
@@ -337,9 +337,14 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
             click.echo(json.dumps(game.summary(state), ensure_ascii=False, indent=2))
             return 0
         event = game.tally(state, datetime.now(UTC))
-        if event is None:
-            click.echo(f"{row.name}: no vote count in phase {game.summary(state)['phase']}")
-            return 0
+        phase = game.summary(state)["phase"]
+        if event is None:   # no day running: the last day's final count, as its end-of-day post gave it
+            ended = [e for e in store.events(row.name) if e["kind"] == "day_end"]
+            if not ended:
+                click.echo(f"{row.name}: no vote count in phase {phase}")
+                return 0
+            click.echo(f"{row.name}: no day is running ({phase}); the last day ended with:\n")
+            event = Event("day_end", json.loads(ended[-1]["data"]))
         lang = row.setup.get("lang", "en") if isinstance(row.setup, dict) else "en"
         click.echo(Renderer(dialect, lang).text(event, row.game))
         return 0

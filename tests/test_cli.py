@@ -138,6 +138,15 @@ def test_demo_then_tally(tmp_path):
     assert json.loads(out.output)["votes"] == {"Bob": ["Alice"]}
 
 
+def test_tally_after_the_sample_day_shows_how_the_day_ended(tmp_path):
+    folder = tmp_path / "demo"
+    assert invoke("demo", "--dir", str(folder)).exit_code == 0
+    out = invoke("tally", "--db", str(folder / "forumbot.db"))   # the demo ends in night 1: no count running
+    assert out.exit_code == 0, out.output
+    assert "no day is running (night1); the last day ended with" in out.output
+    assert "Повешен: Том Хэнкс" in out.output and "Итоговые голоса" in out.output
+
+
 def test_tally_without_a_store_says_what_to_do(tmp_path):
     out = invoke("tally", "--db", str(tmp_path / "none.db"))
     assert out.exit_code == 2 and "no store here" in out.output and "fix:" in out.output
