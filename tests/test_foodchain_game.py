@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from helpers import apply_post
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,11 +16,8 @@ from forumbot.games import get_game
 from forumbot.games.base import GameSetup
 from forumbot.games.foodchain.rules import HABITATS
 from forumbot.games.foodchain.state import EC_VOTE, OVER, ROUND, FCState
-from forumbot.grammar import load_grammar
 from forumbot.model import Intent, PlayerRef
-from forumbot.parse import PostParser
 from forumbot.render import Renderer
-from forumbot.text.names import Roster
 
 GAME = get_game("foodchain")
 START = datetime(2026, 8, 1, 12, tzinfo=UTC)
@@ -33,14 +31,7 @@ def new(players, **options) -> FCState:
 
 def pm(state: FCState, author: str, text: str, lang: str = "en"):
     """A PM read by the real grammar and applied, and the batch's replies."""
-    parser = PostParser(load_grammar("foodchain", lang), Roster([PlayerRef(p) for p in state.players]))
-    parsed = parser.parse_text(text, where="pm", author=author, post_id=f"p{next(_posts)}", at=state.ends)
-    events = []
-    for intent in parsed.intents:
-        state, happened = GAME.apply(state, intent)
-        events += happened
-    state, replies = GAME.report(state, state.ends)
-    return state, events + replies
+    return apply_post(GAME, state, author, text, lang=lang)
 
 
 def started(cast: dict[str, str], **options) -> FCState:

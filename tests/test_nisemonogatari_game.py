@@ -8,6 +8,7 @@ import hashlib
 from datetime import UTC, datetime
 
 import pytest
+from helpers import apply_post
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,11 +19,8 @@ from forumbot.games.base import GameSetup
 from forumbot.games.nisemonogatari.chart import LOCATIONS, boosted, multiplier
 from forumbot.games.nisemonogatari.rules import earned, outcome
 from forumbot.games.nisemonogatari.state import OVER, NMState
-from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import PostParser
 from forumbot.render import Renderer
-from forumbot.text.names import Roster
 
 GAME = get_game("nisemonogatari")
 START = datetime(2026, 9, 1, 12, tzinfo=UTC)
@@ -39,14 +37,7 @@ def new(players=PLAYERS, **options) -> NMState:
 
 def send(state: NMState, author: str, text: str, lang: str = "en", where: str = "pm"):
     """A post read by the real grammar and applied; the events of the batch, replies included."""
-    parser = PostParser(load_grammar("nisemonogatari", lang), Roster([PlayerRef(p) for p in state.players]))
-    parsed = parser.parse_text(text, where=where, author=author, post_id=f"p{next(_posts)}", at=state.ends)
-    events = []
-    for intent in parsed.intents:
-        state, happened = GAME.apply(state, intent)
-        events += happened
-    state, replies = GAME.report(state, state.ends)
-    return state, events + replies
+    return apply_post(GAME, state, author, text, lang=lang, where=where)
 
 
 def end_round(state: NMState):
