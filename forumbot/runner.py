@@ -88,6 +88,9 @@ class Runner:
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
         # from before a restart) is looked for by its marker before it is sent.
         self._unsent: set[str] = set()
+        # The store's "outbox" token when a delivery last left nothing of these games owed: while it is the
+        # same, nothing was queued since and the outbox is not read.
+        self._settled: tuple[int, int] | None = None
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -570,10 +573,16 @@ class Runner:
         transaction after the sends (a crash before that is covered by the same search). A failure leaves
         the message in the outbox for the next step.
         """
+        if not self._looked:
+            self.store.look()
+        token = self.store.token("outbox")
+        if token == self._settled:
+            return []
         games = {run.name for run in self.runs}
         sent: list[dict[str, Any]] = []
         done: list[tuple[str, str]] = []
         held: dict[tuple[str, str], str] = {}   # the post each slot's messages replace, found this time
+        owed = False
         try:
             for row in self.store.pending():
                 if row["game"] not in games:
@@ -581,6 +590,7 @@ class Runner:
                 try:
                     platform_id = self._send_once(row, held)
                 except PlatformError as err:
+                    owed = True
                     self.store.record_delivery(done, now, failed=(row["key"], str(err)))
                     done = []
                     if result is not None:
@@ -598,6 +608,8 @@ class Runner:
             if done:
                 self.store.record_delivery(done, now)
                 crashpoint("delivered")
+        if not owed:
+            self._settled = token
         return sent
 
     def _send_once(self, row: dict[str, Any], held: dict[tuple[str, str], str]) -> str:

@@ -179,8 +179,9 @@ class Store:
         # from that version needs no read before its write (the write itself checks the version).
         self._written: dict[str, tuple[int, int, int]] = {}
         # What PRAGMA data_version said when last asked (it changes when another connection commits), and
-        # the writes through this connection by what they touched ("game:NAME", "cursors", "corrections"),
-        # which it leaves out: together they tell a reader whether what it holds may have changed.
+        # the writes through this connection by what they touched ("game:NAME", "cursors", "corrections",
+        # "outbox" for messages queued), which it leaves out: together they tell a reader whether what it holds
+        # may have changed.
         self._data_version = 0
         self._writes: dict[str, int] = {}
 
@@ -311,8 +312,8 @@ class Store:
         self._data_version = self.db.execute("PRAGMA data_version").fetchone()[0]
 
     def token(self, what: str) -> tuple[int, int]:
-        """Differs from an earlier token of `what` ("game:NAME", "cursors", "corrections") whenever, between
-        the `look`s before the two, another connection committed or `what` was written through this one. A
+        """Differs from an earlier token of `what` ("game:NAME", "cursors", "corrections", "outbox") whenever,
+        between the `look`s before the two, another connection committed or `what` was written through this one. A
         reader that takes the token before it reads, and reads again only when the token differs, holds
         what the store holds as of its last `look`."""
         return self._data_version, self._writes.get(what, 0)
@@ -432,6 +433,8 @@ class Store:
                     [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
                       format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox])
         self._wrote(f"game:{name}")
+        if outbox:
+            self._wrote("outbox")
         if not nested:   # known only once committed (a caller's transaction may still roll back)
             self._written[name] = (version + 1, seq, mark)
         return seq

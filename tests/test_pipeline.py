@@ -147,3 +147,22 @@ def test_a_correction_made_between_steps_is_read_by_the_next(tmp_path):
     runner.step(NOW)
     assert runner.state(run).current == {"Alice": "Bob"}
 
+
+
+def test_the_outbox_is_read_only_when_something_may_be_owed(tmp_path):
+    forum, store, run, runner = build(tmp_path)
+    runner.start(START)
+    runner.step(NOW)
+    statements: list[str] = []
+    store.db.conn.set_trace_callback(statements.append)
+    forum.add_post("g/game", "Alice", "just talk", at=START + timedelta(minutes=1))
+    runner.step(NOW)                  # nothing queued since the last delivery: the outbox is not read
+    assert not [s for s in statements if "FROM outbox" in s]
+    # another connection queues a message of the game and fails to send it: the next step sends it
+    _, other, _, elsewhere = build(tmp_path, forum=forum, store=Store(tmp_path / "bot.db"))
+    forum.add_post("g/votes", "Bob", "vote Carol", at=START + timedelta(minutes=2))
+    forum.failures = 1
+    elsewhere.step(NOW)
+    assert len(other.pending()) == 1
+    runner.step(NOW)
+    assert store.pending() == [] and len(bot_posts(forum)) == 2   # the opening and the count, once

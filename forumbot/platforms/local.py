@@ -132,11 +132,13 @@ class LocalForum:
         # are due are read now (and again, harmlessly, until the cursor passes them), so a clock stepped
         # back never stalls the reading. One statement reads the posts, the first future post and the newest
         # post (posts of other threads move the cursor on too), so all three come from one snapshot.
+        # "+thread": the posts after the cursor, in id order, are few (the cursor passes every thread's posts),
+        # so SQLite walks them by id instead of each thread through its index and sorting.
         edges = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELECT max(id) FROM forum_posts)"
         marks = ",".join("?" * len(threads))
         rows = self.db.execute(
             f"SELECT id, thread, author, body, created, edited, {edges} FROM forum_posts "
-            f"WHERE id > ? AND created <= ? AND thread IN ({marks}) ORDER BY id LIMIT ?",
+            f"WHERE id > ? AND created <= ? AND +thread IN ({marks}) ORDER BY id LIMIT ?",
             [after, now, after, now, *threads, self.batch]).fetchall()
         first_future, newest = rows[0][6:] if rows else self.db.execute(f"SELECT {edges}", [after, now]).fetchone()
         newest = newest or 0
