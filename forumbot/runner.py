@@ -139,8 +139,9 @@ class Runner:
             lookalikes = self._lookalikes(run)
         base = run.game.pm_authors(state)
         kept = self._authors.get(run.name)
-        if kept is not None and kept[0] is base and kept[1] == (*extra, *lookalikes):
-            return kept[2]   # the same roster as last time: not merged again (it is as long as the roster)
+        if kept is not None and kept[1] == (*extra, *lookalikes) and (kept[0] is base or kept[0] == base):
+            # the same roster as last time (a game may build the tuple anew each time): not merged again
+            return kept[2]
         found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
         self._authors[run.name] = (base, (*extra, *lookalikes), found)
         return found
@@ -463,7 +464,7 @@ class Runner:
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
             more_threads, more_authors = self._reading(run, step.state, step.host)
-            if set(more_threads) <= set(threads) and set(more_authors) <= set(authors):
+            if set(more_threads) <= set(threads) and (more_authors is authors or set(more_authors) <= set(authors)):
                 break
             threads = tuple(sorted({*threads, *more_threads}))
             authors = tuple(dict.fromkeys((*authors, *more_authors)))
