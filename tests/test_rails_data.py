@@ -6,7 +6,6 @@ read too early, a clock stepped back, and `forumbot run`'s options. Each test is
 from __future__ import annotations
 
 import json
-
 import os
 import signal
 import sqlite3

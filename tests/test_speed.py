@@ -5,22 +5,21 @@ transactions."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
-from helpers import START, act, names, new_game
 import pytest
+from helpers import START, act, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.config import GameConfig
+from forumbot.errors import StaleState, StoreError
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import NO_LYNCH, entry_index
 from forumbot.model import Event, PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.render.renderer import Renderer
 from forumbot.runner import GameRun, Runner
-from forumbot.errors import StaleState, StoreError
 from forumbot.store import Store
 
 PLAYERS = names(9)

@@ -39,8 +39,8 @@ from forumbot.games.mafia.state import (
     VoteEntry,
     VoteError,
     entry_index,
-    state_from_json,
     state_change,
+    state_from_json,
     state_to_json,
     with_entry,
 )
