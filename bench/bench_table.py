@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,7 +31,9 @@ WIDTH = 58
 
 
 def _child(args: list[str], **extra: Any) -> tuple[str, float, float]:
-    """Run a process to its end: its stdout, its own CPU seconds (user + system) and peak RSS (MB)."""
+    """Run a process to its end: its stdout, its own CPU seconds (user + system) and peak RSS (MB).
+    Linux carries a parent's peak RSS into the children it starts (the peak survives exec), so this
+    process imports no forumbot and builds no day: each child's peak is its own."""
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, **extra)
     assert child.stdout is not None
     out = child.stdout.read()
@@ -66,8 +69,17 @@ class Table:
         print(f"-- {title}", flush=True)
 
 
+def _replay(posts: int, players: int, poll: int, every: int, runs: int) -> dict[str, float]:
+    """bench_replay.py's case in `runs` fresh processes: the medians of their CPU and peak RSS."""
+    found = []
+    for _ in range(runs):
+        out, _, _ = _child([sys.executable, str(BENCH / "bench_replay.py"), "--one", "--posts", str(posts),
+                            "--players", str(players), "--poll", str(poll), "--every", str(every)])
+        found.append(json.loads(out.splitlines()[-1]))
+    return {"cpu": statistics.median(f["cpu"] for f in found), "rss": statistics.median(f["rss"] for f in found)}
+
+
 def replays(table: Table, scale: float, runs: int) -> None:
-    from bench_replay import measured  # imported where used: a case's own process imports only its own
     table.section("replay() of a generated day (80% votes, nobody reaches a majority), in-process after a warm-up")
     per_post: dict[tuple[int, int], float] = {}
     cases = [  # (label, posts, players, poll, every, target CPU for the full day or 0)
@@ -82,7 +94,7 @@ def replays(table: Table, scale: float, runs: int) -> None:
     ]
     for label, posts, players, poll, every, target in cases:
         n = max(100, int(posts * scale))
-        found = measured(n, players, poll, 0.8, every, runs)
+        found = _replay(n, players, poll, every, runs)
         per_post[(players, every)] = found["cpu"] / n * 1000
         note = ""
         if target:
@@ -95,12 +107,11 @@ def replays(table: Table, scale: float, runs: int) -> None:
 
 
 def cli(table: Table, scale: float) -> None:
-    from bench_replay import scenario_toml
     table.section("forumbot replay --json (a process of its own, start-up included)")
     n = max(100, int(20000 * scale))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "day.toml"
-        path.write_text(scenario_toml(n, 12, 1), encoding="utf-8")
+        _child([sys.executable, __file__, "--case", "toml", str(n), str(path)])
         _, cpu, rss = _child([sys.executable, "-m", "forumbot", "replay", "--json", str(path)], cwd=folder)
     table.row("20k-post day, 12 players, worst mix", n, cpu, rss, cpu / n * 1000,
               f"< 150 MB: {_verdict(rss, 150)}")
@@ -137,6 +148,10 @@ def child(args: list[str]) -> None:
     """A case run in this fresh process: one line of JSON."""
     import resource
     kind = args[0]
+    if kind == "toml":
+        from bench_replay import scenario_toml
+        Path(args[2]).write_text(scenario_toml(int(args[1]), 12, 1), encoding="utf-8")
+        return
     if kind == "idle":
         from bench_run import idle
         found = idle(int(args[1]), 1.0, 60.0)
