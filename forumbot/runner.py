@@ -20,6 +20,7 @@ from forumbot.host import HostState, looks_like
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
+from forumbot.stateparts import StateChange
 from forumbot.store import Store
 
 log = logging.getLogger("forumbot.runner")
@@ -50,10 +51,11 @@ def _for_log(event: Event) -> Event:
     return Event(event.kind, {k: event.data[k] for k in keep if k in event.data})
 
 
-def _state_json(run: GameRun, state: Any) -> dict[str, Any] | str:
-    """The state to store: as JSON text where the game writes it itself (cheaper than encoding it whole)."""
-    text = getattr(run.game, "to_json_text", None)
-    return text(state) if text is not None else run.game.to_json(state)
+def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
+    """The state to store: where the game stores its state in parts (stateparts.py), the parts that changed
+    since `before` (the state the store holds; None: every part), else the whole state's JSON data."""
+    change = getattr(run.game, "state_change", None)
+    return change(before, state) if change is not None else run.game.to_json(state)
 
 
 class Runner:
@@ -70,6 +72,8 @@ class Runner:
         # The last state this runner read or wrote per game, with the store's version of it: reading the
         # JSON back after every step would cost more than the step itself.
         self._states: dict[str, tuple[int, Any, HostState]] = {}
+        # The games whose state the store holds in parts at the version held (a step then writes a change).
+        self._in_parts: set[str] = set()
         self._in_force: dict[str, dict[str, Any]] = {}   # the corrections in force, read once a step per game
         # The event count each game had at the version held (the step that wrote it returned it).
         self._seqs: dict[str, tuple[int, int]] = {}
@@ -114,13 +118,26 @@ class Runner:
             raise ConfigError(f"game {run.name} has not been started")
         state = run.game.from_json(row.state)
         self._states[run.name] = (row.version, state, HostState.from_json(row.host))
+        self._held_in_parts(run, row.parts)
         self._seqs[run.name] = (row.version, row.event_seq)
         return state
 
-    def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, seq: int,
+    def _held_in_parts(self, run: GameRun, parts: bool) -> None:
+        if parts:
+            self._in_parts.add(run.name)
+        else:
+            self._in_parts.discard(run.name)
+
+    def _store_form(self, run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
+        """`state` as the store takes it: the change since `before` when the store holds `before` in parts."""
+        return _stored(run, before if run.name in self._in_parts else None, state)
+
+    def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, stored: Any, seq: int,
                outbox: list[Outgoing]) -> None:
-        """What this runner holds after it committed a step of the game."""
+        """What this runner holds after it committed a step of the game at `version`."""
         self._states[run.name] = (version, state, host)
+        if stored is not None:
+            self._held_in_parts(run, isinstance(stored, StateChange))
         self._seqs[run.name] = (version, seq)
         self._tokens[f"game:{run.name}"] = self.store.token(f"game:{run.name}")
         self._unsent.update(o.key for o in outbox)
@@ -201,7 +218,7 @@ class Runner:
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
             try:
-                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _state_json(run, state),
+                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _stored(run, None, state),
                                        events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
                                        expected_version=0)
             except StaleState:
@@ -384,12 +401,14 @@ class Runner:
         state = self.state(run)
         version, _, host = self._states[run.name]
         seq = self._event_seq(run, version)
+        before = state
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
-        seq = self.store.commit_step(run.name, run.game.name, None, _state_json(run, state),
+        stored = self._store_form(run, before, state)
+        seq = self.store.commit_step(run.name, run.game.name, None, stored,
                                      events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
                                      expected_seq=seq, expected_version=version)
-        self._wrote(run, version + 1, state, host, seq, outbox)
+        self._wrote(run, version + 1, state, host, stored, seq, outbox)
 
     def _fresh(self, run: GameRun, work: Callable[[], None]) -> None:
         """Do a step's work; when its commit finds that another writer moved the game on, forget the state
@@ -476,14 +495,15 @@ class Runner:
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
-        seq = self.store.commit_step(run.name, game.name, None, None if unchanged else _state_json(run, state),
+        stored = None if unchanged else self._store_form(run, before, state)
+        seq = self.store.commit_step(run.name, game.name, None, stored,
                                      processed=step.processed,
                                      intents=step.intents, flags=step.flags,
                                      events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
                                      at=now, expected_seq=seq, expected_version=version,
                                      host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
-        self._wrote(run, version + 1, state, step.host, seq, outbox)
+        self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         for event, post in step.events:
             if remove is not None and post and event.data.get("remove_post"):
@@ -544,13 +564,14 @@ class Runner:
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
         outbox = self._render(run, state, reported, seq, now, step.host)
+        stored = _stored(run, None, state)   # a state read again from the first post: every part
         with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
             corrections.mark_applied(self.store, ids, now)
-            seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+            seq = self.store.commit_step(run.name, run.game.name, None, stored,
                                          events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
                                          expected_seq=seq, expected_version=version,
                                          host=step.host.to_json() if step.host != host else None)
-        self._wrote(run, version + 1, state, step.host, seq, outbox)
+        self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
                 host: HostState | None = None) -> list[Outgoing]:

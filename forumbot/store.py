@@ -22,6 +22,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.sqlite import open_database
+from forumbot.stateparts import PartsError, StateChange, assemble, item_key
 
 migrations = Migrations("forumbot")
 
@@ -120,6 +121,15 @@ def m010_host_console(db: Database) -> None:
                                   pk="token")
 
 
+@migrations()
+def m011_state_parts(db: Database) -> None:
+    """A game's state in parts (forumbot/stateparts.py), so a step writes only what it changed. A game's
+    `state` column is NULL while its state is kept here; a store from before keeps its states as text until
+    each game's next step writes its parts."""
+    db.execute("CREATE TABLE state_parts (game TEXT NOT NULL, field TEXT NOT NULL, key TEXT NOT NULL, "
+               "text TEXT NOT NULL, PRIMARY KEY (game, field, key)) WITHOUT ROWID")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -129,6 +139,7 @@ class GameRow:
     event_seq: int
     version: int = 0
     host: dict[str, Any] | None = None
+    parts: bool = False   # the state is kept in parts (stateparts.py), not as one text
 
 
 # The game's post mark (0 for a game not created yet), read inside the statement that uses it.
@@ -175,9 +186,9 @@ class Store:
         self.path = str(path)
         # (rowid, id) of the posts last handed out per game, for its next mark
         self._handed: dict[str, list[tuple[int, str]]] = {}
-        # Per game, (version, event_seq, post_mark) of the row this connection last wrote: a step computed
-        # from that version needs no read before its write (the write itself checks the version).
-        self._written: dict[str, tuple[int, int, int]] = {}
+        # Per game, (version, event_seq, post_mark, state in parts) of the row this connection last wrote: a
+        # step computed from that version needs no read before its write (the write itself checks the version).
+        self._written: dict[str, tuple[int, int, int, bool]] = {}
         # What PRAGMA data_version said when last asked (it changes when another connection commits), and
         # the writes through this connection by what they touched ("game:NAME", "cursors", "corrections",
         # "outbox" for messages queued), which it leaves out: together they tell a reader whether what it holds
@@ -295,8 +306,18 @@ class Store:
                               [name]).fetchone()
         if row is None:
             return None
-        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5],
-                       json.loads(row[6]) if row[6] else None)
+        state = json.loads(row[3]) if row[3] is not None else self._state_parts(name)
+        return GameRow(row[0], row[1], json.loads(row[2]), state, row[4], row[5],
+                       json.loads(row[6]) if row[6] else None, parts=row[3] is None)
+
+    def _state_parts(self, name: str) -> dict[str, Any]:
+        rows = self.db.execute("SELECT field, key, text FROM state_parts WHERE game = ? ORDER BY field, key",
+                               [name]).fetchall()
+        try:
+            return assemble(rows)
+        except (PartsError, ValueError) as err:
+            raise StoreError(f"the stored state of game {name} is damaged ({err}); restore the store from "
+                             f"a backup") from err
 
     def event_seq(self, name: str) -> int:
         row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
@@ -348,15 +369,17 @@ class Store:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
         return [g for g in (self.game(n) for n in names) if g is not None]
 
-    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any] | str | None,
+    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None,
+                    state: dict[str, Any] | str | StateChange | None,
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
                     expected_seq: int | None = None, expected_version: int | None = None,
                     host: dict[str, Any] | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        `setup` or `state` None keeps the stored one; `state` may come as JSON text already. Returns the game's
-        new event count.
+        `setup` or `state` None keeps the stored one; `state` may come as JSON text already, or as the parts
+        that changed (stateparts.py) since the state at `expected_version`. Returns the game's new event
+        count.
 
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
@@ -367,20 +390,22 @@ class Store:
         with self._writing() as nested:
             if known is not None and expected_version == known[0]:
                 # This connection wrote that version: no read; the write below checks that it is still there.
-                version, seq, mark = known
-                row: tuple[int, int, int] | None = (seq, version, mark)
+                version, seq, mark, in_parts = known
+                row: tuple[int, int, int, bool] | None = (seq, version, mark, in_parts)
                 if expected_seq is not None and seq != expected_seq:
                     raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
             else:
                 if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
                     self.db.execute("UPDATE games SET version = version WHERE 0")
-                row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
+                row = self.db.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
                                       [name]).fetchone()
-                seq, version, mark = row if row else (0, 0, 0)
+                seq, version, mark, in_parts = row if row else (0, 0, 0, False)
                 if expected_seq is not None and seq != expected_seq:
                     raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
                 if expected_version is not None and version != expected_version:
                     raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
+            if isinstance(state, StateChange) and not state.whole and not in_parts:
+                raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
             before = (seq, version, mark)
             event_rows = []
             for event, post in events:
@@ -391,8 +416,12 @@ class Store:
                 mark = self._mark_after(name, mark, processed)
             record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
                                       "version": version + 1, "post_mark": mark}
-            if state is not None or row is None:
+            if isinstance(state, StateChange):
+                record["state"] = None
+                in_parts = True
+            elif state is not None or row is None:
                 record["state"] = state if isinstance(state, str) else json.dumps(state or {}, ensure_ascii=False)
+                in_parts = False
             if host is not None:
                 record["host"] = json.dumps(host, ensure_ascii=False)
             if setup is not None or row is None:
@@ -410,6 +439,8 @@ class Store:
                     [*(record[key] for key in changes), name, *before])
                 if written.rowcount != 1:
                     raise StaleState(f"game {name} changed under us (not at version {version} any more)")
+            if isinstance(state, StateChange):
+                self._write_parts(name, state)
 
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
             # more than the rows themselves on this path (one step per poll, per game).
@@ -436,8 +467,20 @@ class Store:
         if outbox:
             self._wrote("outbox")
         if not nested:   # known only once committed (a caller's transaction may still roll back)
-            self._written[name] = (version + 1, seq, mark)
+            self._written[name] = (version + 1, seq, mark, in_parts)
         return seq
+
+    def _write_parts(self, name: str, change: StateChange) -> None:
+        """A state's parts, inside the step's transaction: all of them, or what changed on top of those
+        stored."""
+        if change.whole:
+            self.db.execute("DELETE FROM state_parts WHERE game = ?", [name])
+        if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
+            self.db.conn.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
+                                     [(name, field, item_key(length)) for field, length in change.cut])
+        if change.put:
+            self.db.conn.executemany("INSERT OR REPLACE INTO state_parts (game, field, key, text) VALUES (?, ?, ?, ?)",
+                                     [(name, field, key, text) for field, key, text in change.put])
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None) -> list[dict[str, Any]]:

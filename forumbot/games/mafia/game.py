@@ -39,12 +39,13 @@ from forumbot.games.mafia.state import (
     VoteEntry,
     VoteError,
     entry_index,
+    state_change,
     state_from_json,
     state_to_json,
-    state_to_text,
     with_entry,
 )
 from forumbot.model import Event, Intent, PlayerRef, format_time
+from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
@@ -274,10 +275,9 @@ class MafiaGame:
     def to_json(self, state: MafiaState) -> dict[str, Any]:
         return state_to_json(state)
 
-    def to_json_text(self, state: MafiaState) -> str:
-        """`to_json` as JSON text, the vote entries from their cached text (a step writes a day's state
-        without encoding every entry again)."""
-        return state_to_text(state)
+    def state_change(self, old: MafiaState | None, new: MafiaState) -> StateChange:
+        """What to write to store `new` over `old` (None: all of it), part by part (forumbot/stateparts.py)."""
+        return state_change(old, new)
 
     def from_json(self, data: dict[str, Any]) -> MafiaState:
         return state_from_json(data)
