@@ -8,7 +8,6 @@ protections from hanging at the day's end. A game whose players have no roles ha
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -369,15 +368,16 @@ def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any
         return "not_day", {"phase": state.phase}
     if intent.at is not None and intent.at > state.phase_ends:
         return "after_deadline", {}
-    if intent.author not in state.players:
+    if intent.author not in voting.members(state.players):
         return "not_player", author
-    if intent.author not in state.alive:
+    alive = voting.members(state.alive)
+    if intent.author not in alive:
         return "dead_voter", author
     if intent.author in state.locked:
         return "locked", author
     target = intent.data.get("target")
     if intent.kind == "vote" and target is not None:
-        if target not in state.alive:
+        if target not in alive:
             return "dead_target", {"target": target}
         if target == intent.author and not state.options.self_votes:
             return "self_vote", {}
@@ -408,37 +408,51 @@ def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, param
 
 
 def _withdraw(state: MafiaState, voter: str) -> tuple[MafiaState, bool]:
-    target = state.current.get(voter)
-    if target is None:
+    if voter not in state.current:
         return state, False
+    current = dict(state.current)
+    entries = _strike(state, voter, current.pop(voter))
+    voting.moved(state.current, current, voter)
+    return state.with_(entries=entries, current=current, changes=state.changes + 1), True
+
+
+def _strike(state: MafiaState, voter: str, target: str) -> tuple[VoteEntry, ...]:
+    """The entries with the voter's entry on `target` struck (it stays, shown as withdrawn)."""
     index = entry_index(state.entries)
     at = index.get((voter, target))
-    entries = state.entries
-    if at is not None:   # a vote moves one entry: the others are not looked at
-        entries = with_entry(entries, index, at, replace(entries[at], withdrawn=True))
-    current = dict(state.current)
-    del current[voter]
-    return state.with_(entries=entries, current=current, changes=state.changes + 1), True
+    if at is None:
+        return state.entries
+    e = state.entries[at]   # a vote moves one entry: the others are not looked at
+    return with_entry(state.entries, index, at, VoteEntry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final,
+                                                          withdrawn=True))
 
 
 def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[MafiaState, bool]:
     voter = intent.author
-    if state.current.get(voter) == target:
+    old = state.current.get(voter)
+    if old == target:
         if final and voter not in state.locked:   # the same vote, now final
             return state.with_(locked=state.locked | {voter}, changes=state.changes + 1), True
         return state, False
-    state, had_vote = _withdraw(state, voter)
+    # One new state a vote: the withdrawal from the old wagon and the vote on the new one together.
+    current = dict(state.current)
+    entries = state.entries
+    if old is not None:
+        del current[voter]
+        entries = _strike(state, voter, old)
+    current[voter] = target
+    voting.moved(state.current, current, voter)
     seq = state.seq + 1
     entry = VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started), intent.post_id,
                       intent.url, final)
     # The (voter, target) entry is replaced where it is, or added: the order of entries means nothing (every
     # view orders them by seq).
-    index = entry_index(state.entries)
-    entries = with_entry(state.entries, index, index.get((voter, target)), entry)
+    index = entry_index(entries)
+    entries = with_entry(entries, index, index.get((voter, target)), entry)
     return state.with_(
-        entries=entries, current={**state.current, voter: target}, seq=seq,
+        entries=entries, current=current, seq=seq,
         locked=state.locked | {voter} if final else state.locked,
-        changes=state.changes + (0 if had_vote else 1),   # a moved vote was counted by the withdrawal
+        changes=state.changes + 1,   # a moved vote counts once, as its withdrawal did before
     ), True
 
 

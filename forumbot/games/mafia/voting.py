@@ -40,6 +40,93 @@ def counts(state: MafiaState) -> dict[str, int]:
     return dict(Counter(state.current.values()))   # counted in C: a majority check after every vote
 
 
+# ---- what a vote check needs, kept from one vote to the next --------------------------------------------
+# A vote moves one voter between two wagons: the votes per target and the biggest player wagon are kept
+# beside the `current` dict they count (as state.py keeps the entries' index), so the check after a vote
+# does not count every voter again. A `current` not seen before (a state read back) is counted once.
+
+
+@dataclass(eq=False)
+class _Tally:
+    current: dict[str, str]       # the voter → target dict counted (the same object, never changed)
+    counts: dict[str, int]        # votes per target, NO_LYNCH included
+    sizes: dict[int, int]         # how many player wagons (NO_LYNCH not) hold each number of votes
+    top: int                      # the biggest player wagon
+
+
+_TALLIES: dict[int, _Tally] = {}
+
+
+def _tally(current: dict[str, str]) -> _Tally:
+    found = _TALLIES.get(id(current))
+    if found is not None and found.current is current:
+        return found
+    by_target = dict(Counter(current.values()))
+    sizes = dict(Counter(c for t, c in by_target.items() if t != NO_LYNCH))
+    return _keep(_Tally(current, by_target, sizes, max(sizes, default=0)))
+
+
+def _keep(tally: _Tally) -> _Tally:
+    if len(_TALLIES) > 64:   # only the newest states are ever voted in
+        _TALLIES.clear()
+    _TALLIES[id(tally.current)] = tally
+    return tally
+
+
+def moved(old: dict[str, str], new: dict[str, str], voter: str) -> None:
+    """`new` is `old` with only `voter`'s vote changed: new's tally is old's, moved by one vote (old's own
+    is given up; asked for again, it is counted again)."""
+    tally = _TALLIES.get(id(old))
+    if tally is None or tally.current is not old:
+        return
+    del _TALLIES[id(old)]
+    before, after = old.get(voter), new.get(voter)
+    if before is not None:
+        _add(tally, before, -1)
+    if after is not None:
+        _add(tally, after, 1)
+    tally.current = new
+    _keep(tally)
+
+
+def _add(tally: _Tally, target: str, delta: int) -> None:
+    was = tally.counts.get(target, 0)
+    now = was + delta
+    if now:
+        tally.counts[target] = now
+    else:
+        del tally.counts[target]
+    if target == NO_LYNCH:
+        return
+    sizes = tally.sizes
+    if was:
+        if sizes[was] == 1:
+            del sizes[was]
+        else:
+            sizes[was] -= 1
+    if now:
+        sizes[now] = sizes.get(now, 0) + 1
+    if now > tally.top:
+        tally.top = now
+    elif was == tally.top and was not in sizes:
+        tally.top = now          # it was the only biggest wagon: every other one holds `now` votes or fewer
+
+
+def members(names: tuple[str, ...]) -> frozenset[str]:
+    """`names` as a set, kept while the same tuple is in use (the roster and the living change seldom):
+    `name in state.alive` would look through the whole roster at every vote."""
+    found = _MEMBERS.get(id(names))
+    if found is not None and found[0] is names:
+        return found[1]
+    if len(_MEMBERS) > 64:
+        _MEMBERS.clear()
+    kept = _MEMBERS[id(names)] = (names, frozenset(names))
+    return kept[1]
+
+
+_MEMBERS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
 def wagons(state: MafiaState) -> list[Wagon]:
     """Every wagon of the day, biggest first; equal wagons in the order they reached their size."""
     by_target: dict[str, list[VoteEntry]] = {}
@@ -64,6 +151,9 @@ def majority_reached(state: MafiaState) -> str | None:
     if not state.alive:
         return None
     need = needed(state)
+    tally = _tally(state.current)
+    if tally.top < need and (tally.counts.get(NO_LYNCH, 0) < need or not state.options.early_no_lynch):
+        return None   # no wagon is big enough: the usual answer, without counting every vote
     for target, count in counts(state).items():
         if count >= need and (target != NO_LYNCH or state.options.early_no_lynch):
             return target
@@ -86,14 +176,17 @@ def decided_by_final_votes(state: MafiaState) -> tuple[str, ...] | None:
     votes exceed every other player's locked votes plus U. With nobody free the locked votes are the
     result (ties hang everyone tied). None while it is still open.
     """
+    if not state.locked:
+        return None
+    alive = members(state.alive)
     locked_counts: dict[str, int] = {}
     for voter in state.locked:
         target = state.current.get(voter)
-        if voter in state.alive and target and target != NO_LYNCH:
+        if voter in alive and target and target != NO_LYNCH:
             locked_counts[target] = locked_counts.get(target, 0) + 1
     if not locked_counts:
         return None
-    free = sum(1 for name in state.alive if name not in state.locked)
+    free = len(state.alive) - sum(1 for voter in state.locked if voter in alive)
     if free == 0:
         top = max(locked_counts.values())
         return tuple(name for name in state.alive if locked_counts.get(name) == top)
