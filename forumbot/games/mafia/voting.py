@@ -41,17 +41,21 @@ def counts(state: MafiaState) -> dict[str, int]:
 
 
 # ---- what a vote check needs, kept from one vote to the next --------------------------------------------
-# A vote moves one voter between two wagons: the votes per target and the biggest player wagon are kept
-# beside the `current` dict they count (as state.py keeps the entries' index), so the check after a vote
-# does not count every voter again. A `current` not seen before (a state read back) is counted once.
+# A vote moves one voter between two wagons: the votes per target are kept beside the `current` dict they
+# count (as state.py keeps the entries' index), so the check after a vote does not count every voter again.
+# A `current` not seen before (a state read back) is counted once.
 
 
 @dataclass(eq=False)
 class _Tally:
     current: dict[str, str]       # the voter → target dict counted (the same object, never changed)
     counts: dict[str, int]        # votes per target, NO_LYNCH included
-    sizes: dict[int, int]         # how many player wagons (NO_LYNCH not) hold each number of votes
-    top: int                      # the biggest player wagon
+    top: int                      # at least the biggest player wagon (exact after a majority check)
+
+    def refreshed(self) -> _Tally:
+        """With `top` exact again: the biggest player wagon, from the wagons (not the voters)."""
+        self.top = max((c for t, c in self.counts.items() if t != NO_LYNCH), default=0)
+        return self
 
 
 _TALLIES: dict[int, _Tally] = {}
@@ -61,9 +65,7 @@ def _tally(current: dict[str, str]) -> _Tally:
     found = _TALLIES.get(id(current))
     if found is not None and found.current is current:
         return found
-    by_target = dict(Counter(current.values()))
-    sizes = dict(Counter(c for t, c in by_target.items() if t != NO_LYNCH))
-    return _keep(_Tally(current, by_target, sizes, max(sizes, default=0)))
+    return _keep(_Tally(current, dict(Counter(current.values())), 0)).refreshed()
 
 
 def _keep(tally: _Tally) -> _Tally:
@@ -76,40 +78,23 @@ def _keep(tally: _Tally) -> _Tally:
 def moved(old: dict[str, str], new: dict[str, str], voter: str) -> None:
     """`new` is `old` with only `voter`'s vote changed: new's tally is old's, moved by one vote (old's own
     is given up; asked for again, it is counted again)."""
-    tally = _TALLIES.get(id(old))
+    tally = _TALLIES.pop(id(old), None)
     if tally is None or tally.current is not old:
         return
-    del _TALLIES[id(old)]
+    counts = tally.counts
     before, after = old.get(voter), new.get(voter)
     if before is not None:
-        _add(tally, before, -1)
+        left = counts[before] - 1
+        if left:
+            counts[before] = left
+        else:
+            del counts[before]
     if after is not None:
-        _add(tally, after, 1)
+        size = counts[after] = counts.get(after, 0) + 1
+        if size > tally.top and after != NO_LYNCH:
+            tally.top = size     # a wagon that shrinks leaves `top` above the biggest: it stays a bound
     tally.current = new
     _keep(tally)
-
-
-def _add(tally: _Tally, target: str, delta: int) -> None:
-    was = tally.counts.get(target, 0)
-    now = was + delta
-    if now:
-        tally.counts[target] = now
-    else:
-        del tally.counts[target]
-    if target == NO_LYNCH:
-        return
-    sizes = tally.sizes
-    if was:
-        if sizes[was] == 1:
-            del sizes[was]
-        else:
-            sizes[was] -= 1
-    if now:
-        sizes[now] = sizes.get(now, 0) + 1
-    if now > tally.top:
-        tally.top = now
-    elif was == tally.top and was not in sizes:
-        tally.top = now          # it was the only biggest wagon: every other one holds `now` votes or fewer
 
 
 def members(names: tuple[str, ...]) -> frozenset[str]:
@@ -152,6 +137,8 @@ def majority_reached(state: MafiaState) -> str | None:
         return None
     need = needed(state)
     tally = _tally(state.current)
+    if tally.top >= need:   # perhaps a wagon that has shrunk since
+        tally.refreshed()
     if tally.top < need and (tally.counts.get(NO_LYNCH, 0) < need or not state.options.early_no_lynch):
         return None   # no wagon is big enough: the usual answer, without counting every vote
     for target, count in counts(state).items():
