@@ -250,7 +250,7 @@ class MafiaGame:
     def roster(self, state: MafiaState) -> tuple[PlayerRef, ...] | None:
         """The players (masks, with the gender they signed up with) once the sign-ups have made them (None:
         the config's)."""
-        return tuple(PlayerRef(p, gender=state.genders.get(p)) for p in state.players) if state.masks else None
+        return _roster(state.players, state.genders) if state.masks else None
 
     def watched_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose talk is checked for the host (moderation.py), without counting it."""
@@ -303,6 +303,22 @@ class MafiaGame:
             "winner": state.winner,
             **_extra_summary(state),
         }
+
+
+def _roster(players: tuple[str, ...], genders: dict[str, str]) -> tuple[PlayerRef, ...]:
+    """The roster of these players, the same tuple while they and their genders are the same objects: it is
+    asked for at every post, and the parser is rebuilt only when it is another."""
+    found = _ROSTERS.get(id(players))
+    if found is not None and found[0] is players and found[1] is genders:
+        return found[2]
+    roster = tuple(PlayerRef(p, gender=genders.get(p)) for p in players)
+    if len(_ROSTERS) > 64:
+        _ROSTERS.clear()
+    _ROSTERS[id(players)] = (players, genders, roster)
+    return roster
+
+
+_ROSTERS: dict[int, tuple[tuple[str, ...], dict[str, str], tuple[PlayerRef, ...]]] = {}
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
