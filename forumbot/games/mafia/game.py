@@ -26,7 +26,6 @@ from forumbot.games.mafia.signup import (
     SIGNUP_KINDS,
     apply_signup,
     on_signup_deadline,
-    player_of_account,
     reveal_masks,
 )
 from forumbot.games.mafia.state import (
@@ -245,7 +244,9 @@ class MafiaGame:
 
     def account_player(self, state: MafiaState, account: str) -> str:
         """The player whose PMs an account sends: a mask's real account writes as the mask."""
-        return player_of_account(state, account)
+        if not state.masks:
+            return account
+        return _mask_of(state.masks).get(account, account)   # = player_of_account, without a loop a PM
 
     def roster(self, state: MafiaState) -> tuple[PlayerRef, ...] | None:
         """The players (masks, with the gender they signed up with) once the sign-ups have made them (None:
@@ -319,6 +320,23 @@ def _roster(players: tuple[str, ...], genders: dict[str, str]) -> tuple[PlayerRe
 
 
 _ROSTERS: dict[int, tuple[tuple[str, ...], dict[str, str], tuple[PlayerRef, ...]]] = {}
+
+
+def _mask_of(masks: dict[str, str]) -> dict[str, str]:
+    """Real account → its mask (the first, as player_of_account finds it), kept while `masks` is the same."""
+    found = _MASKS.get(id(masks))
+    if found is not None and found[0] is masks:
+        return found[1]
+    inverse: dict[str, str] = {}
+    for mask, real in masks.items():
+        inverse.setdefault(real, mask)
+    if len(_MASKS) > 64:
+        _MASKS.clear()
+    _MASKS[id(masks)] = (masks, inverse)
+    return inverse
+
+
+_MASKS: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
