@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from forumbot.config import GameConfig
 from forumbot.gamerun import GameRun, setup_of
 from forumbot.games.mafia import MAFIA, voting
+from forumbot.games.mafia.signup import player_of_account
 from forumbot.games.mafia.state import NO_LYNCH
 from forumbot.grammar import load_grammar
 from forumbot.model import Intent, PlayerRef, Post
@@ -203,3 +204,12 @@ def test_any_text_finds_the_command_all_templates_would(text):
 
 
 _GRAMMAR = load_grammar("mafia", "ru").with_commands(load_grammar("mafia", "en").commands, "english too")
+
+
+def test_a_signed_up_roster_and_its_masks_are_kept_not_rebuilt_at_every_post():
+    state = new_game(5).with_(masks={"M1": "acc1", "M2": "acc2", "M3": "acc1"}, genders={"P01": "f"})
+    roster = MAFIA.roster(state)
+    assert roster is MAFIA.roster(state.with_(seq=3))     # the parser compares it by identity first
+    assert [(p.name, p.gender) for p in roster] == [("P01", "f")] + [(n, None) for n in names(5)[1:]]
+    for account in ["acc1", "acc2", "acc9", "M1"]:
+        assert MAFIA.account_player(state, account) == player_of_account(state, account)
