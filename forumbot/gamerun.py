@@ -97,8 +97,9 @@ class GameRun:
     def use_roster(self, players: tuple[PlayerRef, ...] | None) -> None:
         """Read names against `players`, and write with their genders (a game that makes its roster as it
         goes: Mafia's sign-ups); None leaves it all as it is. The parser is rebuilt only on a change."""
-        if players is None or tuple(p.name for p in players) == self.parser.roster.names:
-            return
+        if players is None or players is self.parser.roster.players \
+                or tuple(p.name for p in players) == self.parser.roster.names:
+            return   # the same tuple as last time (a game keeps it while its roster is the same): not compared
         self.parser = PostParser(self.parser.grammar, Roster(players, lang=self.config.lang))
         self.renderer.genders.update({p.name: p.gender for p in players if p.gender})
 

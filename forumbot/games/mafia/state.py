@@ -9,7 +9,7 @@ players × (players + 1) entries however many posts a day has.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -120,7 +120,18 @@ class MafiaState:
         return int(digits) if digits else 0
 
     def with_(self, **changes: Any) -> MafiaState:
-        return replace(self, **changes)
+        """The state with some fields changed. A vote changes a few of 40 fields: the others are copied as
+        they are (dataclasses.replace would pass all 40 through __init__, several times a vote)."""
+        if not _FIELD_NAMES.issuperset(changes):
+            return replace(self, **changes)           # raises its TypeError for the unknown field
+        new = object.__new__(type(self))
+        values = new.__dict__                         # in field order, as __init__ fills it
+        values.update(vars(self))
+        values.update(changes)
+        return new
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(MafiaState))
 
 
 def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
