@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,8 +19,10 @@ def parse_time(text: str) -> datetime:
     return value.astimezone(UTC)
 
 
+@lru_cache(maxsize=1024)
 def format_time(value: datetime) -> str:
-    """The canonical text of a time: UTC, seconds, trailing Z."""
+    """The canonical text of a time: UTC, seconds, trailing Z. Kept for the last times asked: a step writes
+    the same few times many times over (equal times are the same instant, whose text is the same)."""
     if value.tzinfo is not UTC:
         value = value.astimezone(UTC)
     return value.isoformat(timespec="seconds")[:19] + "Z"   # isoformat is several times faster than strftime

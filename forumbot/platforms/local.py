@@ -133,13 +133,14 @@ class LocalForum:
         # back never stalls the reading. One statement reads the posts, the first future post and the newest
         # post (posts of other threads move the cursor on too), so all three come from one snapshot.
         # "+thread": the posts after the cursor, in id order, are few (the cursor passes every thread's posts),
-        # so SQLite walks them by id instead of each thread through its index and sorting.
+        # so SQLite walks them by id instead of each thread through its index and sorting. The bot's own posts
+        # are not returned (the runner drops them: no game reads them), only passed by the cursor.
         edges = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELECT max(id) FROM forum_posts)"
         marks = ",".join("?" * len(threads))
         rows = self.db.execute(
             f"SELECT id, thread, author, body, created, edited, {edges} FROM forum_posts "
-            f"WHERE id > ? AND created <= ? AND +thread IN ({marks}) ORDER BY id LIMIT ?",
-            [after, now, after, now, *threads, self.batch]).fetchall()
+            f"WHERE id > ? AND created <= ? AND +thread IN ({marks}) AND author != ? ORDER BY id LIMIT ?",
+            [after, now, after, now, *threads, self.account, self.batch]).fetchall()
         first_future, newest = rows[0][6:] if rows else self.db.execute(f"SELECT {edges}", [after, now]).fetchone()
         newest = newest or 0
         if len(rows) >= self.batch:   # a full batch: the next call goes on after its last post
