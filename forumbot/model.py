@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 
