@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from forumbot.errors import ConfigError
@@ -44,7 +43,7 @@ from forumbot.games.mafia.state import (
     state_to_text,
     with_entry,
 )
-from forumbot.model import Event, Intent, PlayerRef, format_time
+from forumbot.model import Event, FrozenDict, Intent, PlayerRef, format_time
 from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
@@ -527,29 +526,54 @@ def _day_json(day: DayResult) -> dict[str, Any]:
             "saved": list(day.saved)}
 
 
-@lru_cache(maxsize=4096)
-def _voter_view_cached(entry: VoteEntry) -> dict[str, Any]:
-    return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
-            "withdrawn": entry.withdrawn, "at": entry.at}
+# A vote count after every vote shows the wagons of the count before but one or two. Entries are immutable and
+# reused from one state to the next, so each entry's view and each wagon's list of them are kept by the
+# identity of the entries, with the entries themselves (an identity cannot pass to another object while it
+# is a key). The views are FrozenDicts: shared by every count that shows them, nobody can change them.
+_ENTRY_VIEWS: dict[int, FrozenDict] = {}
+_ENTRIES_KEPT: dict[int, VoteEntry] = {}      # the entries of _ENTRY_VIEWS, by the same keys
+_WAGON_VOTERS: dict[tuple[int, ...], tuple[tuple[VoteEntry, ...], tuple[FrozenDict, ...]]] = {}
+_KEEP_ENTRIES, _KEEP_WAGONS = 8192, 1024      # then start afresh: a few MB at most
 
 
-def _voter_view(entry: VoteEntry) -> dict[str, Any]:
-    # Entries are immutable and most survive from one vote count to the next: build each view once.
-    return dict(_voter_view_cached(entry))
+def _voter_view(entry: VoteEntry) -> FrozenDict:
+    voter = FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
+                       withdrawn=entry.withdrawn, at=entry.at)
+    if len(_ENTRY_VIEWS) >= _KEEP_ENTRIES:
+        _ENTRY_VIEWS.clear()
+        _ENTRIES_KEPT.clear()
+    _ENTRY_VIEWS[id(entry)] = voter
+    _ENTRIES_KEPT[id(entry)] = entry
+    return voter
+
+
+def _voters_view(entries: tuple[VoteEntry, ...]) -> tuple[FrozenDict, ...]:
+    """The views of a wagon's entries (in the order given)."""
+    key = tuple(map(id, entries))
+    found = _WAGON_VOTERS.get(key)
+    if found is not None:
+        return found[1]
+    # A changed wagon has all its entries but one from before: looked up in C, the new one made.
+    views = list(map(_ENTRY_VIEWS.get, key))
+    if not all(views):        # a view is never empty: only the missing are falsy
+        views = [v if v is not None else _voter_view(e) for v, e in zip(views, entries, strict=True)]
+    voters = tuple(views)
+    if len(_WAGON_VOTERS) >= _KEEP_WAGONS:
+        _WAGON_VOTERS.clear()
+    _WAGON_VOTERS[key] = (entries, voters)
+    return voters
 
 
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
-    """Everything a vote count shows, as plain data for the templates."""
+    """Everything a vote count shows, as plain data for the templates (each voter a FrozenDict)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
 
-    wagons = []
-    for wagon in voting.wagons(state):
-        wagons.append({
-            "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
-            "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
-            "voters": [_voter_view(e) for e in sorted(wagon.voters + wagon.withdrawn, key=lambda e: e.seq)],
-        })
+    wagons = [{
+        "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
+        "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
+        "voters": list(_voters_view(wagon.entries)),
+    } for wagon in voting.wagons(state)]
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import filterfalse, groupby
+from operator import attrgetter
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
 
@@ -19,6 +21,7 @@ class Wagon:
     voters: tuple[VoteEntry, ...]      # current votes, in order
     withdrawn: tuple[VoteEntry, ...]   # votes that left this wagon
     reached: int                       # seq of the vote that brought it to its count (ties: lower first)
+    entries: tuple[VoteEntry, ...] = ()   # voters and withdrawn together, in order (what a count lists)
 
     @property
     def count(self) -> int:
@@ -40,18 +43,22 @@ def counts(state: MafiaState) -> dict[str, int]:
     return dict(Counter(state.current.values()))   # counted in C: a majority check after every vote
 
 
+_SEQ, _TARGET, _WITHDRAWN = attrgetter("seq"), attrgetter("target"), attrgetter("withdrawn")
+
+
 def wagons(state: MafiaState) -> list[Wagon]:
     """Every wagon of the day, biggest first; equal wagons in the order they reached their size."""
-    by_target: dict[str, list[VoteEntry]] = {}
-    for entry in sorted(state.entries, key=lambda e: e.seq):
-        by_target.setdefault(entry.target, []).append(entry)
+    # Two sorts in C (by seq, then stably by target) bring each wagon's entries together in vote order: a
+    # vote count after every vote does this each time.
     out = []
-    for target, entries in by_target.items():
-        voters = tuple(e for e in entries if not e.withdrawn)
-        withdrawn = tuple(e for e in entries if e.withdrawn)
+    for target, group in groupby(sorted(sorted(state.entries, key=_SEQ), key=_TARGET), _TARGET):
+        entries = tuple(group)
+        voters = tuple(filterfalse(_WITHDRAWN, entries))
+        withdrawn = tuple(filter(_WITHDRAWN, entries))
         reached = voters[-1].seq if voters else entries[0].seq
-        out.append(Wagon(target, voters, withdrawn, reached))
-    out.sort(key=lambda w: (-w.count, w.reached))
+        out.append(Wagon(target, voters, withdrawn, reached, entries))
+    # the first vote of each breaks what else would tie (as when the wagons were made in the order of it)
+    out.sort(key=lambda w: (-w.count, w.reached, w.entries[0].seq))
     return out
 
 

@@ -1,0 +1,154 @@
+"""A vote count after every vote re-does only what the vote changed (issue 16): the count's view keeps each
+entry's and each wagon's voters, and the renderer each voter's text, by the identity of what cannot change.
+Pinned here: what is kept is exactly what is made afresh, for any day and after a trip through JSON; a vote
+makes and renders only its own voters afresh; and the renderer's shortcuts answer as the long way does."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+from datetime import timedelta
+from typing import Any
+from unittest import mock
+
+import jinja2
+import pytest
+from helpers import START
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from forumbot.games.base import GameSetup
+from forumbot.games.mafia import MAFIA
+from forumbot.games.mafia import game as mafia
+from forumbot.games.mafia.state import NO_LYNCH, MafiaState
+from forumbot.model import Event, FrozenDict, Intent, PlayerRef, format_time
+from forumbot.render import Renderer
+from forumbot.render import renderer as rendering
+from forumbot.render.defuse import _BIDI, BIDI_CONTROLS, strip_bidi
+
+ROSTER = ["P01", "P02", "Ann [x](http://a.b)", "www.evil.com", "Bob_*bold*", "Ева Жук", "Zed\u202eevil", "P08"]
+URLS = ["", "https://forum/p?1", "https://forum/a b)c]"]
+
+
+def new_day(no_lynch_used: int) -> MafiaState:
+    setup = GameSetup("mafia", tuple(PlayerRef(n) for n in ROSTER), START, options={}, phase="day1",
+                      state={"no_lynch_used": no_lynch_used})
+    return MAFIA.new(setup)
+
+
+def vote(state: MafiaState, voter: str, target: str, final: bool, url: str) -> MafiaState:
+    kind = {"unvote": "unvote", NO_LYNCH: "no_lynch"}.get(target, "vote")
+    data: dict[str, Any] = {"target": target, "final": final} if kind == "vote" else {}
+    intent = Intent(kind, data, post_id=f"p{state.seq}", author=voter, url=url,
+                    at=state.phase_started + timedelta(minutes=state.seq + 1))
+    return MAFIA.apply(state, intent)[0]
+
+
+def view_afresh(state: MafiaState, at: Any) -> dict[str, Any]:
+    """The count's view as it was made before anything was kept: every entry grouped, sorted and copied."""
+    by_target: dict[str, list[Any]] = {}
+    for entry in sorted(state.entries, key=lambda e: e.seq):
+        by_target.setdefault(entry.target, []).append(entry)
+    need = len(state.alive) // 2 + 1 if state.no_lynch_used < state.options.no_lynch_limit else None
+    wagons = []
+    for target, entries in by_target.items():
+        current = [e for e in entries if not e.withdrawn]
+        reached = current[-1].seq if current else entries[0].seq
+        wagons.append((-len(current), reached, {
+            "target": target, "no_lynch": target == NO_LYNCH, "count": len(current), "needed": need,
+            "l_minus": need - len(current) if need is not None else None,
+            "voters": [{"name": e.voter, "url": e.url, "post": e.post, "final": e.final,
+                        "withdrawn": e.withdrawn, "at": e.at} for e in entries]}))
+    wagons.sort(key=lambda w: w[:2])
+    return {"day": state.number, "count": state.count_number, "at": format_time(at),
+            "deadline": format_time(state.phase_ends), "rule": "absolute" if need else "simple",
+            "alive": len(state.alive), "needed": need, "no_lynch_used": state.no_lynch_used,
+            "no_lynch_limit": state.options.no_lynch_limit, "wagons": [w[2] for w in wagons],
+            "not_voting": [n for n in state.alive if n not in state.current], "locked": sorted(state.locked),
+            "errors": [{"author": e.author, "reason": e.reason, "url": e.url, "code": e.code, "params": e.params}
+                       for e in state.errors], "error_total": state.error_total}
+
+
+moves = st.lists(st.tuples(st.sampled_from(ROSTER), st.sampled_from([*ROSTER, NO_LYNCH, "unvote"]),
+                           st.booleans(), st.sampled_from(URLS)), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(moves, st.integers(0, 2), st.sampled_from(["markdown", "bbcode"]), st.sampled_from(["en", "ru"]),
+       st.booleans())
+def test_what_a_count_keeps_is_what_it_would_make_afresh(moves, used, dialect, lang, small):
+    state = new_day(used)
+    live = Renderer(dialect, lang)            # one renderer for the whole day, as a running game has
+    bounds = (1, 1, 1) if small else (mafia._KEEP_ENTRIES, mafia._KEEP_WAGONS, Renderer._KEEP_VOTERS)
+    with mock.patch.object(mafia, "_KEEP_ENTRIES", bounds[0]), mock.patch.object(mafia, "_KEEP_WAGONS", bounds[1]), \
+            mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[2]):   # small: kept things are dropped all along
+        for voter, target, final, url in moves:
+            state = vote(state, voter, target, final, url)
+            if not state.is_day:
+                break
+            at = state.phase_started + timedelta(hours=1)
+            shown = mafia.view(state, at)
+            assert shown == view_afresh(state, at)
+            read_back = MAFIA.from_json(json.loads(json.dumps(MAFIA.to_json(state))))   # new entries: none kept
+            assert mafia.view(read_back, at) == shown
+            text = live.text(Event("vote_count", shown))
+            plain = json.loads(json.dumps(shown))                   # plain dicts: nothing found by identity
+            assert text == Renderer(dialect, lang).text(Event("vote_count", plain))
+            assert text == live.text(Event("vote_count", plain))
+            assert text == live.text(Event("vote_count", mafia.view(read_back, at)))
+
+
+def test_a_vote_makes_and_renders_only_its_own_voters_afresh():
+    state = new_day(0)
+    targets = [ROSTER[1], ROSTER[2], ROSTER[1], ROSTER[2], ROSTER[1], NO_LYNCH, "P08"]
+    for voter, target in zip(ROSTER[:7], targets, strict=True):
+        state = vote(state, voter, target, False, "")
+    renderer = Renderer("markdown", "en")
+    renderer.text(Event("vote_count", mafia.view(state, START)))
+    state = vote(state, ROSTER[0], ROSTER[2], False, "")    # P01 leaves P02's wagon for Ann's
+    made, rendered = [], []
+    with mock.patch.object(mafia, "_voter_view", side_effect=lambda e: made.append(e) or FrozenDict(
+            name=e.voter, url=e.url, post=e.post, final=e.final, withdrawn=e.withdrawn, at=e.at)), \
+            mock.patch.object(renderer, "_voter", side_effect=lambda e: rendered.append(e) or e["name"]):
+        renderer.text(Event("vote_count", mafia.view(state, START)))
+    # P01's struck vote on P02 and its new vote on Ann: seven other voters are shown as they were
+    assert sorted((e.voter, e.target, e.withdrawn) for e in made) == [("P01", ROSTER[2], False), ("P01", "P02", True)]
+    assert sorted((e["name"], e["withdrawn"]) for e in rendered) == [("P01", False), ("P01", True)]
+
+
+def test_a_frozen_dict_cannot_be_changed_and_copies_as_itself():
+    voter = FrozenDict(name="P01", final=False)
+    for change in (lambda d: d.__setitem__("name", "x"), lambda d: d.update(name="x"), lambda d: d.pop("name"),
+                   lambda d: d.clear(), lambda d: d.setdefault("x", 1), lambda d: d.popitem(),
+                   lambda d: d.__delitem__("name"), lambda d: d.__ior__({"x": 1})):
+        with pytest.raises(TypeError):
+            change(voter)
+    assert voter == {"name": "P01", "final": False} and json.dumps(voter) == json.dumps(dict(voter))
+    for copied in (copy.copy(voter), copy.deepcopy(voter), pickle.loads(pickle.dumps(voter))):
+        assert type(copied) is FrozenDict and copied == voter
+
+
+NAMES = sorted({*dir(dict), "day", "voters", "__class__", "__dict__", "_x", "mro", "format", "items", "get"})
+
+
+@given(st.dictionaries(st.sampled_from(NAMES) | st.text(max_size=4), st.integers()), st.sampled_from(NAMES))
+def test_the_sandbox_shortcut_answers_as_the_sandbox(data, name):
+    env = Renderer("markdown", "en").env
+    assert type(env) is rendering._Sandbox
+    fast, slow = env.getattr(data, name), ImmutableSandboxedEnvironment.getattr(env, data, name)
+    assert type(fast) is type(slow)
+    if isinstance(slow, jinja2.Undefined):       # missing or refused alike
+        assert (fast._undefined_name, fast._undefined_exception) == (slow._undefined_name, slow._undefined_exception)
+    else:
+        assert fast is slow or fast == slow      # an item itself, or the same bound method
+
+
+def test_the_bidi_controls_are_what_the_pattern_strips():
+    assert [chr(c) for c in range(0x10000) if _BIDI.match(chr(c))] == sorted(BIDI_CONTROLS)
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "я", "\n", "\u200b", *BIDI_CONTROLS])))
+def test_strip_bidi_is_the_pattern(text):
+    assert strip_bidi(text) == _BIDI.sub("", text)
