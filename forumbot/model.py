@@ -130,17 +130,3 @@ class Outgoing:
         if self.at is not None:
             out["at"] = format_time(self.at)
         return out
-
-
-class FrozenDict(dict[str, Any]):
-    """A dict that cannot be changed: a part of a view shared by several (each vote count shows the voters of
-    the one before), so what is made from it may be kept by its identity (the renderer's text of a wagon)."""
-
-    def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a FrozenDict cannot be changed")
-
-    __setitem__ = __delitem__ = __ior__ = _unchangeable
-    clear = pop = popitem = setdefault = update = _unchangeable
-
-    def __reduce__(self) -> tuple[Any, ...]:   # copied and pickled as a new FrozenDict of the same items
-        return (FrozenDict, (dict(self),))

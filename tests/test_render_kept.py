@@ -23,7 +23,8 @@ from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia import game as mafia
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState
-from forumbot.model import Event, FrozenDict, Intent, PlayerRef, format_time
+from forumbot.kept import FrozenDict
+from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.render import Renderer
 from forumbot.render import renderer as rendering
 from forumbot.render.defuse import _BIDI, BIDI_CONTROLS, strip_bidi
@@ -80,10 +81,11 @@ moves = st.lists(st.tuples(st.sampled_from(ROSTER), st.sampled_from([*ROSTER, NO
        st.booleans())
 def test_what_a_count_keeps_is_what_it_would_make_afresh(moves, used, dialect, lang, small):
     state = new_day(used)
-    live = Renderer(dialect, lang)            # one renderer for the whole day, as a running game has
-    bounds = (1, 1, 1) if small else (mafia._KEEP_ENTRIES, mafia._KEEP_WAGONS, Renderer._KEEP_VOTERS)
-    with mock.patch.object(mafia, "_KEEP_ENTRIES", bounds[0]), mock.patch.object(mafia, "_KEEP_WAGONS", bounds[1]), \
-            mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[2]):   # small: kept things are dropped all along
+    # small: what is kept is dropped all along
+    bounds = (1, 1, 1) if small else (mafia._ENTRY_VIEWS.size, mafia._KEEP_WAGONS, Renderer._KEEP_VOTERS)
+    with mock.patch.object(mafia._ENTRY_VIEWS, "size", bounds[0]), \
+            mock.patch.object(mafia, "_KEEP_WAGONS", bounds[1]), mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[2]):
+        live = Renderer(dialect, lang)            # one renderer for the whole day, as a running game has
         for voter, target, final, url in moves:
             state = vote(state, voter, target, final, url)
             if not state.is_day:

@@ -16,7 +16,8 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
-from forumbot.model import Event, FrozenDict, Outgoing, parse_time
+from forumbot.kept import ByIdentity, FrozenDict
+from forumbot.model import Event, Outgoing, parse_time
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -207,8 +208,7 @@ class Renderer:
         self._templates: dict[tuple[int, tuple[str, ...]], jinja2.Template] = {}
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
-        self._frozen_texts: dict[int, str] = {}          # a FrozenDict voter's text, by its identity ...
-        self._frozen_kept: dict[int, FrozenDict] = {}     # ... and the voter, by the same key
+        self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
 
     def environment(self, loader: jinja2.BaseLoader,
                     undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
@@ -256,19 +256,14 @@ class Renderer:
         return text
 
     def _voters_text(self, voters: list[Any]) -> str:
-        """A wagon's voters, joined. The game's FrozenDict voters cannot change: they are found by identity
-        (each kept, so its identity stays its own while it is a key), any other by what it says."""
+        """A wagon's voters, joined. The game's FrozenDict voters cannot change: their texts are found by
+        their identity (in C); any other voter's by what it says."""
         if {*map(type, voters)} - {FrozenDict}:
             return ", ".join(self._voter(e) for e in voters)
-        keys = tuple(map(id, voters))
-        texts = list(map(self._frozen_texts.get, keys))
-        if None in texts:     # new voters (a count after every vote has one or two): the rest are found in C
-            if len(self._frozen_texts) >= self._KEEP_VOTERS:
-                self._frozen_texts.clear()
-                self._frozen_kept.clear()
+        texts: list[Any] = self._frozen_texts.find(voters)
+        if None in texts:     # new voters (a count after every vote has one or two)
             texts = [t if t is not None else self._voter(e) for t, e in zip(texts, voters, strict=True)]
-            self._frozen_texts.update(zip(keys, texts, strict=True))
-            self._frozen_kept.update(zip(keys, voters, strict=True))
+            self._frozen_texts.keep(voters, texts)
         return ", ".join(texts)
 
     def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:

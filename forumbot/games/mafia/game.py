@@ -43,7 +43,8 @@ from forumbot.games.mafia.state import (
     state_to_text,
     with_entry,
 )
-from forumbot.model import Event, FrozenDict, Intent, PlayerRef, format_time
+from forumbot.kept import ByIdentity, FrozenDict
+from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
@@ -530,21 +531,14 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 # reused from one state to the next, so each entry's view and each wagon's list of them are kept by the
 # identity of the entries, with the entries themselves (an identity cannot pass to another object while it
 # is a key). The views are FrozenDicts: shared by every count that shows them, nobody can change them.
-_ENTRY_VIEWS: dict[int, FrozenDict] = {}
-_ENTRIES_KEPT: dict[int, VoteEntry] = {}      # the entries of _ENTRY_VIEWS, by the same keys
+_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)
 _WAGON_VOTERS: dict[tuple[int, ...], tuple[tuple[VoteEntry, ...], tuple[FrozenDict, ...]]] = {}
-_KEEP_ENTRIES, _KEEP_WAGONS = 8192, 1024      # then start afresh: a few MB at most
+_KEEP_WAGONS = 1024                     # then start afresh: a few MB at most
 
 
 def _voter_view(entry: VoteEntry) -> FrozenDict:
-    voter = FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
-                       withdrawn=entry.withdrawn, at=entry.at)
-    if len(_ENTRY_VIEWS) >= _KEEP_ENTRIES:
-        _ENTRY_VIEWS.clear()
-        _ENTRIES_KEPT.clear()
-    _ENTRY_VIEWS[id(entry)] = voter
-    _ENTRIES_KEPT[id(entry)] = entry
-    return voter
+    return FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
+                      withdrawn=entry.withdrawn, at=entry.at)
 
 
 def _voters_view(entries: tuple[VoteEntry, ...]) -> tuple[FrozenDict, ...]:
@@ -553,10 +547,11 @@ def _voters_view(entries: tuple[VoteEntry, ...]) -> tuple[FrozenDict, ...]:
     found = _WAGON_VOTERS.get(key)
     if found is not None:
         return found[1]
-    # A changed wagon has all its entries but one from before: looked up in C, the new one made.
-    views = list(map(_ENTRY_VIEWS.get, key))
-    if not all(views):        # a view is never empty: only the missing are falsy
+    # A changed wagon has all its entries but one from before: found in C, the new one made.
+    views: list[Any] = _ENTRY_VIEWS.find(entries)
+    if None in views:
         views = [v if v is not None else _voter_view(e) for v, e in zip(views, entries, strict=True)]
+        _ENTRY_VIEWS.keep(entries, views)
     voters = tuple(views)
     if len(_WAGON_VOTERS) >= _KEEP_WAGONS:
         _WAGON_VOTERS.clear()
