@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 from unittest import mock
@@ -20,9 +21,9 @@ from hypothesis import strategies as st
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from forumbot.games.base import GameSetup
-from forumbot.games.mafia import MAFIA
+from forumbot.games.mafia import MAFIA, voting
 from forumbot.games.mafia import game as mafia
-from forumbot.games.mafia.state import NO_LYNCH, MafiaState
+from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
 from forumbot.kept import FrozenDict
 from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.render import Renderer
@@ -154,3 +155,53 @@ def test_the_bidi_controls_are_what_the_pattern_strips():
 @given(st.text(alphabet=st.sampled_from(["a", "я", "\n", "\u200b", *BIDI_CONTROLS])))
 def test_strip_bidi_is_the_pattern(text):
     assert strip_bidi(text) == _BIDI.sub("", text)
+
+
+def wagons_afresh(entries: tuple[VoteEntry, ...]) -> list[tuple[Any, ...]]:
+    """The wagons as they were made before the last ones were kept: (target, voters, withdrawn, reached)."""
+    by_target: dict[str, list[VoteEntry]] = {}
+    for entry in sorted(entries, key=lambda e: e.seq):
+        by_target.setdefault(entry.target, []).append(entry)
+    out = []
+    for target, group in by_target.items():
+        current = tuple(e for e in group if not e.withdrawn)
+        out.append((target, current, tuple(e for e in group if e.withdrawn),
+                    current[-1].seq if current else group[0].seq))
+    out.sort(key=lambda w: (-len(w[1]), w[3]))
+    return out
+
+
+# What changes a day's entries from one count to the next: an entry replaced (by a new vote, or struck with
+# its seq), one added, one dropped, or entries that are all new (a state read back from JSON).
+changes = st.lists(st.tuples(st.sampled_from(["replace", "strike", "add", "drop", "anew"]), st.integers(0, 99),
+                             st.sampled_from(ROSTER[:4]), st.sampled_from(ROSTER[:4])), min_size=1, max_size=30)
+
+
+@settings(max_examples=80, deadline=None)
+@given(changes, st.booleans())
+def test_wagons_kept_from_the_count_before_are_the_wagons_made_afresh(changes, same_seq):
+    state = new_day(0)
+    entries: tuple[VoteEntry, ...] = ()
+    seq = 0
+    for change, at, voter, target in changes:
+        seq += 1
+        if change == "add" or not entries:
+            entries = (*entries, VoteEntry(voter, target, seq, "t"))
+        elif change == "replace":
+            at %= len(entries)
+            entries = entries[:at] + (VoteEntry(voter, target, seq, "t"),) + entries[at + 1:]
+        elif change == "strike":
+            at %= len(entries)
+            entries = entries[:at] + (replace(entries[at], withdrawn=not entries[at].withdrawn),) + entries[at + 1:]
+        elif change == "drop":
+            entries = entries[:at % len(entries)] + entries[at % len(entries) + 1:]
+        else:
+            entries = tuple(replace(e) for e in entries)
+        if same_seq and len(entries) > 1 and at % 3 == 0:    # not from the game: two votes with one seq
+            entries = (*entries[:-1], replace(entries[-1], seq=entries[0].seq))
+        kept = voting.wagons(state.with_(entries=entries))
+        with mock.patch.object(voting, "_RECENT", ()):
+            made = voting.wagons(state.with_(entries=entries))
+        assert kept == made
+        if not same_seq:
+            assert [(w.target, w.voters, w.withdrawn, w.reached) for w in kept] == wagons_afresh(entries)

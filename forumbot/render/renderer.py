@@ -302,10 +302,14 @@ class Renderer:
             return code
 
     def _with_voter_lists(self, view: Mapping[str, Any]) -> dict[str, Any]:
-        """The view with each wagon's voters already joined (`voters_text`): the templates stay short and
-        a vote count renders several times faster than looping over voters in jinja."""
+        """The view with each wagon's voters already joined (`voters_text`), and those not voting
+        (`not_voting_text`): the templates stay short and a vote count renders several times faster than
+        looping over voters in jinja."""
         wagons = [{**w, "voters_text": self._voters_text(w["voters"])} for w in view.get("wagons", [])]
-        return {**view, "wagons": wagons}
+        out = {**view, "wagons": wagons}
+        if isinstance(view.get("not_voting"), list):
+            out["not_voting_text"] = ", ".join(map(self._filters["esc"], view["not_voting"]))
+        return out
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""
