@@ -23,6 +23,20 @@ class FrozenDict(dict[str, Any]):
         return (FrozenDict, (dict(self),))
 
 
+class FrozenList(list[Any]):
+    """A list that cannot be changed: a wagon's voters, the same list in every vote count until a vote
+    changes the wagon (the renderer keeps its text by the list's identity)."""
+
+    def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a FrozenList cannot be changed")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _unchangeable
+    append = extend = insert = pop = remove = reverse = sort = clear = _unchangeable
+
+    def __reduce__(self) -> tuple[Any, ...]:   # copied and pickled as a new FrozenList of the same items
+        return (FrozenList, (list(self),))
+
+
 class ByIdentity(Generic[T]):
     """Values made from objects that cannot change, found by the objects' identity, many at a time in C.
     Each object is kept with its value, so its identity cannot pass to another object while it is a key.

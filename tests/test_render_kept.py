@@ -24,7 +24,7 @@ from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA, voting
 from forumbot.games.mafia import game as mafia
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
-from forumbot.kept import FrozenDict
+from forumbot.kept import FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.render import Renderer
 from forumbot.render import renderer as rendering
@@ -83,9 +83,11 @@ moves = st.lists(st.tuples(st.sampled_from(ROSTER), st.sampled_from([*ROSTER, NO
 def test_what_a_count_keeps_is_what_it_would_make_afresh(moves, used, dialect, lang, small):
     state = new_day(used)
     # small: what is kept is dropped all along
-    bounds = (1, 1, 1) if small else (mafia._ENTRY_VIEWS.size, mafia._KEEP_WAGONS, Renderer._KEEP_VOTERS)
+    bounds = (1, 1, 1, 1) if small else (8192, 1024, 4096, 256)
     with mock.patch.object(mafia._ENTRY_VIEWS, "size", bounds[0]), \
-            mock.patch.object(mafia, "_KEEP_WAGONS", bounds[1]), mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[2]):
+            mock.patch.object(mafia._WAGON_VOTERS, "size", bounds[1]), \
+            mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[2]), \
+            mock.patch.object(Renderer, "_KEEP_WAGONS", bounds[3]):
         live = Renderer(dialect, lang)            # one renderer for the whole day, as a running game has
         for voter, target, final, url in moves:
             state = vote(state, voter, target, final, url)
@@ -121,16 +123,25 @@ def test_a_vote_makes_and_renders_only_its_own_voters_afresh():
     assert sorted((e["name"], e["withdrawn"]) for e in rendered) == [("P01", False), ("P01", True)]
 
 
-def test_a_frozen_dict_cannot_be_changed_and_copies_as_itself():
+def test_frozen_views_cannot_be_changed_and_copy_as_themselves():
     voter = FrozenDict(name="P01", final=False)
     for change in (lambda d: d.__setitem__("name", "x"), lambda d: d.update(name="x"), lambda d: d.pop("name"),
                    lambda d: d.clear(), lambda d: d.setdefault("x", 1), lambda d: d.popitem(),
                    lambda d: d.__delitem__("name"), lambda d: d.__ior__({"x": 1})):
         with pytest.raises(TypeError):
             change(voter)
-    assert voter == {"name": "P01", "final": False} and json.dumps(voter) == json.dumps(dict(voter))
-    for copied in (copy.copy(voter), copy.deepcopy(voter), pickle.loads(pickle.dumps(voter))):
-        assert type(copied) is FrozenDict and copied == voter
+    voters = FrozenList([voter, FrozenDict(name="P02")])
+    for change in (lambda v: v.append(1), lambda v: v.extend([1]), lambda v: v.insert(0, 1), lambda v: v.pop(),
+                   lambda v: v.remove(voter), lambda v: v.reverse(), lambda v: v.sort(), lambda v: v.clear(),
+                   lambda v: v.__setitem__(0, 1), lambda v: v.__delitem__(0), lambda v: v.__iadd__([1]),
+                   lambda v: v.__imul__(2)):
+        with pytest.raises(TypeError):
+            change(voters)
+    assert voters == [{"name": "P01", "final": False}, {"name": "P02"}]
+    assert json.dumps(voters) == json.dumps([dict(voter), {"name": "P02"}])
+    for view in (voter, voters):
+        for copied in (copy.copy(view), copy.deepcopy(view), pickle.loads(pickle.dumps(view))):
+            assert type(copied) is type(view) and copied == view
 
 
 NAMES = sorted({*dir(dict), "day", "voters", "__class__", "__dict__", "_x", "mro", "format", "items", "get"})

@@ -16,7 +16,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
-from forumbot.kept import ByIdentity, FrozenDict
+from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, parse_time
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
@@ -180,7 +180,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
-    _KEEP_VOTERS = 4096     # voters' texts kept by identity, then started afresh
+    _KEEP_VOTERS, _KEEP_WAGONS = 4096, 256     # texts kept by identity, then started afresh
 
     def __init__(self, dialect: str = "markdown", lang: str = "en", *, template_dir: str | Path | None = None,
                  overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None) -> None:
@@ -209,6 +209,7 @@ class Renderer:
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
+        self._wagon_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)    # a FrozenList of them, joined
 
     def environment(self, loader: jinja2.BaseLoader,
                     undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
@@ -256,15 +257,21 @@ class Renderer:
         return text
 
     def _voters_text(self, voters: list[Any]) -> str:
-        """A wagon's voters, joined. The game's FrozenDict voters cannot change: their texts are found by
-        their identity (in C); any other voter's by what it says."""
-        if {*map(type, voters)} - {FrozenDict}:
+        """A wagon's voters, joined. The game's FrozenList of FrozenDict voters cannot change: the text of
+        the list, else of each voter, is found by identity (in C); any other voter's by what it says."""
+        if type(voters) is FrozenList:
+            found = self._wagon_texts.find((voters,))[0]
+            if found is not None:       # a wagon the last votes did not change
+                return found
+        if type(voters) is not FrozenList or {*map(type, voters)} - {FrozenDict}:
             return ", ".join(self._voter(e) for e in voters)
         texts: list[Any] = self._frozen_texts.find(voters)
         if None in texts:     # new voters (a count after every vote has one or two)
             texts = [t if t is not None else self._voter(e) for t, e in zip(texts, voters, strict=True)]
             self._frozen_texts.keep(voters, texts)
-        return ", ".join(texts)
+        text = ", ".join(texts)
+        self._wagon_texts.keep((voters,), (text,))
+        return text
 
     def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:
         """A vote error (or, with prefix "refuse_", a refusal) in the post's language: phrase

@@ -43,7 +43,7 @@ from forumbot.games.mafia.state import (
     state_to_text,
     with_entry,
 )
-from forumbot.kept import ByIdentity, FrozenDict
+from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.tournament import Entry
 
@@ -528,12 +528,11 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 
 
 # A vote count after every vote shows the wagons of the count before but one or two. Entries are immutable and
-# reused from one state to the next, so each entry's view and each wagon's list of them are kept by the
-# identity of the entries, with the entries themselves (an identity cannot pass to another object while it
-# is a key). The views are FrozenDicts: shared by every count that shows them, nobody can change them.
+# reused from one state to the next, and so is an unchanged wagon's tuple of them (voting.wagons keeps them):
+# each entry's view and each wagon's list of them are kept by the identity of the entries, or of the
+# wagon's tuple. The views cannot be changed (FrozenDict, FrozenList): every count that shows them shares them.
 _ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)
-_WAGON_VOTERS: dict[tuple[int, ...], tuple[tuple[VoteEntry, ...], tuple[FrozenDict, ...]]] = {}
-_KEEP_WAGONS = 1024                     # then start afresh: a few MB at most
+_WAGON_VOTERS: ByIdentity[FrozenList] = ByIdentity(1024)     # a few MB at most, then started afresh
 
 
 def _voter_view(entry: VoteEntry) -> FrozenDict:
@@ -541,33 +540,31 @@ def _voter_view(entry: VoteEntry) -> FrozenDict:
                       withdrawn=entry.withdrawn, at=entry.at)
 
 
-def _voters_view(entries: tuple[VoteEntry, ...]) -> tuple[FrozenDict, ...]:
+def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
     """The views of a wagon's entries (in the order given)."""
-    key = tuple(map(id, entries))
-    found = _WAGON_VOTERS.get(key)
+    found = _WAGON_VOTERS.find((entries,))[0]
     if found is not None:
-        return found[1]
+        return found
     # A changed wagon has all its entries but one from before: found in C, the new one made.
     views: list[Any] = _ENTRY_VIEWS.find(entries)
     if None in views:
         views = [v if v is not None else _voter_view(e) for v, e in zip(views, entries, strict=True)]
         _ENTRY_VIEWS.keep(entries, views)
-    voters = tuple(views)
-    if len(_WAGON_VOTERS) >= _KEEP_WAGONS:
-        _WAGON_VOTERS.clear()
-    _WAGON_VOTERS[key] = (entries, voters)
+    voters = FrozenList(views)
+    _WAGON_VOTERS.keep((entries,), (voters,))
     return voters
 
 
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
-    """Everything a vote count shows, as plain data for the templates (each voter a FrozenDict)."""
+    """Everything a vote count shows, as plain data for the templates (each wagon's voters a FrozenList of
+    FrozenDicts)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
 
     wagons = [{
         "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
         "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
-        "voters": list(_voters_view(wagon.entries)),
+        "voters": _voters_view(wagon.entries),
     } for wagon in voting.wagons(state)]
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
