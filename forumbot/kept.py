@@ -47,6 +47,10 @@ class ByIdentity(Generic[T]):
         self.size = size
         self._dicts: tuple[dict[int, T], dict[int, Any]] = ({}, {})
 
+    def get(self, obj: Any) -> T | None:
+        """The value of one object, or None."""
+        return self._dicts[0].get(id(obj))
+
     def find(self, objects: Sequence[Any]) -> list[T | None]:
         """The value of each object, None where there is none."""
         return list(map(self._dicts[0].get, map(id, objects)))

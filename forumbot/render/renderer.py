@@ -260,7 +260,7 @@ class Renderer:
         """A wagon's voters, joined. The game's FrozenList of FrozenDict voters cannot change: the text of
         the list, else of each voter, is found by identity (in C); any other voter's by what it says."""
         if type(voters) is FrozenList:
-            found = self._wagon_texts.find((voters,))[0]
+            found = self._wagon_texts.get(voters)
             if found is not None:       # a wagon the last votes did not change
                 return found
         if type(voters) is not FrozenList or {*map(type, voters)} - {FrozenDict}:

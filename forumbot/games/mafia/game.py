@@ -542,7 +542,7 @@ def _voter_view(entry: VoteEntry) -> FrozenDict:
 
 def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
     """The views of a wagon's entries (in the order given)."""
-    found = _WAGON_VOTERS.find((entries,))[0]
+    found = _WAGON_VOTERS.get(entries)
     if found is not None:
         return found
     # A changed wagon has all its entries but one from before: found in C, the new one made.
