@@ -83,7 +83,7 @@ moves = st.lists(st.tuples(st.sampled_from(ROSTER), st.sampled_from([*ROSTER, NO
 def test_what_a_count_keeps_is_what_it_would_make_afresh(moves, used, dialect, lang, small):
     state = new_day(used)
     # small: what is kept is dropped all along
-    bounds = (1, 1, 1, 1) if small else (8192, 1024, 4096, 256)
+    bounds = (1, 1, 1, 1) if small else (8192, 1024, 4096, 64)
     with mock.patch.object(mafia._ENTRY_VIEWS, "size", bounds[0]), \
             mock.patch.object(mafia._WAGON_VOTERS, "size", bounds[1]), \
             mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[2]), \

@@ -180,7 +180,7 @@ class _Sandbox(ImmutableSandboxedEnvironment):
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
-    _KEEP_VOTERS, _KEEP_WAGONS = 4096, 256     # texts kept by identity, then started afresh
+    _KEEP_VOTERS, _KEEP_WAGONS = 4096, 64      # texts kept by identity (under a MB), then started afresh
 
     def __init__(self, dialect: str = "markdown", lang: str = "en", *, template_dir: str | Path | None = None,
                  overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None) -> None:
