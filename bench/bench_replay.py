@@ -9,6 +9,8 @@ case in a fresh process (so its peak RSS is its own), the median of `--runs` run
 every post count (the machine is shared: keep a run short) and the figures say ms a post.
 Targets (issue 16): the worst mix of a 5,000-post 12-player day under 1.5 s CPU; 200 players with no
 counts within 1.3x the CPU a post of 12 players; a 20,000-post day under 150 MB.
+The whole issue 16 table (with the games, the idle bot, the backlog and the essential parts) is
+bench/bench_table.py.
 """
 
 from __future__ import annotations

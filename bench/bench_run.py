@@ -41,7 +41,8 @@ def write_games(folder: Path, games: int, start: datetime, poll: float, day_hour
     return config
 
 
-def idle(games: int, hours: float, poll: float) -> None:
+def idle(games: int, hours: float, poll: float) -> dict[str, float]:
+    """`games` games idling `hours` on the virtual clock, a poll every `poll` seconds: CPU, peak RSS (MB)."""
     start = datetime(2026, 3, 1, 20, tzinfo=UTC)
     with tempfile.TemporaryDirectory() as folder:
         config = load_bot_config(write_games(Path(folder), games, start, poll))
@@ -62,12 +63,11 @@ def idle(games: int, hours: float, poll: float) -> None:
         cpu = time.process_time() - cpu
         wall = time.perf_counter() - wall
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(f"idle: {games} games, poll every {poll:g}s, {hours:g} simulated hour(s) = {polls} polls: "
-              f"{cpu / hours:.2f} CPU s per hour ({cpu / polls * 1000:.1f} ms a poll, wall {wall:.1f} s); "
-              f"peak RSS {rss / 1024:.0f} MB (before idling {rss_before / 1024:.0f} MB)")
+    return {"games": games, "poll": poll, "hours": hours, "polls": polls, "cpu": cpu, "wall": wall,
+            "rss": rss / 1024, "rss_before": rss_before / 1024}
 
 
-def backlog(games: int, posts: int, hours: float = 47) -> None:
+def backlog(games: int, posts: int, hours: float = 47) -> dict[str, float]:
     """The bot was down while `games` games got `posts` posts each over `hours`: CPU and peak RSS of the one
     poll that reads them all (votes that never reach a majority, so every post is read)."""
     start = datetime(2026, 3, 1, 20, tzinfo=UTC)
@@ -96,8 +96,8 @@ def backlog(games: int, posts: int, hours: float = 47) -> None:
         cpu = time.process_time() - cpu
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         read = sum(r.intents for r in results.values() if r is not None)
-        print(f"backlog: {games} games x {posts} posts over {hours:g} h, one poll read {read} votes: {cpu:.1f} CPU s; "
-              f"peak RSS {rss_before / 1024:.0f} -> {rss / 1024:.0f} MB (target: under 150 MB)")
+    return {"games": games, "posts": posts, "hours": hours, "read": read, "cpu": cpu, "rss": rss / 1024,
+            "rss_before": rss_before / 1024}
 
 
 def reply_delay(poll: float, posts: int) -> None:
@@ -143,9 +143,16 @@ def main() -> None:
     parser.add_argument("--only", choices=["idle", "backlog", "delay"], help="one case only")
     args = parser.parse_args()
     if args.only in (None, "idle"):
-        idle(args.games, args.hours, args.poll)
+        found = idle(args.games, args.hours, args.poll)
+        print(f"idle: {args.games} games, poll every {args.poll:g}s, {args.hours:g} simulated hour(s) = "
+              f"{found['polls']} polls: {found['cpu'] / args.hours:.2f} CPU s per hour "
+              f"({found['cpu'] / found['polls'] * 1000:.1f} ms a poll, wall {found['wall']:.1f} s); peak RSS "
+              f"{found['rss']:.0f} MB (before idling {found['rss_before']:.0f} MB; target with 100 games: under 60 MB)")
     if args.only in (None, "backlog") and args.backlog:
-        backlog(args.games, args.backlog)
+        found = backlog(args.games, args.backlog)
+        print(f"backlog: {args.games} games x {args.backlog} posts over {found['hours']:g} h, one poll read "
+              f"{found['read']} votes: {found['cpu']:.1f} CPU s; peak RSS {found['rss_before']:.0f} -> "
+              f"{found['rss']:.0f} MB (target with 100 games x 500 posts: under 150 MB)")
     if args.only in (None, "delay"):
         reply_delay(args.reply_poll, args.posts)
 

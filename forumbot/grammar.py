@@ -183,6 +183,15 @@ class Grammar:
         self._slot_regex = _alternation(slot_first) if slot_first else None
         self._anchors = tuple(sorted({_anchor(c.template) for _, c in slot_first}))
         self._keys, self._short_keys = _start_keys(c for _, c in lead)
+        # The templates a line may start with, by its first character: one regex of the few that begin
+        # with it rather than the whole alternation (Python tries every alternative in turn). A template
+        # whose first character is not plain is in every one.
+        self._lead = lead
+        firsts = [_first_chars(c) for _, c in lead]
+        self._by_first_of = {ch: [i for i, chars in enumerate(firsts) if chars is None or ch in chars]
+                             for ch in {ch for chars in firsts if chars is not None for ch in chars}}
+        self._everywhere = [i for i, chars in enumerate(firsts) if chars is None]
+        self._by_first: dict[str, re.Pattern[str]] = {}
         # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
         self.start_pattern = _trie(self._keys | self._short_keys)
 
@@ -231,7 +240,7 @@ class Grammar:
         while lead < end and text[lead].isspace():
             lead += 1
         if self.may_start(text, lead):
-            best = self._regex.match(text, start, end)
+            best = self._lead_regex(text[lead]).match(text, start, end)
         if slots_first and self._slot_regex is not None:
             other = self._slot_regex.match(text, start, end)
             if other is not None and (best is None or self._by_group[other.lastgroup or ""].literal_length
@@ -248,6 +257,18 @@ class Grammar:
         next_from = best.start(compiled.slots[-1][2]) + 1 if len(compiled.slots) > 1 else first_slot
         return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group),
                      best.end(), first_slot, next_from)
+
+    def _lead_regex(self, char: str) -> re.Pattern[str]:
+        """The alternation of the literal-first templates that can start with `char` (in the same order, so
+        the same one wins); the whole alternation for a character that is not plain."""
+        if not _plain(char):
+            return self._regex
+        key = char.lower().replace("ё", "е")
+        found = self._by_first.get(key)
+        if found is None:
+            chosen = self._by_first_of.get(key, self._everywhere)
+            found = self._by_first[key] = _alternation([self._lead[i] for i in chosen])
+        return found
 
     def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
@@ -290,6 +311,24 @@ def _anchor(template: str) -> str:
     found = _SLOT.search(after)
     words = (after[:found.start()] if found else after).lower().replace("ё", "е").split()
     return max(words, key=len) if words else ""
+
+
+def _plain(char: str) -> bool:
+    """ASCII or basic Cyrillic: two plain characters match case-insensitively exactly when their lower
+    cases are equal (the regex engine's other equivalences, ı ~ i, ſ ~ s, ᲀ ~ в, all involve a character
+    that is not plain)."""
+    return char < "\x7f" or "\u0400" <= char <= "\u045f"
+
+
+def _first_chars(item: _Compiled) -> frozenset[str] | None:
+    """The characters (lower case, ё as е) a literal-first template can start with, typos and `;` for `:`
+    included; None when one of them is not plain (the template is then tried whatever the line starts with)."""
+    text = unicodedata.normalize("NFKC", item.template.strip())
+    if not _plain(text[:1]) or not _plain(text[:1].lower()):
+        return None
+    keys, short = _start_keys([item])
+    chars = frozenset(key[0] for key in keys) | frozenset(key[:1] for key in short)
+    return chars if chars and all(_plain(ch) and ch == ch.lower() for ch in chars) else None
 
 
 def _start_keys(compiled: Iterable[_Compiled]) -> tuple[frozenset[str], frozenset[str]]:

@@ -107,7 +107,12 @@ class PostParser:
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
-        self._no_lynch = [tuple(tokens(word)) for word in grammar.no_lynch_words]
+        # The no-lynch phrases by their first word: a vote's name is compared with those that start like it.
+        self._no_lynch: dict[str, list[tuple[str, ...]]] = {}
+        for word in grammar.no_lynch_words:
+            phrase = tuple(tokens(word))
+            if phrase:
+                self._no_lynch.setdefault(phrase[0], []).append(phrase)
         # What a vote template says before its name ("vote:", "[vote]"): alone, it is a vote for nobody.
         self._heads = frozenset(_bare(template.split("{", 1)[0]) for command in grammar.commands
                                 if command.kind == "vote" for template in command.templates if "{" in template)
@@ -255,9 +260,8 @@ class PostParser:
 
     # -- one command -------------------------------------------------------------------------------------
 
-    def _is_no_lynch(self, text: str) -> bool:
-        words = tuple(tokens(text))
-        return any(words[:len(phrase)] == phrase for phrase in self._no_lynch if phrase)
+    def _is_no_lynch(self, words: tuple[str, ...]) -> bool:
+        return bool(words) and any(words[:len(phrase)] == phrase for phrase in self._no_lynch.get(words[0], ()))
 
     def _inner(self, kind: str, raw: str) -> str:
         """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
@@ -284,14 +288,15 @@ class PostParser:
             raw = self._inner(kind, raw)
             if kind in VOTE_KINDS and not _bare(raw):
                 raise _Chat("a vote that names nobody")
-            if kind == "vote" and self._is_no_lynch(raw):
+            words = tuple(tokens(raw))   # the slot's folded words, once for every check below
+            if kind == "vote" and self._is_no_lynch(words):
                 kind = "no_lynch"
                 continue
             resolution = self.roster.resolve(raw)
             if kind == "vote" and (mode == "bold" or found.template.startswith("[")):
-                resolution = self._self_vote(raw, resolution, source.author)
+                resolution = self._self_vote(words, resolution, source.author)
             if kind in VOTE_KINDS:
-                self._check_target(raw, resolution, mode)
+                self._check_target(words, resolution, mode)
             how[slot] = self.roster.describe(resolution)
             if resolution.ok:
                 data[name] = resolution.name
@@ -321,18 +326,16 @@ class PostParser:
                         url=source.url)
         return intent, flags, how
 
-    def _self_vote(self, raw: str, resolution: Resolution, author: str) -> Resolution:
+    def _self_vote(self, words: tuple[str, ...], resolution: Resolution, author: str) -> Resolution:
         """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player."""
-        words = tokens(raw)
         if resolution.method in _WHOLE_NAME or not words or words[0] not in SELF_WORDS or not author:
             return resolution
         me = self.roster.resolve(author)
         return me if me.ok and me.method in _WHOLE_NAME else resolution
 
     @staticmethod
-    def _check_target(raw: str, resolution: Resolution, mode: str) -> None:
+    def _check_target(words: tuple[str, ...], resolution: Resolution, mode: str) -> None:
         """A pronoun or an article that names no player is chat ("lynch his bum"); so is a conditional vote."""
-        words = tokens(raw)
         if words and words[0] in LEADING_PREPOSITIONS and len(words) > 1:
             words = words[1:]
         if words and words[0] in CHAT_TARGETS and resolution.method not in _WHOLE_NAME:

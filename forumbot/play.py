@@ -4,8 +4,7 @@ the runner, recounts and replays share. No I/O: the caller stores what it return
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -78,9 +77,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         if post.author == bot:
             continue
         if not post.pm and post.thread not in commands:
-            with _isolated(run, step, post, post.author):
-                _flag_misplaced(run, step, post, commands)
-                _watch(run, step, post)
+            _isolated(run, step, post, post.author, _outside, commands)
             continue
         player = step.host.player_of(post.author)
         if player is None:   # an account the host replaced: its posts no longer count
@@ -93,17 +90,16 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             player = account_player(step.state, player)
         if player != post.author:
             post = replace(post, author=player)
-        with _isolated(run, step, post, account):
-            _read(run, step, post, account, host_games)
+        _isolated(run, step, post, account, _read, account, host_games)
 
 
-@contextmanager
-def _isolated(run: GameRun, step: Step, post: Post, account: str) -> Iterator[None]:
-    """One post read into the game. When reading it raises (a bug, a value out of range), the game is left
-    as it was before the post, the post is flagged for the host and skipped, and the game goes on."""
+def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable[..., None], *args: Any) -> None:
+    """One post read into the game by `read(run, step, post, *args)`. When reading it raises (a bug, a value
+    out of range), the game is left as it was before the post, the post is flagged for the host and skipped,
+    and the game goes on. (A plain call, not a context manager: it wraps every post.)"""
     saved = (step.state, step.host, len(step.events), len(step.intents), len(step.flags))
     try:
-        yield
+        read(run, step, post, *args)
     except Exception as err:   # one post must not stall its game, nor the games after it
         log.exception("%s: reading post %s by %s failed; the post is skipped", run.name, post.platform_id, account)
         step.state, step.host = saved[0], saved[1]
@@ -111,6 +107,12 @@ def _isolated(run: GameRun, step: Step, post: Post, account: str) -> Iterator[No
         step.flags.append(Flag(reason=f"this post could not be read ({type(err).__name__}: {err}); it was skipped "
                                       "and nothing in it counted", post_id=post.platform_id, author=account,
                                at=post.created, line=post.body[:200]))
+
+
+def _outside(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:
+    """A post outside the threads read for commands."""
+    _flag_misplaced(run, step, post, commands)
+    _watch(run, step, post)
 
 
 def _watch(run: GameRun, step: Step, post: Post) -> None:

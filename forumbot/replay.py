@@ -143,7 +143,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
 def _phase(run: GameRun, runner: Runner) -> Any:
     """The game's phase (the Game protocol leaves the state's shape to the game: a state without a `phase`
     attribute is asked through its summary)."""
-    state = runner.state(run)
+    state = runner.state(run, check=False)   # the replay is the only writer
     phase = getattr(state, "phase", None)
     return phase if phase is not None else run.game.summary(state).get("phase")
 

@@ -20,6 +20,7 @@ from forumbot.host import HostState, looks_like
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
+from forumbot.stateparts import StateChange
 from forumbot.store import Store
 
 log = logging.getLogger("forumbot.runner")
@@ -50,10 +51,11 @@ def _for_log(event: Event) -> Event:
     return Event(event.kind, {k: event.data[k] for k in keep if k in event.data})
 
 
-def _state_json(run: GameRun, state: Any) -> dict[str, Any] | str:
-    """The state to store: as JSON text where the game writes it itself (cheaper than encoding it whole)."""
-    text = getattr(run.game, "to_json_text", None)
-    return text(state) if text is not None else run.game.to_json(state)
+def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
+    """The state to store: where the game stores its state in parts (stateparts.py), the parts that changed
+    since `before` (the state the store holds; None: every part), else the whole state's JSON data."""
+    change = getattr(run.game, "state_change", None)
+    return change(before, state) if change is not None else run.game.to_json(state)
 
 
 class Runner:
@@ -70,11 +72,29 @@ class Runner:
         # The last state this runner read or wrote per game, with the store's version of it: reading the
         # JSON back after every step would cost more than the step itself.
         self._states: dict[str, tuple[int, Any, HostState]] = {}
+        # The games whose state the store holds in parts at the version held (a step then writes a change).
+        self._in_parts: set[str] = set()
         self._in_force: dict[str, dict[str, Any]] = {}   # the corrections in force, read once a step per game
         # The event count each game had at the version held (the step that wrote it returned it).
         self._seqs: dict[str, tuple[int, int]] = {}
         # Per game, the PM authors last worked out: (the game's own list, the others, the merged list).
         self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...]]] = {}
+        # The store's token (Store.token) at which each thing held was last read or written: while it is the
+        # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
+        # cursor.
+        self._tokens: dict[str, tuple[int, int]] = {}
+        self._cursor: str | None = None
+        # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
+        self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
+        self._looked = False   # within a step: the store was asked once at its start (Store.look)
+        # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
+        # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
+        # no search on the platform first. Any other undelivered message (a send tried before, or a message
+        # from before a restart) is looked for by its marker before it is sent.
+        self._unsent: set[str] = set()
+        # The store's "outbox" token when a delivery last left nothing of these games owed: while it is the
+        # same, nothing was queued since and the outbox is not read.
+        self._settled: tuple[int, int] | None = None
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -83,7 +103,14 @@ class Runner:
         cached = self._states.get(run.name)
         if cached is not None and not check:
             return cached[1]
+        if not self._looked:
+            self.store.look()
+        what = f"game:{run.name}"
+        token = self.store.token(what)   # taken before the read: a write after it shows at the next look
+        if cached is not None and self._tokens.get(what) == token:
+            return cached[1]
         version = self.store.game_version(run.name)
+        self._tokens[what] = token
         if cached is not None and cached[0] == version:
             return cached[1]
         row = self.store.game(run.name)
@@ -91,8 +118,29 @@ class Runner:
             raise ConfigError(f"game {run.name} has not been started")
         state = run.game.from_json(row.state)
         self._states[run.name] = (row.version, state, HostState.from_json(row.host))
+        self._held_in_parts(run, row.parts)
         self._seqs[run.name] = (row.version, row.event_seq)
         return state
+
+    def _held_in_parts(self, run: GameRun, parts: bool) -> None:
+        if parts:
+            self._in_parts.add(run.name)
+        else:
+            self._in_parts.discard(run.name)
+
+    def _store_form(self, run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
+        """`state` as the store takes it: the change since `before` when the store holds `before` in parts."""
+        return _stored(run, before if run.name in self._in_parts else None, state)
+
+    def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, stored: Any, seq: int,
+               outbox: list[Outgoing]) -> None:
+        """What this runner holds after it committed a step of the game at `version`."""
+        self._states[run.name] = (version, state, host)
+        if stored is not None:
+            self._held_in_parts(run, isinstance(stored, StateChange))
+        self._seqs[run.name] = (version, seq)
+        self._tokens[f"game:{run.name}"] = self.store.token(f"game:{run.name}")
+        self._unsent.update(o.key for o in outbox)
 
     def host_state(self, run: GameRun) -> HostState:
         """The host layer's state of a game (pause, replaced accounts)."""
@@ -101,16 +149,25 @@ class Runner:
 
     def _pm_authors(self, run: GameRun, state: Any, host: HostState,
                     lookalikes: tuple[str, ...] | None = None) -> tuple[str, ...]:
+        """The authors whose private messages the game reads; lookalikes of the host too unless `lookalikes`
+        says which (a step reads them with the new PMs, `_lookalike`)."""
         extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
         if lookalikes is None:
             lookalikes = self._lookalikes(run)
         base = run.game.pm_authors(state)
         kept = self._authors.get(run.name)
-        if kept is not None and kept[0] is base and kept[1] == (*extra, *lookalikes):
-            return kept[2]   # the same roster as last time: not merged again (it is as long as the roster)
+        if kept is not None and kept[1] == (*extra, *lookalikes) and (kept[0] is base or kept[0] == base):
+            # the same roster as last time (a game may build the tuple anew each time): not merged again
+            return kept[2]
         found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
         self._authors[run.name] = (base, (*extra, *lookalikes), found)
         return found
+
+    @staticmethod
+    def _lookalike(run: GameRun) -> Callable[[str], bool] | None:
+        """Whether a PM's author is a lookalike of the host (read too, refused and flagged)."""
+        host = run.config.host
+        return (lambda author: looks_like(author, host)) if host else None
 
     def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
         """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
@@ -161,11 +218,13 @@ class Runner:
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
             try:
-                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _state_json(run, state),
+                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _stored(run, None, state),
                                        events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
                                        expected_version=0)
             except StaleState:
                 log.warning("%s was created by another writer meanwhile; reading it", run.name)
+                continue
+            self._unsent.update(o.key for o in outbox)
 
     def _threads_ready(self, run: GameRun, state: Any) -> bool:
         """A game that opens its own threads has an id for each (forumbot/threads.py); False when the
@@ -193,14 +252,33 @@ class Runner:
 
     def next_deadline(self) -> datetime | None:
         """The soonest deadline of a running game, or start time of a game yet to start."""
-        deadlines = [run.game.next_deadline(self.state(run)) for run in self.started()]
+        started = self.started()
+        if started and not self._looked:
+            self.store.look()   # once for every game
+        deadlines = [run.game.next_deadline(self._checked(run)) for run in started]
         times = [t + self.settle for t in deadlines if t is not None]
-        times += [run.config.start for run in self.runs if run not in self.started()]
+        times += [run.config.start for run in self.runs if run not in started]
         return min(times) if times else None
+
+    def _checked(self, run: GameRun) -> Any:
+        """The game's state, checked against the store as of its last `look`."""
+        looked, self._looked = self._looked, True
+        try:
+            return self.state(run)
+        finally:
+            self._looked = looked
 
     # ---- one step ------------------------------------------------------------------------------
     def step(self, now: datetime) -> StepResult:
         """Fetch, read, decide and deliver once. Platform failures are logged and retried next step."""
+        self.store.look()   # once a step: what this runner holds is checked against it (Store.token)
+        self._looked = True
+        try:
+            return self._step(now)
+        finally:
+            self._looked = False
+
+    def _step(self, now: datetime) -> StepResult:
         result = StepResult()
         self._reconcile(now)
         self.start(now, isolate=True)
@@ -256,7 +334,11 @@ class Runner:
         never reads them; `find_sent` asks the platform). `fetched` run once, after the first batch is
         fetched and before anything is stored. Returns how many posts were new."""
         batch = getattr(self.platform, "batch", 0)
-        cursor = self.store.cursor(self.platform.name)
+        token = self.store.token("cursors")
+        if self._tokens.get("cursors") != token:   # the cursor this runner wrote last, unless written since
+            self._cursor = self.store.cursor(self.platform.name)
+            self._tokens["cursors"] = token
+        cursor = self._cursor
         new = 0
         while True:
             posts, after = self.platform.fetch_posts(threads, cursor)
@@ -267,10 +349,15 @@ class Runner:
             posts = [post for post in posts if post.author != self.platform.account]
             if full:
                 new += self.store.save_posts(self.platform.name, posts, after)
-                cursor = after
-                continue
-            return new + self.store.save_posts(self.platform.name, [*posts, *pms],
-                                               after if after != cursor else None, read_at=now)
+            else:
+                new += self.store.save_posts(self.platform.name, [*posts, *pms],
+                                             after if after != cursor else None, read_at=now)
+            if after is not None and after != cursor:   # what save_posts wrote
+                self._cursor = after
+            self._tokens["cursors"] = self.store.token("cursors")
+            if not full:
+                return new
+            cursor = after
 
     # ---- games that lobbies spawn ---------------------------------------------------------------
     def _run_named(self, name: str) -> GameRun | None:
@@ -314,13 +401,14 @@ class Runner:
         state = self.state(run)
         version, _, host = self._states[run.name]
         seq = self._event_seq(run, version)
+        before = state
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
-        seq = self.store.commit_step(run.name, run.game.name, None, _state_json(run, state),
+        stored = self._store_form(run, before, state)
+        seq = self.store.commit_step(run.name, run.game.name, None, stored,
                                      events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
                                      expected_seq=seq, expected_version=version)
-        self._states[run.name] = (version + 1, state, host)
-        self._seqs[run.name] = (version + 1, seq)
+        self._wrote(run, version + 1, state, host, stored, seq, outbox)
 
     def _fresh(self, run: GameRun, work: Callable[[], None]) -> None:
         """Do a step's work; when its commit finds that another writer moved the game on, forget the state
@@ -371,31 +459,31 @@ class Runner:
             return
         self._fresh(run, lambda: self._advance_once(run, now, result, reach))
 
-    def _reading(self, run: GameRun, state: Any, host: HostState,
-                 lookalikes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """What a game reads in a state: its threads, and the authors whose private messages it reads."""
+    def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What a game reads in a state: its threads, and the authors whose private messages it reads (the
+        host's lookalikes are read with the new PMs: `_lookalike`)."""
         threads = tuple(sorted({run.thread_id(t) for t in set(run.game.threads(state).values())}))
-        return threads, self._pm_authors(run, state, host, lookalikes)
+        return threads, self._pm_authors(run, state, host, ())
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         game = run.game
         state = self.state(run, check=False)
         version, _, host = self._states[run.name]
         seq = self._event_seq(run, version)
-        lookalikes = self._lookalikes(run)   # nothing is stored between here and the commit
-        threads, authors = self._reading(run, state, host, lookalikes)
+        lookalike = self._lookalike(run)
+        threads, authors = self._reading(run, state, host)
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
-            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors)
+            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors, also=lookalike)
             in_force = self._in_force.pop(run.name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
                         corrections=corrections.active(self.store, run.name) if in_force is None else in_force)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
-            more_threads, more_authors = self._reading(run, step.state, step.host, lookalikes)
-            if set(more_threads) <= set(threads) and set(more_authors) <= set(authors):
+            more_threads, more_authors = self._reading(run, step.state, step.host)
+            if set(more_threads) <= set(threads) and (more_authors is authors or set(more_authors) <= set(authors)):
                 break
             threads = tuple(sorted({*threads, *more_threads}))
             authors = tuple(dict.fromkeys((*authors, *more_authors)))
@@ -407,15 +495,15 @@ class Runner:
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
-        seq = self.store.commit_step(run.name, game.name, None, None if unchanged else _state_json(run, state),
+        stored = None if unchanged else self._store_form(run, before, state)
+        seq = self.store.commit_step(run.name, game.name, None, stored,
                                      processed=step.processed,
                                      intents=step.intents, flags=step.flags,
                                      events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
                                      at=now, expected_seq=seq, expected_version=version,
                                      host=step.host.to_json() if step.host != host else None)
         crashpoint("committed")
-        self._states[run.name] = (version + 1, state, step.host)
-        self._seqs[run.name] = (version + 1, seq)
+        self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         for event, post in step.events:
             if remove is not None and post and event.data.get("remove_post"):
@@ -446,7 +534,12 @@ class Runner:
         its first post with the corrections in force, and post a vote count that says so."""
         if run.name not in self._states:
             return
-        ids, self._in_force[run.name] = corrections.for_step(self.store, run.name)
+        token = self.store.token("corrections")   # taken before the read: a write after it shows next step
+        kept = self._corrections.get(run.name)
+        if kept is None or kept[0] != token:
+            kept = (token, corrections.for_step(self.store, run.name))
+            self._corrections[run.name] = kept
+        ids, self._in_force[run.name] = kept[1]
         if ids:
             self._in_force.pop(run.name)   # applying them may refuse some: the step reads them again
             self._fresh(run, lambda: self._correct_once(run, now, ids))
@@ -471,13 +564,14 @@ class Runner:
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
         outbox = self._render(run, state, reported, seq, now, step.host)
+        stored = _stored(run, None, state)   # a state read again from the first post: every part
         with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
             corrections.mark_applied(self.store, ids, now)
-            self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
-                                   events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
-                                   expected_seq=seq, expected_version=version,
-                                   host=step.host.to_json() if step.host != host else None)
-        self._states[run.name] = (version + 1, state, step.host)
+            seq = self.store.commit_step(run.name, run.game.name, None, stored,
+                                         events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
+                                         expected_seq=seq, expected_version=version,
+                                         host=step.host.to_json() if step.host != host else None)
+        self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
                 host: HostState | None = None) -> list[Outgoing]:
@@ -495,50 +589,70 @@ class Runner:
     def deliver(self, now: datetime, result: StepResult | None = None) -> list[dict[str, Any]]:
         """Send what the outbox owes, oldest first, each message exactly once.
 
-        An attempt is recorded before the message goes out. A message with an earlier attempt may have gone
-        out just before a crash, so the platform is asked for it (by the invisible marker carrying its key)
-        before it is sent again. A failure leaves the message in the outbox for the next step.
+        A message this runner put in the outbox and has not tried to send goes out at once. Any other may
+        have gone out just before a crash (or a failed send), so the platform is asked for it (by the
+        invisible marker carrying its key) before it is sent again. What went out is recorded in one
+        transaction after the sends (a crash before that is covered by the same search). A failure leaves
+        the message in the outbox for the next step.
         """
+        if not self._looked:
+            self.store.look()
+        token = self.store.token("outbox")
+        if token == self._settled:
+            return []
         games = {run.name for run in self.runs}
-        sent = []
-        for row in self.store.pending():
-            if row["game"] not in games:
-                continue
-            try:
-                platform_id = self._send_once(row)
-            except PlatformError as err:
-                self.store.delivery_failed(row["key"], str(err))
-                if result is not None:
-                    result.errors.append(err)
-                log.warning("delivering %s failed: %s", row["key"], err)
-                if not err.retryable:
+        sent: list[dict[str, Any]] = []
+        done: list[tuple[str, str]] = []
+        held: dict[tuple[str, str], str] = {}   # the post each slot's messages replace, found this time
+        owed = False
+        try:
+            for row in self.store.pending():
+                if row["game"] not in games:
                     continue
-                break   # keep the order of a thread: retry from here next step
-            self.store.delivered(row["key"], platform_id, now)
-            crashpoint("delivered")
-            if not platform_id.startswith("superseded:"):
-                sent.append({**row, "platform_id": platform_id, "delivered": now})
+                try:
+                    platform_id = self._send_once(row, held)
+                except PlatformError as err:
+                    owed = True
+                    self.store.record_delivery(done, now, failed=(row["key"], str(err)))
+                    done = []
+                    if result is not None:
+                        result.errors.append(err)
+                    log.warning("delivering %s failed: %s", row["key"], err)
+                    if not err.retryable:
+                        continue
+                    break   # keep the order of a thread: retry from here next step
+                done.append((row["key"], platform_id))
+                if not platform_id.startswith("superseded:"):
+                    if row.get("slot"):
+                        held.setdefault((row["game"], row["slot"]), platform_id)
+                    sent.append({**row, "platform_id": platform_id, "delivered": now})
+        finally:
+            if done:
+                self.store.record_delivery(done, now)
+                crashpoint("delivered")
+        if not owed:
+            self._settled = token
         return sent
 
-    def _send_once(self, row: dict[str, Any]) -> str:
+    def _send_once(self, row: dict[str, Any], held: dict[tuple[str, str], str]) -> str:
         key, to, thread = row["key"], row["pm_to"], row["thread"]
+        unsent = key in self._unsent
+        self._unsent.discard(key)   # from here on it may have gone out
         if row.get("slot"):
             # A message that replaces the slot's post in place: skipped when a newer one of the slot waits,
             # an edit of the slot's post once it exists (editing twice is harmless, so no marker search).
             newer = self.store.newer_in_slot(row["game"], row["slot"], key)
             if newer is not None:
                 return f"superseded:{newer}"
-            holder = self.store.slot_holder(row["game"], row["slot"])
+            holder = held.get((row["game"], row["slot"])) or self.store.slot_holder(row["game"], row["slot"])
             if holder is not None:
-                self.store.attempting(key)
                 self.platform.edit(holder, row["text"])
                 return holder
-        if row["attempts"]:
+        if not unsent:
             found = self.platform.find_sent(key, thread=thread, to=to)
             if found is not None:
                 log.info("%s had gone out before a restart (%s); not sending it again", key, found)
                 return found
-        self.store.attempting(key)
         crashpoint("before_send")
         if to:
             platform_id = self.platform.send_pm(to, row["subject"] or "", row["text"], key=key)

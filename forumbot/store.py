@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.sqlite import open_database
+from forumbot.stateparts import PartsError, StateChange, assemble, item_key
 
 migrations = Migrations("forumbot")
 
@@ -119,6 +121,15 @@ def m010_host_console(db: Database) -> None:
                                   pk="token")
 
 
+@migrations()
+def m011_state_parts(db: Database) -> None:
+    """A game's state in parts (forumbot/stateparts.py), so a step writes only what it changed. A game's
+    `state` column is NULL while its state is kept here; a store from before keeps its states as text until
+    each game's next step writes its parts."""
+    db.execute("CREATE TABLE state_parts (game TEXT NOT NULL, field TEXT NOT NULL, key TEXT NOT NULL, "
+               "text TEXT NOT NULL, PRIMARY KEY (game, field, key)) WITHOUT ROWID")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -128,6 +139,7 @@ class GameRow:
     event_seq: int
     version: int = 0
     host: dict[str, Any] | None = None
+    parts: bool = False   # the state is kept in parts (stateparts.py), not as one text
 
 
 # The game's post mark (0 for a game not created yet), read inside the statement that uses it.
@@ -174,6 +186,15 @@ class Store:
         self.path = str(path)
         # (rowid, id) of the posts last handed out per game, for its next mark
         self._handed: dict[str, list[tuple[int, str]]] = {}
+        # Per game, (version, event_seq, post_mark, state in parts) of the row this connection last wrote: a
+        # step computed from that version needs no read before its write (the write itself checks the version).
+        self._written: dict[str, tuple[int, int, int, bool]] = {}
+        # What PRAGMA data_version said when last asked (it changes when another connection commits), and
+        # the writes through this connection by what they touched ("game:NAME", "cursors", "corrections",
+        # "outbox" for messages queued), which it leaves out: together they tell a reader whether what it holds
+        # may have changed.
+        self._data_version = 0
+        self._writes: dict[str, int] = {}
 
     def close(self) -> None:
         self.db.close()
@@ -212,10 +233,10 @@ class Store:
                 new = len(rows)
             if edits:
                 self.db.conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
-            if cursor is not None:
-                self._put_cursor(platform, "posts", cursor)
-            if read_at is not None:
-                self._put_cursor(platform, "read_until", format_time(read_at))
+            named = [*((("posts", cursor),) if cursor is not None else ()),
+                     *((("read_until", format_time(read_at)),) if read_at is not None else ())]
+            if named:
+                self._put_cursors(platform, named)
         return new
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
@@ -223,15 +244,16 @@ class Store:
                               [platform, name]).fetchone()
         return row[0] if row else None
 
-    def unprocessed_posts(self, game: str, threads: Iterable[str], pm_authors: Iterable[str] = ()) -> list[Post]:
-        """Posts in the game's threads, and private messages from `pm_authors`, that the game has not read
-        yet, oldest first. The game's mark is the newest post up to which it has read every post, so the
-        posts stored after it, less those already processed (a step may leave posts after a deadline that
-        cannot fire yet for the next one), are exactly the new ones."""
+    def unprocessed_posts(self, game: str, threads: Iterable[str], pm_authors: Iterable[str] = (),
+                          also: Callable[[str], bool] | None = None) -> list[Post]:
+        """Posts in the game's threads, and private messages from `pm_authors` (or whose author `also` takes),
+        that the game has not read yet, oldest first. The game's mark is the newest post up to which it has
+        read every post, so the posts stored after it, less those already processed (a step may leave posts
+        after a deadline that cannot fire yet for the next one), are exactly the new ones."""
         authors = set(pm_authors)
         # Every new PM is selected and those from `authors` kept here: the statement does not grow with the
         # roster (new PMs are few, and the rowid range bounds them).
-        where, params = self._posts_where(threads, (), every_pm=bool(authors))
+        where, params = self._posts_where(threads, (), every_pm=bool(authors) or also is not None)
         # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
         sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > {_MARK} AND ({where}) AND NOT EXISTS "
                f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
@@ -239,7 +261,8 @@ class Store:
         cursor = self.db.execute(sql, [game, *params, game])
         columns = [c[0] for c in cursor.description]
         rows = [record for record in (dict(zip(columns, row, strict=True)) for row in cursor.fetchall())
-                if not record["pm"] or record["author"] in authors or "*" in authors]
+                if not record["pm"] or record["author"] in authors or "*" in authors
+                or (also is not None and also(record["author"]))]
         self._handed[game] = sorted((r["_rowid"], r["id"]) for r in rows)
         return [_post_from_row(row) for row in rows]
 
@@ -283,8 +306,18 @@ class Store:
                               [name]).fetchone()
         if row is None:
             return None
-        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5],
-                       json.loads(row[6]) if row[6] else None)
+        state = json.loads(row[3]) if row[3] is not None else self._state_parts(name)
+        return GameRow(row[0], row[1], json.loads(row[2]), state, row[4], row[5],
+                       json.loads(row[6]) if row[6] else None, parts=row[3] is None)
+
+    def _state_parts(self, name: str) -> dict[str, Any]:
+        rows = self.db.execute("SELECT field, key, text FROM state_parts WHERE game = ? ORDER BY field, key",
+                               [name]).fetchall()
+        try:
+            return assemble(rows)
+        except (PartsError, ValueError) as err:
+            raise StoreError(f"the stored state of game {name} is damaged ({err}); restore the store from "
+                             f"a backup") from err
 
     def event_seq(self, name: str) -> int:
         row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
@@ -295,37 +328,120 @@ class Store:
         row = self.db.execute("SELECT version FROM games WHERE name = ?", [name]).fetchone()
         return row[0] if row else None
 
+    def look(self) -> None:
+        """Ask whether another connection has committed since last asked (see `token`)."""
+        self._data_version = self.db.execute("PRAGMA data_version").fetchone()[0]
+
+    def token(self, what: str) -> tuple[int, int]:
+        """Differs from an earlier token of `what` ("game:NAME", "cursors", "corrections", "outbox") whenever,
+        between the `look`s before the two, another connection committed or `what` was written through this one. A
+        reader that takes the token before it reads, and reads again only when the token differs, holds
+        what the store holds as of its last `look`."""
+        return self._data_version, self._writes.get(what, 0)
+
+    def _wrote(self, what: str) -> None:
+        self._writes[what] = self._writes.get(what, 0) + 1
+
+    @contextmanager
+    def _writing(self) -> Iterator[bool]:
+        """A write transaction that holds the write lock from its start (BEGIN IMMEDIATE), or a savepoint
+        within the caller's transaction (yields True then)."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield True
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield False
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
     def games(self) -> list[GameRow]:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
         return [g for g in (self.game(n) for n in names) if g is not None]
 
-    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None, state: dict[str, Any] | str | None,
+    def commit_step(self, name: str, game: str, setup: dict[str, Any] | None,
+                    state: dict[str, Any] | str | StateChange | None,
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
                     expected_seq: int | None = None, expected_version: int | None = None,
                     host: dict[str, Any] | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        `setup` or `state` None keeps the stored one; `state` may come as JSON text already. Returns the game's
-        new event count.
+        `setup` or `state` None keeps the stored one; `state` may come as JSON text already, or as the parts
+        that changed (stateparts.py) since the state at `expected_version`. Returns the game's new event
+        count.
 
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
         read. Raises StaleState when another writer moved the game on (nothing is written)."""
         stamp = format_time(at) if at else _now()
         processed = list(processed)
-        with self.db.atomic():
-            # The transaction is deferred: take the write lock first (an update of no row: it takes the lock
-            # without rewriting the game's row, state and all), so the row read below is the newest and no
-            # other writer can change it before the commit.
-            self.db.execute("UPDATE games SET version = version WHERE 0")
-            row = self.db.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
-                                  [name]).fetchone()
-            seq, version, mark = row if row else (0, 0, 0)
-            if expected_seq is not None and seq != expected_seq:
-                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-            if expected_version is not None and version != expected_version:
-                raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
+        known = self._written.pop(name, None)   # set again below once this step is committed
+        with self._writing() as nested:
+            if known is not None and expected_version == known[0]:
+                # This connection wrote that version: no read; the write below checks that it is still there.
+                version, seq, mark, in_parts = known
+                row: tuple[int, int, int, bool] | None = (seq, version, mark, in_parts)
+                if expected_seq is not None and seq != expected_seq:
+                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+            else:
+                if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
+                    self.db.execute("UPDATE games SET version = version WHERE 0")
+                row = self.db.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
+                                      [name]).fetchone()
+                seq, version, mark, in_parts = row if row else (0, 0, 0, False)
+                if expected_seq is not None and seq != expected_seq:
+                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+                if expected_version is not None and version != expected_version:
+                    raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
+            if isinstance(state, StateChange) and not state.whole and not in_parts:
+                raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
+            before = (seq, version, mark)
+            event_rows = []
+            for event, post in events:
+                seq += 1
+                event_rows.append((name, seq, event.kind, json.dumps(event.data, ensure_ascii=False), post,
+                                   stamp))
+            if processed:
+                mark = self._mark_after(name, mark, processed)
+            record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
+                                      "version": version + 1, "post_mark": mark}
+            if isinstance(state, StateChange):
+                record["state"] = None
+                in_parts = True
+            elif state is not None or row is None:
+                record["state"] = state if isinstance(state, str) else json.dumps(state or {}, ensure_ascii=False)
+                in_parts = False
+            if host is not None:
+                record["host"] = json.dumps(host, ensure_ascii=False)
+            if setup is not None or row is None:
+                record["setup"] = json.dumps(setup or {}, ensure_ascii=False)
+            # The game's row first: an existing one only if it is still the version read (checked in the
+            # write itself, so a step never commits over a state it did not read).
+            if row is None:
+                self.db.execute(f"INSERT INTO games ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
+                                list(record.values()))
+            else:
+                changes = [key for key in record if key != "name"]
+                written = self.db.execute(
+                    f"UPDATE games SET {', '.join(f'{key} = ?' for key in changes)} "
+                    f"WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?",
+                    [*(record[key] for key in changes), name, *before])
+                if written.rowcount != 1:
+                    raise StaleState(f"game {name} changed under us (not at version {version} any more)")
+            if isinstance(state, StateChange):
+                self._write_parts(name, state)
+
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
             # more than the rows themselves on this path (one step per poll, per game).
             def execute(sql: str, rows: list[tuple[Any, ...]]) -> None:
@@ -341,32 +457,30 @@ class Store:
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [(name, f.post_id, f.author, f.reason, json.dumps(list(f.candidates), ensure_ascii=False),
                       f.line, format_time(f.at) if f.at else stamp) for f in flags])
-            event_rows = []
-            for event, post in events:
-                seq += 1
-                event_rows.append((name, seq, event.kind, json.dumps(event.data, ensure_ascii=False), post,
-                                   stamp))
             execute("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
                     event_rows)
             execute("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, "
                     "attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                     [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
                       format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox])
-            if processed:
-                mark = self._mark_after(name, mark, processed)
-            record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
-                                      "version": version + 1, "post_mark": mark}
-            if state is not None or row is None:
-                record["state"] = state if isinstance(state, str) else json.dumps(state or {}, ensure_ascii=False)
-            if host is not None:
-                record["host"] = json.dumps(host, ensure_ascii=False)
-            if setup is not None or row is None:
-                record["setup"] = json.dumps(setup or {}, ensure_ascii=False)
-            columns = ", ".join(record)
-            updates = ", ".join(f"{key} = excluded.{key}" for key in record if key != "name")
-            self.db.execute(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' * len(record))}) "
-                            f"ON CONFLICT(name) DO UPDATE SET {updates}", list(record.values()))
+        self._wrote(f"game:{name}")
+        if outbox:
+            self._wrote("outbox")
+        if not nested:   # known only once committed (a caller's transaction may still roll back)
+            self._written[name] = (version + 1, seq, mark, in_parts)
         return seq
+
+    def _write_parts(self, name: str, change: StateChange) -> None:
+        """A state's parts, inside the step's transaction: all of them, or what changed on top of those
+        stored."""
+        if change.whole:
+            self.db.execute("DELETE FROM state_parts WHERE game = ?", [name])
+        if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
+            self.db.conn.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
+                                     [(name, field, item_key(length)) for field, length in change.cut])
+        if change.put:
+            self.db.conn.executemany("INSERT OR REPLACE INTO state_parts (game, field, key, text) VALUES (?, ?, ?, ?)",
+                                     [(name, field, key, text) for field, key, text in change.put])
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None) -> list[dict[str, Any]]:
@@ -413,19 +527,21 @@ class Store:
                 [(game, f.post_id, f.author, f.reason, json.dumps(list(f.candidates), ensure_ascii=False), f.line,
                   format_time(f.at) if f.at else _now()) for f in flags])
 
-    def attempting(self, key: str) -> None:
-        """Record, before sending, that a message is about to go out (so a restart looks for it first)."""
+    def record_delivery(self, sent: Iterable[tuple[str, str]], at: datetime | None = None,
+                        failed: tuple[str, str] | None = None) -> None:
+        """In one transaction: messages delivered, (key, platform id) each, and the one whose sending
+        failed, (key, error). `attempts` counts the sends tried whose outcome was recorded."""
+        sent = list(sent)
+        if not sent and failed is None:
+            return
+        stamp = format_time(at) if at else _now()
         with self.db.atomic():
-            self.db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE key = ?", [key])
-
-    def delivered(self, key: str, platform_id: str, at: datetime | None = None) -> None:
-        with self.db.atomic():
-            self.db.execute("UPDATE outbox SET delivered = ?, platform_id = ? WHERE key = ?",
-                            [format_time(at) if at else _now(), platform_id, key])
-
-    def delivery_failed(self, key: str, error: str) -> None:
-        with self.db.atomic():
-            self.db.execute("UPDATE outbox SET last_error = ? WHERE key = ?", [error, key])
+            if sent:
+                self.db.conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
+                                         "WHERE key = ?", [(stamp, platform_id, key) for key, platform_id in sent])
+            if failed is not None:
+                self.db.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
+                                [failed[1], failed[0]])
 
     # ---- platform health ------------------------------------------------------------------------
     def platform_ok(self, platform: str, at: datetime) -> None:
@@ -456,8 +572,14 @@ class Store:
 
     def _put_cursor(self, platform: str, name: str, value: str) -> None:
         """A cursor written within the caller's transaction."""
-        self.db.execute("INSERT INTO cursors (platform, name, value) VALUES (?, ?, ?) "
-                        "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value", [platform, name, value])
+        self._put_cursors(platform, [(name, value)])
+
+    def _put_cursors(self, platform: str, named: list[tuple[str, str]]) -> None:
+        """Cursors (name, value) written in one statement within the caller's transaction."""
+        self._wrote("cursors")
+        self.db.execute(f"INSERT INTO cursors (platform, name, value) VALUES {', '.join(['(?, ?, ?)'] * len(named))} "
+                        "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value",
+                        [v for name, value in named for v in (platform, name, value)])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
@@ -545,6 +667,7 @@ class Store:
 
     def add_correction(self, game: str, post: str, kind: str, data: str, reason: str, by: str, at: datetime,
                        applied: datetime | None) -> int:
+        self._wrote("corrections")
         with self.db.atomic():
             cursor = self.db.execute("INSERT INTO corrections (game, post, kind, data, reason, by, at, applied) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -553,6 +676,7 @@ class Store:
             return int(cursor.lastrowid or 0)
 
     def undo_correction(self, correction_id: int, by: str, at: datetime) -> bool:
+        self._wrote("corrections")
         with self.db.atomic():
             cursor = self.db.execute("UPDATE corrections SET undone = ?, undone_by = ?, applied = NULL "
                                      "WHERE id = ? AND undone IS NULL", [format_time(at), by, correction_id])
@@ -560,6 +684,7 @@ class Store:
 
     def mark_corrections(self, ids: Iterable[int], at: datetime, outcome: str = "") -> None:
         """The corrections `ids` applied at `at`; an `outcome` ("not applied: …") is kept on those not undone."""
+        self._wrote("corrections")
         with self.db.atomic():
             for correction_id in ids:
                 if outcome:

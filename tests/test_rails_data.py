@@ -5,6 +5,7 @@ read too early, a clock stepped back, and `forumbot run`'s options. Each test is
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -253,6 +254,10 @@ def _old_store(source: Path, target: Path, version: int) -> None:
     for table in tables:
         columns = ", ".join(r[1] for r in old.execute(f"PRAGMA main.table_info({table})").fetchall())
         old.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM real.{table} ORDER BY rowid")
+    real = Store(source)   # before m011 a state was kept whole, as JSON text
+    for (name,) in old.execute("SELECT name FROM main.games WHERE state IS NULL").fetchall():
+        old.execute("UPDATE main.games SET state = ? WHERE name = ?", [json.dumps(real.game(name).state), name])
+    real.close()
     old.commit()
     old.execute("DETACH DATABASE real")
     old.close()

@@ -65,6 +65,8 @@ class LocalForum:
         self.edit_policy = edit_policy
         self.base_url = base_url.rstrip("/")   # the web forum's address: links in posts open its pages
         self.batch = batch
+        # Threads known to exist (nothing deletes a thread): a post in one is then a single insert.
+        self._threads: set[str] = set()
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -74,10 +76,12 @@ class LocalForum:
 
     def add_post(self, thread: str, author: str, body: str, at: datetime | None = None) -> str:
         with self.db.atomic():
-            self.db.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
-                            [thread, thread, format_time(self.clock())])
+            if thread not in self._threads:
+                self.db.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
+                                [thread, thread, format_time(self.clock())])
             row_id = self.db.execute("INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)",
                                      [thread, author, body, format_time(at or self.clock())]).lastrowid
+        self._threads.add(thread)   # only once committed (a rolled-back insert made no thread)
         return f"local:{row_id}"
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
@@ -126,15 +130,18 @@ class LocalForum:
         # A post dated after the clock (a simulation puts a whole game on the forum ahead of time; or the
         # clock stepped back) waits until its time, and the cursor stays before it; the posts after it that
         # are due are read now (and again, harmlessly, until the cursor passes them), so a clock stepped
-        # back never stalls the reading.
-        first_future = self.db.execute("SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?",
-                                       [after, now]).fetchone()[0]
-        newest = self.db.execute("SELECT max(id) FROM forum_posts").fetchone()[0] or 0
+        # back never stalls the reading. One statement reads the posts, the first future post and the newest
+        # post (posts of other threads move the cursor on too), so all three come from one snapshot.
+        # "+thread": the posts after the cursor, in id order, are few (the cursor passes every thread's posts),
+        # so SQLite walks them by id instead of each thread through its index and sorting.
+        edges = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELECT max(id) FROM forum_posts)"
         marks = ",".join("?" * len(threads))
         rows = self.db.execute(
-            f"SELECT id, thread, author, body, created, edited FROM forum_posts "
-            f"WHERE id > ? AND id <= ? AND created <= ? AND thread IN ({marks}) ORDER BY id LIMIT ?",
-            [after, newest, now, *threads, self.batch]).fetchall()
+            f"SELECT id, thread, author, body, created, edited, {edges} FROM forum_posts "
+            f"WHERE id > ? AND created <= ? AND +thread IN ({marks}) ORDER BY id LIMIT ?",
+            [after, now, after, now, *threads, self.batch]).fetchall()
+        first_future, newest = rows[0][6:] if rows else self.db.execute(f"SELECT {edges}", [after, now]).fetchone()
+        newest = newest or 0
         if len(rows) >= self.batch:   # a full batch: the next call goes on after its last post
             newest = rows[-1][0]
         posts = [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),

@@ -8,7 +8,6 @@ protections from hanging at the day's end. A game whose players have no roles ha
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,7 +25,6 @@ from forumbot.games.mafia.signup import (
     SIGNUP_KINDS,
     apply_signup,
     on_signup_deadline,
-    player_of_account,
     reveal_masks,
 )
 from forumbot.games.mafia.state import (
@@ -38,13 +36,14 @@ from forumbot.games.mafia.state import (
     VoteEntry,
     VoteError,
     entry_index,
+    state_change,
     state_from_json,
     state_to_json,
-    state_to_text,
     with_entry,
 )
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
+from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
@@ -246,12 +245,14 @@ class MafiaGame:
 
     def account_player(self, state: MafiaState, account: str) -> str:
         """The player whose PMs an account sends: a mask's real account writes as the mask."""
-        return player_of_account(state, account)
+        if not state.masks:
+            return account
+        return _mask_of(state.masks).get(account, account)   # = player_of_account, without a loop a PM
 
     def roster(self, state: MafiaState) -> tuple[PlayerRef, ...] | None:
         """The players (masks, with the gender they signed up with) once the sign-ups have made them (None:
         the config's)."""
-        return tuple(PlayerRef(p, gender=state.genders.get(p)) for p in state.players) if state.masks else None
+        return _roster(state.players, state.genders) if state.masks else None
 
     def watched_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose talk is checked for the host (moderation.py), without counting it."""
@@ -274,10 +275,9 @@ class MafiaGame:
     def to_json(self, state: MafiaState) -> dict[str, Any]:
         return state_to_json(state)
 
-    def to_json_text(self, state: MafiaState) -> str:
-        """`to_json` as JSON text, the vote entries from their cached text (a step writes a day's state
-        without encoding every entry again)."""
-        return state_to_text(state)
+    def state_change(self, old: MafiaState | None, new: MafiaState) -> StateChange:
+        """What to write to store `new` over `old` (None: all of it), part by part (forumbot/stateparts.py)."""
+        return state_change(old, new)
 
     def from_json(self, data: dict[str, Any]) -> MafiaState:
         return state_from_json(data)
@@ -304,6 +304,39 @@ class MafiaGame:
             "winner": state.winner,
             **_extra_summary(state),
         }
+
+
+def _roster(players: tuple[str, ...], genders: dict[str, str]) -> tuple[PlayerRef, ...]:
+    """The roster of these players, the same tuple while they and their genders are the same objects: it is
+    asked for at every post, and the parser is rebuilt only when it is another."""
+    found = _ROSTERS.get(id(players))
+    if found is not None and found[0] is players and found[1] is genders:
+        return found[2]
+    roster = tuple(PlayerRef(p, gender=genders.get(p)) for p in players)
+    if len(_ROSTERS) > 64:
+        _ROSTERS.clear()
+    _ROSTERS[id(players)] = (players, genders, roster)
+    return roster
+
+
+_ROSTERS: dict[int, tuple[tuple[str, ...], dict[str, str], tuple[PlayerRef, ...]]] = {}
+
+
+def _mask_of(masks: dict[str, str]) -> dict[str, str]:
+    """Real account → its mask (the first, as player_of_account finds it), kept while `masks` is the same."""
+    found = _MASKS.get(id(masks))
+    if found is not None and found[0] is masks:
+        return found[1]
+    inverse: dict[str, str] = {}
+    for mask, real in masks.items():
+        inverse.setdefault(real, mask)
+    if len(_MASKS) > 64:
+        _MASKS.clear()
+    _MASKS[id(masks)] = (masks, inverse)
+    return inverse
+
+
+_MASKS: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
@@ -369,15 +402,16 @@ def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any
         return "not_day", {"phase": state.phase}
     if intent.at is not None and intent.at > state.phase_ends:
         return "after_deadline", {}
-    if intent.author not in state.players:
+    if intent.author not in voting.members(state.players):
         return "not_player", author
-    if intent.author not in state.alive:
+    alive = voting.members(state.alive)
+    if intent.author not in alive:
         return "dead_voter", author
     if intent.author in state.locked:
         return "locked", author
     target = intent.data.get("target")
     if intent.kind == "vote" and target is not None:
-        if target not in state.alive:
+        if target not in alive:
             return "dead_target", {"target": target}
         if target == intent.author and not state.options.self_votes:
             return "self_vote", {}
@@ -408,37 +442,51 @@ def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, param
 
 
 def _withdraw(state: MafiaState, voter: str) -> tuple[MafiaState, bool]:
-    target = state.current.get(voter)
-    if target is None:
+    if voter not in state.current:
         return state, False
+    current = dict(state.current)
+    entries = _strike(state, voter, current.pop(voter))
+    voting.moved(state.current, current, voter)
+    return state.with_(entries=entries, current=current, changes=state.changes + 1), True
+
+
+def _strike(state: MafiaState, voter: str, target: str) -> tuple[VoteEntry, ...]:
+    """The entries with the voter's entry on `target` struck (it stays, shown as withdrawn)."""
     index = entry_index(state.entries)
     at = index.get((voter, target))
-    entries = state.entries
-    if at is not None:   # a vote moves one entry: the others are not looked at
-        entries = with_entry(entries, index, at, replace(entries[at], withdrawn=True))
-    current = dict(state.current)
-    del current[voter]
-    return state.with_(entries=entries, current=current, changes=state.changes + 1), True
+    if at is None:
+        return state.entries
+    e = state.entries[at]   # a vote moves one entry: the others are not looked at
+    return with_entry(state.entries, index, at, VoteEntry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final,
+                                                          withdrawn=True))
 
 
 def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[MafiaState, bool]:
     voter = intent.author
-    if state.current.get(voter) == target:
+    old = state.current.get(voter)
+    if old == target:
         if final and voter not in state.locked:   # the same vote, now final
             return state.with_(locked=state.locked | {voter}, changes=state.changes + 1), True
         return state, False
-    state, had_vote = _withdraw(state, voter)
+    # One new state a vote: the withdrawal from the old wagon and the vote on the new one together.
+    current = dict(state.current)
+    entries = state.entries
+    if old is not None:
+        del current[voter]
+        entries = _strike(state, voter, old)
+    current[voter] = target
+    voting.moved(state.current, current, voter)
     seq = state.seq + 1
     entry = VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started), intent.post_id,
                       intent.url, final)
     # The (voter, target) entry is replaced where it is, or added: the order of entries means nothing (every
     # view orders them by seq).
-    index = entry_index(state.entries)
-    entries = with_entry(state.entries, index, index.get((voter, target)), entry)
+    index = entry_index(entries)
+    entries = with_entry(entries, index, index.get((voter, target)), entry)
     return state.with_(
-        entries=entries, current={**state.current, voter: target}, seq=seq,
+        entries=entries, current=current, seq=seq,
         locked=state.locked | {voter} if final else state.locked,
-        changes=state.changes + (0 if had_vote else 1),   # a moved vote was counted by the withdrawal
+        changes=state.changes + 1,   # a moved vote counts once, as its withdrawal did before
     ), True
 
 

@@ -1,4 +1,5 @@
-"""The Mafia state: an immutable value, small enough to store whole after every step.
+"""The Mafia state: an immutable value, stored in parts after every step (forumbot/stateparts.py): a step
+writes the fields and vote entries it changed.
 
 The day's votes are kept as one entry per (wagon, voter): a voter who leaves a wagon leaves a struck
 entry behind, and coming back revives it. That is what a vote count shows, and it bounds the state to
@@ -8,13 +9,14 @@ players × (players + 1) entries however many posts a day has.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, is_dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from forumbot.games.mafia.options import MafiaOptions
 from forumbot.model import format_time, parse_time
+from forumbot.stateparts import BASE, StateChange, item_key, whole_parts
 
 NO_LYNCH = "no_lynch"
 KILL_KEY = "@kill"
@@ -118,7 +120,18 @@ class MafiaState:
         return int(digits) if digits else 0
 
     def with_(self, **changes: Any) -> MafiaState:
-        return replace(self, **changes)
+        """The state with some fields changed. A vote changes a few of 40 fields: the others are copied as
+        they are (dataclasses.replace would pass all 40 through __init__, several times a vote)."""
+        if not _FIELD_NAMES.issuperset(changes):
+            return replace(self, **changes)           # raises its TypeError for the unknown field
+        new = object.__new__(type(self))
+        values = new.__dict__                         # in field order, as __init__ fills it
+        values.update(vars(self))
+        values.update(changes)
+        return new
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(MafiaState))
 
 
 def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
@@ -166,24 +179,64 @@ def state_to_json(state: MafiaState) -> dict[str, Any]:
     return data
 
 
-def state_to_text(state: MafiaState) -> str:
-    """`state_to_json` as JSON text. Each entry's text is kept with the entries (a vote changes one entry, so
-    only that one is encoded again): a step's write costs about the same whatever the roster."""
-    parts = []
-    for key, value in vars(state).items():
-        if key == "entries":
+def _field_text(key: str, value: Any) -> str:
+    """The JSON text of a field's value, kept while the value is the same object (a value a step did not
+    change is the same object in the new state)."""
+    cached = _FIELD_TEXT.get(key)
+    if cached is None or cached[0] is not value:
+        if key == "options":
+            data = _options_json(value)
+        else:
+            data = _NAMES[key](value) if key in _NAMES else _jsonable(value)
+        cached = _FIELD_TEXT[key] = (value, json.dumps(data, ensure_ascii=False))
+    return cached[1]
+
+
+def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
+    """What to write to store `new` (stateparts.py): every part when `old` is None, else the parts that
+    differ from `old`'s, which is what the store holds. The vote entries are stored one part each and
+    `current` not at all (it is what the entries not withdrawn say: `state_from_json` makes it again), so a
+    vote writes one or two entries and a few counters whatever the roster."""
+    if old is None:
+        return whole_parts(((key, _field_text(key, value)) for key, value in vars(new).items()
+                            if key not in ("entries", "current")),
+                           {"entries": _derived(new.entries).texts})
+    change = StateChange(whole=False)
+    for key, value in vars(new).items():
+        before = getattr(old, key)
+        if value is before or key == "current":
             continue
-        cached = _FIELD_TEXT.get(key)
-        if cached is None or cached[0] is not value:
-            # A value a step did not change is the same object in the new state: its text is kept.
-            if key == "options":
-                data = _options_json(value)
-            else:
-                data = _NAMES[key](value) if key in _NAMES else _jsonable(value)
-            cached = _FIELD_TEXT[key] = (value, json.dumps(data, ensure_ascii=False))
-        parts.append(f'"{key}": {cached[1]}')
-    parts.append(f'"entries": [{", ".join(_derived(state.entries).texts)}]')
-    return "{" + ", ".join(parts) + "}"
+        if key == "entries":
+            _entries_change(before, value, change)
+        else:
+            change.put.append((key, BASE, _field_text(key, value)))
+    return change
+
+
+def _entries_change(before: tuple[VoteEntry, ...], after: tuple[VoteEntry, ...], change: StateChange) -> None:
+    texts = _derived(after).texts
+    changed = _changed_since(before, after)
+    if changed is None:   # not made from `before` by single changes (a new day): every entry again
+        change.put += [("entries", item_key(index), text) for index, text in enumerate(texts)]
+        change.cut.append(("entries", len(after)))
+        return
+    change.put += [("entries", item_key(index), texts[index]) for index in sorted(changed)]
+
+
+def _changed_since(old: tuple[VoteEntry, ...], new: tuple[VoteEntry, ...]) -> set[int] | None:
+    """The positions at which `new` differs from `old` when `new` was made from `old` by `with_entry` (one
+    entry replaced or added at a time, as far as the kept derivations reach); None when it was not."""
+    changed: set[int] = set()
+    entries = new
+    for _ in range(_KEPT):
+        if entries is old:
+            return changed
+        derived = _DERIVED.get(id(entries))
+        if derived is None or derived.entries is not entries or derived.parent is None:
+            return None
+        changed.add(derived.changed)
+        entries = derived.parent
+    return None
 
 
 # The text of each field's last value, by field name (values are immutable: the same object, the same text).
@@ -192,13 +245,17 @@ _FIELD_TEXT: dict[str, tuple[Any, str]] = {}
 
 @dataclass(frozen=True)
 class _Derived:
-    """What is kept beside an entries tuple: where each (voter, target) entry is, and each entry's JSON."""
+    """What is kept beside an entries tuple: where each (voter, target) entry is, each entry's JSON, and the
+    tuple it was made from by changing the entry at `changed` (what a step writes, stateparts.py)."""
     entries: tuple[VoteEntry, ...]
     index: dict[tuple[str, str], int]
     texts: tuple[str, ...]
+    parent: tuple[VoteEntry, ...] | None = None
+    changed: int = -1
 
 
 _DERIVED: dict[int, _Derived] = {}
+_KEPT = 64   # derivations kept: only the newest states are ever worked on
 
 
 def _entry_text(entry: VoteEntry) -> str:
@@ -214,8 +271,9 @@ def _derived(entries: tuple[VoteEntry, ...]) -> _Derived:
 
 
 def _keep(derived: _Derived) -> _Derived:
-    if len(_DERIVED) > 64:   # only the newest states are ever worked on
-        _DERIVED.clear()
+    if len(_DERIVED) > _KEPT:   # the oldest half goes (dicts keep their insertion order)
+        for key in list(_DERIVED)[:_KEPT // 2]:
+            del _DERIVED[key]
     _DERIVED[id(derived.entries)] = derived
     return derived
 
@@ -233,14 +291,21 @@ def with_entry(entries: tuple[VoteEntry, ...], index: dict[tuple[str, str], int]
     if at is None:
         new = (*entries, entry)
         return _keep(_Derived(new, {**index, (entry.voter, entry.target): len(entries)},
-                              (*old.texts, text))).entries
+                              (*old.texts, text), entries, len(entries))).entries
     new = entries[:at] + (entry,) + entries[at + 1:]
-    return _keep(_Derived(new, index, old.texts[:at] + (text,) + old.texts[at + 1:])).entries
+    return _keep(_Derived(new, index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, at)).entries
 
 
 @lru_cache(maxsize=32)
 def _options_json(options: MafiaOptions) -> dict[str, Any]:
     return dict(_jsonable(options))
+
+
+def _current_of(entries: list[list[Any]]) -> dict[str, str]:
+    """Each voter's vote from the day's entries (one entry not withdrawn a voter, by the way votes are cast;
+    a stored state in parts does not keep `current` beside them)."""
+    return {voter: target for voter, target, _, _, _, _, _, withdrawn in sorted(entries, key=lambda e: e[2])
+            if not withdrawn}
 
 
 def state_from_json(data: dict[str, Any]) -> MafiaState:
@@ -257,7 +322,7 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         days=tuple(DayResult(**{**_time_fields(d, ("at",)), "lynched": tuple(d["lynched"]),
                                 "saved": tuple(d.get("saved", ()))}) for d in data.get("days", [])),
         entries=tuple(VoteEntry(*e) for e in data.get("entries", [])),
-        current=dict(data.get("current", {})),
+        current=dict(data["current"]) if "current" in data else _current_of(data.get("entries", [])),
         locked=frozenset(data.get("locked", [])),
         seq=data.get("seq", 0),
         count_number=data.get("count_number", 0),

@@ -44,6 +44,78 @@ def counts(state: MafiaState) -> dict[str, int]:
     return dict(Counter(state.current.values()))   # counted in C: a majority check after every vote
 
 
+# ---- what a vote check needs, kept from one vote to the next --------------------------------------------
+# A vote moves one voter between two wagons: the votes per target are kept beside the `current` dict they
+# count (as state.py keeps the entries' index), so the check after a vote does not count every voter again.
+# A `current` not seen before (a state read back) is counted once.
+
+
+@dataclass(eq=False)
+class _Tally:
+    current: dict[str, str]       # the voter → target dict counted (the same object, never changed)
+    counts: dict[str, int]        # votes per target, NO_LYNCH included
+    top: int                      # at least the biggest player wagon (exact after a majority check)
+
+    def refreshed(self) -> _Tally:
+        """With `top` exact again: the biggest player wagon, from the wagons (not the voters)."""
+        self.top = max((c for t, c in self.counts.items() if t != NO_LYNCH), default=0)
+        return self
+
+
+_TALLIES: dict[int, _Tally] = {}
+
+
+def _tally(current: dict[str, str]) -> _Tally:
+    found = _TALLIES.get(id(current))
+    if found is not None and found.current is current:
+        return found
+    return _keep(_Tally(current, dict(Counter(current.values())), 0)).refreshed()
+
+
+def _keep(tally: _Tally) -> _Tally:
+    if len(_TALLIES) > 64:   # only the newest states are ever voted in
+        _TALLIES.clear()
+    _TALLIES[id(tally.current)] = tally
+    return tally
+
+
+def moved(old: dict[str, str], new: dict[str, str], voter: str) -> None:
+    """`new` is `old` with only `voter`'s vote changed: new's tally is old's, moved by one vote (old's own
+    is given up; asked for again, it is counted again)."""
+    tally = _TALLIES.pop(id(old), None)
+    if tally is None or tally.current is not old:
+        return
+    counts = tally.counts
+    before, after = old.get(voter), new.get(voter)
+    if before is not None:
+        left = counts[before] - 1
+        if left:
+            counts[before] = left
+        else:
+            del counts[before]
+    if after is not None:
+        size = counts[after] = counts.get(after, 0) + 1
+        if size > tally.top and after != NO_LYNCH:
+            tally.top = size     # a wagon that shrinks leaves `top` above the biggest: it stays a bound
+    tally.current = new
+    _keep(tally)
+
+
+def members(names: tuple[str, ...]) -> frozenset[str]:
+    """`names` as a set, kept while the same tuple is in use (the roster and the living change seldom):
+    `name in state.alive` would look through the whole roster at every vote."""
+    found = _MEMBERS.get(id(names))
+    if found is not None and found[0] is names:
+        return found[1]
+    if len(_MEMBERS) > 64:
+        _MEMBERS.clear()
+    kept = _MEMBERS[id(names)] = (names, frozenset(names))
+    return kept[1]
+
+
+_MEMBERS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
 _SEQ, _TARGET, _WITHDRAWN = attrgetter("seq"), attrgetter("target"), attrgetter("withdrawn")
 _CHANGES = 8          # entries changed since the wagons last made, beyond which they are made afresh
 
@@ -122,6 +194,11 @@ def majority_reached(state: MafiaState) -> str | None:
     if not state.alive:
         return None
     need = needed(state)
+    tally = _tally(state.current)
+    if tally.top >= need:   # perhaps a wagon that has shrunk since
+        tally.refreshed()
+    if tally.top < need and (tally.counts.get(NO_LYNCH, 0) < need or not state.options.early_no_lynch):
+        return None   # no wagon is big enough: the usual answer, without counting every vote
     for target, count in counts(state).items():
         if count >= need and (target != NO_LYNCH or state.options.early_no_lynch):
             return target
@@ -144,14 +221,17 @@ def decided_by_final_votes(state: MafiaState) -> tuple[str, ...] | None:
     votes exceed every other player's locked votes plus U. With nobody free the locked votes are the
     result (ties hang everyone tied). None while it is still open.
     """
+    if not state.locked:
+        return None
+    alive = members(state.alive)
     locked_counts: dict[str, int] = {}
     for voter in state.locked:
         target = state.current.get(voter)
-        if voter in state.alive and target and target != NO_LYNCH:
+        if voter in alive and target and target != NO_LYNCH:
             locked_counts[target] = locked_counts.get(target, 0) + 1
     if not locked_counts:
         return None
-    free = sum(1 for name in state.alive if name not in state.locked)
+    free = len(state.alive) - sum(1 for voter in state.locked if voter in alive)
     if free == 0:
         top = max(locked_counts.values())
         return tuple(name for name in state.alive if locked_counts.get(name) == top)

@@ -1,0 +1,220 @@
+"""What reading and applying one post relies on (issue 16): its cost does not grow with the roster. A vote
+looks at no other voter (the wagon sizes are kept from vote to vote, the roster's names are sets), the
+same Python code runs for a post whatever the roster, and the shortcuts give the answers of the plain
+computations they replace."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from helpers import START, act, names, new_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forumbot.config import GameConfig
+from forumbot.gamerun import GameRun, setup_of
+from forumbot.games.mafia import MAFIA, voting
+from forumbot.games.mafia.signup import player_of_account
+from forumbot.games.mafia.state import NO_LYNCH
+from forumbot.grammar import load_grammar
+from forumbot.model import Intent, PlayerRef, Post
+from forumbot.play import play
+from forumbot.stateparts import assemble
+
+NAMED = ["Том Хэнкс", "Мэрил Стрип", "Анджелина Джоли", "Джонни Депп", "Киану Ривз", "Брэд Питт",
+         "Мерилин Монро", "Николь Кидман", "Хью Джекман", "Одри Хепбёрн", "Леонардо Ди Каприо",
+         "Скарлетт Йоханссон"]
+SAID = ["Деппа", "Киану Ривза", "Брэда Питта", "Монро"]          # NAMED[3:7] as players write them
+
+
+def _old_majority(state: Any) -> str | None:
+    """majority_reached as it was: every vote counted again."""
+    if not state.alive:
+        return None
+    need = voting.needed(state)
+    for target, count in Counter(state.current.values()).items():
+        if count >= need and (target != NO_LYNCH or state.options.early_no_lynch):
+            return target
+    return None
+
+
+def _old_decided(state: Any) -> tuple[str, ...] | None:
+    """decided_by_final_votes as it was."""
+    locked_counts: dict[str, int] = {}
+    for voter in state.locked:
+        target = state.current.get(voter)
+        if voter in state.alive and target and target != NO_LYNCH:
+            locked_counts[target] = locked_counts.get(target, 0) + 1
+    if not locked_counts:
+        return None
+    free = sum(1 for name in state.alive if name not in state.locked)
+    if free == 0:
+        top = max(locked_counts.values())
+        return tuple(name for name in state.alive if locked_counts.get(name) == top)
+    leader, lead = max(locked_counts.items(), key=lambda item: item[1])
+    runner_up = max((c for t, c in locked_counts.items() if t != leader), default=0)
+    return (leader,) if lead > runner_up + free else None
+
+
+PLAYERS = names(9)
+moves = st.lists(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(["vote", "unvote", "no_lynch", "modkill"]),
+                           st.sampled_from(PLAYERS), st.booleans(), st.booleans()), max_size=50)
+
+
+def _reloaded(state):
+    """The state as the store reads it back: from its parts (forumbot/stateparts.py), nothing kept."""
+    return MAFIA.from_json(assemble(sorted(MAFIA.state_change(None, state).put)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(moves, st.booleans(), st.booleans(), st.sampled_from([0, 1]))
+def test_the_kept_wagon_sizes_give_the_answers_of_a_full_count(plan, early_end, early_no_lynch, used):
+    state = new_game(9, early_end=early_end, early_no_lynch=early_no_lynch, no_lynch_used=used,
+                     final_votes="always")
+    for voter, kind, target, final, reload in plan:
+        if kind == "modkill":
+            intent = Intent("modkill", {"target": target}, author="host", at=START + timedelta(minutes=state.seq + 1))
+            after, _ = MAFIA.apply(state, intent)
+        else:
+            after, _ = act(state, voter, kind, target if kind == "vote" else None, final=final)
+        if after.phase != "day1":
+            break
+        state = _reloaded(after) if reload else after
+        # asked twice: the first answer must not change what the second one finds
+        for _ in range(2):
+            assert voting.majority_reached(state) == _old_majority(state)
+            assert voting.decided_by_final_votes(state) == _old_decided(state)
+        assert voting._tally(state.current).counts == voting.counts(state)
+
+
+class _Watched(tuple):
+    """A roster tuple that counts every time it is looked through."""
+
+    looks = 0
+
+    def __contains__(self, item: object) -> bool:
+        _Watched.looks += 1
+        return super().__contains__(item)
+
+    def __iter__(self) -> Any:
+        _Watched.looks += 1
+        return super().__iter__()
+
+
+def test_a_vote_looks_through_no_roster_and_counts_no_other_vote(monkeypatch):
+    state = new_game(200)
+    state = state.with_(players=_Watched(state.players), alive=_Watched(state.alive))
+    counted: list[int] = []
+
+    def counter(items: Any = ()) -> Counter[str]:
+        found = Counter(items)
+        counted.append(sum(found.values()))
+        return found
+
+    monkeypatch.setattr(voting, "Counter", counter)
+    _Watched.looks = 0
+    voters, targets = state.players[:150], state.players[150:154]
+    for number in range(600):   # everyone votes, then moves from wagon to wagon: nobody reaches 101
+        state, _ = act(state, voters[number % 150], "vote", targets[(number + number // 150) % 4])
+    assert state.phase == "day1" and len(state.current) == 150
+    # the roster and the living were made sets once; the votes were counted once, at the first check
+    assert _Watched.looks <= 2
+    assert sum(counted) <= 1
+
+
+def _day(players: int, posts: int) -> tuple[GameRun, Any, list[Post]]:
+    roster = NAMED[:players] + [f"Участник{n:03d}" for n in range(13, players + 1)]
+    config = GameConfig(name="g", game="mafia", lang="ru", start=START, players=tuple(PlayerRef(n) for n in roster),
+                        options={"day_hours": 48, "vote_count_every": 0}, phase="day1")
+    run = GameRun.build(config)
+    texts = ["Голосую против {}", "Против {}", "> цитата\n\nПротив {}"]
+    out = []
+    votes = 0
+    for number in range(posts):
+        at = START + timedelta(minutes=number + 1)
+        if number % 5 == 4:
+            out.append(Post(f"local:{number}", "g/game", roster[number % players], at, "Обсуждаем, он не мирный."))
+            continue
+        voter, round_ = votes % players, votes // players   # a new round moves every voter to the next wagon
+        votes += 1
+        text = texts[number % 3].format(SAID[(voter + round_) % 4])
+        out.append(Post(f"local:{number}", "g/votes", roster[voter], at, text, url=f"u/{number}"))
+    return run, MAFIA.new(setup_of(config)), out
+
+
+def _bytecodes(work: Callable[[], None]) -> int:
+    """Python bytecodes executed by `work` (the same on every machine, unlike its time)."""
+    done = [0]
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            done[0] += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return done[0]
+
+
+def test_reading_and_applying_a_post_runs_the_same_code_with_12_or_200_players():
+    found = {}
+    for players in (12, 200):
+        run, state, day = _day(players, 320)
+        for post in day[:260]:        # the day under way: everyone has voted, the wagons have their voters
+            state = play(run, state, [post], post.created, "bot").state
+        kept = {"state": state}
+
+        def read(run: GameRun = run, day: list[Post] = day, kept: dict[str, Any] = kept) -> None:
+            for post in day[260:]:    # votes that move voters between wagons, and talk
+                kept["state"] = play(run, kept["state"], [post], post.created, "bot").state
+        found[players] = _bytecodes(read)
+        assert kept["state"].phase == "day1" and len(kept["state"].current) == players
+    # the same posts (by name, votes on the same four wagons) cost the same code, to a few bytecodes
+    assert found[200] <= found[12] * 1.01
+
+
+def _same_as_all_templates(grammar: Any, text: str) -> None:
+    for at in range(len(text)):
+        lead = at
+        while lead < len(text) and text[lead].isspace():
+            lead += 1
+        if lead == len(text) or not grammar.may_start(text, lead):
+            continue
+        part = grammar._lead_regex(text[lead]).match(text, at)
+        whole = grammar._regex.match(text, at)
+        assert (part and (part.lastgroup, part.span())) == (whole and (whole.lastgroup, whole.span())), text
+
+
+def test_a_line_is_matched_against_the_templates_of_its_first_character_as_against_all():
+    grammar = load_grammar("mafia", "ru").with_commands(load_grammar("host", "ru").commands, "host commands")
+    for line in ["Голосую против Тома", "голосую ПРОТИВ Деппа", "Против Деппа", "ПРОТИВ деппа", "Ёлка",
+                 "против", "рпотив Деппа", "Снимаю голос", "снимаю", "[vote]Депп[/vote]", "Обсуждаем газету",
+                 "ıvote x", "ſnimaю", "ᲀголосую", "Продлить на 2 часа", "#1 Депп", "   Против Деппа", "vote Bob",
+                 "unvote", "Отменяю голос", "За Деппа", "заменить Деппа на Bob", "Продолжить игру"]:
+        _same_as_all_templates(grammar, line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="Пп Рр ОоТтИиВв ГгЛлСсУуЮюЯяЗзАаЁёЕеНнКк:;[]/#bBvVoOtTeEıſᲀ\u0130\u212a.!?", max_size=30))
+def test_any_text_finds_the_command_all_templates_would(text):
+    _same_as_all_templates(_GRAMMAR, text)
+
+
+_GRAMMAR = load_grammar("mafia", "ru").with_commands(load_grammar("mafia", "en").commands, "english too")
+
+
+def test_a_signed_up_roster_and_its_masks_are_kept_not_rebuilt_at_every_post():
+    state = new_game(5).with_(masks={"M1": "acc1", "M2": "acc2", "M3": "acc1"}, genders={"P01": "f"})
+    roster = MAFIA.roster(state)
+    assert roster is MAFIA.roster(state.with_(seq=3))     # the parser compares it by identity first
+    assert [(p.name, p.gender) for p in roster] == [("P01", "f")] + [(n, None) for n in names(5)[1:]]
+    for account in ["acc1", "acc2", "acc9", "M1"]:
+        assert MAFIA.account_player(state, account) == player_of_account(state, account)
