@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 ZWSP = "\u200b"
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 # Most text has none of what could be defused: one search tells.
 _ANYTHING = re.compile("[:/@\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|(?i:www)")
 
@@ -27,7 +28,8 @@ _REDDIT = re.compile(r"(?i)(?<![a-z0-9_])(/?(?:u|r|user))/(?=[a-z0-9_\-])")
 
 
 def strip_bidi(text: str) -> str:
-    return _BIDI.sub("", text)
+    # Nearly no text has one: twelve searches in C tell several times faster than the regex engine does.
+    return _BIDI.sub("", text) if any(c in text for c in BIDI_CONTROLS) else text
 
 
 def defuse(text: str, dialect: str = "markdown") -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from forumbot.errors import ConfigError
@@ -42,6 +41,7 @@ from forumbot.games.mafia.state import (
     state_to_json,
     with_entry,
 )
+from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
@@ -575,29 +575,45 @@ def _day_json(day: DayResult) -> dict[str, Any]:
             "saved": list(day.saved)}
 
 
-@lru_cache(maxsize=4096)
-def _voter_view_cached(entry: VoteEntry) -> dict[str, Any]:
-    return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
-            "withdrawn": entry.withdrawn, "at": entry.at}
+# A vote count after every vote shows the wagons of the count before but one or two. Entries are immutable and
+# reused from one state to the next, and so is an unchanged wagon's tuple of them (voting.wagons keeps them):
+# each entry's view and each wagon's list of them are kept by the identity of the entries, or of the
+# wagon's tuple. The views cannot be changed (FrozenDict, FrozenList): every count that shows them shares them.
+_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)
+_WAGON_VOTERS: ByIdentity[FrozenList] = ByIdentity(1024)     # a few MB at most, then started afresh
 
 
-def _voter_view(entry: VoteEntry) -> dict[str, Any]:
-    # Entries are immutable and most survive from one vote count to the next: build each view once.
-    return dict(_voter_view_cached(entry))
+def _voter_view(entry: VoteEntry) -> FrozenDict:
+    return FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
+                      withdrawn=entry.withdrawn, at=entry.at)
+
+
+def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
+    """The views of a wagon's entries (in the order given)."""
+    found = _WAGON_VOTERS.get(entries)
+    if found is not None:
+        return found
+    # A changed wagon has all its entries but one from before: found in C, the new one made.
+    views: list[Any] = _ENTRY_VIEWS.find(entries)
+    if None in views:
+        views = [v if v is not None else _voter_view(e) for v, e in zip(views, entries, strict=True)]
+        _ENTRY_VIEWS.keep(entries, views)
+    voters = FrozenList(views)
+    _WAGON_VOTERS.keep((entries,), (voters,))
+    return voters
 
 
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
-    """Everything a vote count shows, as plain data for the templates."""
+    """Everything a vote count shows, as plain data for the templates (each wagon's voters a FrozenList of
+    FrozenDicts)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
 
-    wagons = []
-    for wagon in voting.wagons(state):
-        wagons.append({
-            "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
-            "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
-            "voters": [_voter_view(e) for e in sorted(wagon.voters + wagon.withdrawn, key=lambda e: e.seq)],
-        })
+    wagons = [{
+        "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
+        "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
+        "voters": _voters_view(wagon.entries),
+    } for wagon in voting.wagons(state)]
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),

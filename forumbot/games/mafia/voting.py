@@ -7,8 +7,11 @@ a tie, and final votes ("Окончательно против X") lock a voter 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
+from itertools import compress, filterfalse, groupby, islice
+from operator import attrgetter, is_not
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
 
@@ -19,6 +22,7 @@ class Wagon:
     voters: tuple[VoteEntry, ...]      # current votes, in order
     withdrawn: tuple[VoteEntry, ...]   # votes that left this wagon
     reached: int                       # seq of the vote that brought it to its count (ties: lower first)
+    entries: tuple[VoteEntry, ...] = ()   # voters and withdrawn together, in order (what a count lists)
 
     @property
     def count(self) -> int:
@@ -112,23 +116,77 @@ def members(names: tuple[str, ...]) -> frozenset[str]:
 _MEMBERS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
+_SEQ, _TARGET, _WITHDRAWN = attrgetter("seq"), attrgetter("target"), attrgetter("withdrawn")
+_CHANGES = 8          # entries changed since the wagons last made, beyond which they are made afresh
+
+
+def _wagon(target: str, entries: tuple[VoteEntry, ...]) -> Wagon:
+    voters = tuple(filterfalse(_WITHDRAWN, entries))
+    reached = voters[-1].seq if voters else entries[0].seq
+    return Wagon(target, voters, tuple(filter(_WITHDRAWN, entries)), reached, entries)
+
+
+def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
+    """The wagons of `entries`, by target. Two sorts in C (by seq, then stably by target) bring each
+    wagon's entries together in vote order."""
+    ordered = sorted(sorted(entries, key=_SEQ), key=_TARGET)
+    return {target: _wagon(target, tuple(group)) for target, group in groupby(ordered, _TARGET)}
+
+
+def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
+            entries: tuple[VoteEntry, ...]) -> dict[str, Wagon] | None:
+    """The wagons of `entries` from `wagons`, those of `before`, when `entries` is `before` with a few
+    entries replaced or added (what votes do: a vote replaces or adds one entry, and its withdrawal
+    replaces one), found in C; only the wagons those entries left or joined are made again. None when
+    `entries` is not such a change of `before`."""
+    if not 0 <= len(entries) - len(before) <= _CHANGES:
+        return None
+    changed = list(islice(compress(range(len(before)), map(is_not, before, entries)), _CHANGES + 1))
+    changed += range(len(before), len(entries))
+    if len(changed) > _CHANGES:
+        return None
+    groups = {target: wagon.entries for target, wagon in wagons.items()}
+    for at in changed:        # every entry that left first: a withdrawn vote keeps its seq
+        if at < len(before):
+            gone = before[at]
+            group = groups.get(gone.target, ())
+            place = bisect_left(group, gone.seq, key=_SEQ)
+            if place == len(group) or group[place] is not gone:
+                return None
+            groups[gone.target] = group[:place] + group[place + 1:]
+    for at in changed:
+        new = entries[at]
+        group = groups.get(new.target, ())
+        place = bisect_left(group, new.seq, key=_SEQ)
+        if place < len(group) and group[place].seq == new.seq:
+            return None      # two votes with one seq: only the sorts know their order
+        groups[new.target] = group[:place] + (new,) + group[place:]
+    touched = {before[at].target for at in changed if at < len(before)} | {entries[at].target for at in changed}
+    return {target: _wagon(target, group) if target in touched else wagons[target]
+            for target, group in groups.items() if group}
+
+
+# The wagons of the last few entries counted (a game counting after every vote finds its own count before).
+_RECENT: tuple[tuple[tuple[VoteEntry, ...], dict[str, Wagon]], ...] = ()
+_KEEP_RECENT = 8
+
+
 def wagons(state: MafiaState) -> list[Wagon]:
     """Every wagon of the day, biggest first; equal wagons in the order they reached their size."""
-    by_target: dict[str, list[VoteEntry]] = {}
-    for entry in sorted(state.entries, key=lambda e: e.seq):
-        by_target.setdefault(entry.target, []).append(entry)
-    out = []
-    for target, entries in by_target.items():
-        voters = tuple(e for e in entries if not e.withdrawn)
-        withdrawn = tuple(e for e in entries if e.withdrawn)
-        reached = voters[-1].seq if voters else entries[0].seq
-        out.append(Wagon(target, voters, withdrawn, reached))
-    out.sort(key=lambda w: (-w.count, w.reached))
-    return out
+    global _RECENT
+    entries = state.entries
+    found = next((made for before, made in _RECENT if before is entries), None)
+    if found is None:
+        found = next((made for before, wagons in _RECENT
+                      if (made := _remade(before, wagons, entries)) is not None), None) or _made(entries)
+        _RECENT = ((entries, found), *_RECENT[:_KEEP_RECENT - 1])
+    # The first vote of each breaks what else would tie (as when the wagons were made in the order of it); the
+    # target only what two votes with one seq (never from the game) would leave to chance.
+    return sorted(found.values(), key=lambda w: (-w.count, w.reached, w.entries[0].seq, w.target))
 
 
 def not_voting(state: MafiaState) -> list[str]:
-    return [name for name in state.alive if name not in state.current]
+    return list(filterfalse(state.current.__contains__, state.alive))   # in C: in every vote count
 
 
 def majority_reached(state: MafiaState) -> str | None:

@@ -1,0 +1,64 @@
+"""What a vote count after every vote keeps from the count before (issue 16): parts of a view that cannot
+change, and what is made from them, found again by their identity."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict that cannot be changed: a part of a view shared by several (each vote count shows the voters of
+    the one before), so what is made from it may be kept by its identity (the renderer's text of a voter)."""
+
+    def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a FrozenDict cannot be changed")
+
+    __setitem__ = __delitem__ = __ior__ = _unchangeable
+    clear = pop = popitem = setdefault = update = _unchangeable
+
+    def __reduce__(self) -> tuple[Any, ...]:   # copied and pickled as a new FrozenDict of the same items
+        return (FrozenDict, (dict(self),))
+
+
+class FrozenList(list[Any]):
+    """A list that cannot be changed: a wagon's voters, the same list in every vote count until a vote
+    changes the wagon (the renderer keeps its text by the list's identity)."""
+
+    def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a FrozenList cannot be changed")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _unchangeable
+    append = extend = insert = pop = remove = reverse = sort = clear = _unchangeable
+
+    def __reduce__(self) -> tuple[Any, ...]:   # copied and pickled as a new FrozenList of the same items
+        return (FrozenList, (list(self),))
+
+
+class ByIdentity(Generic[T]):
+    """Values made from objects that cannot change, found by the objects' identity, many at a time in C.
+    Each object is kept with its value, so its identity cannot pass to another object while it is a key.
+    At most `size` values, then it starts afresh (both dicts replaced at once: a reader never sees a value
+    without its object)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._dicts: tuple[dict[int, T], dict[int, Any]] = ({}, {})
+
+    def get(self, obj: Any) -> T | None:
+        """The value of one object, or None."""
+        return self._dicts[0].get(id(obj))
+
+    def find(self, objects: Sequence[Any]) -> list[T | None]:
+        """The value of each object, None where there is none."""
+        return list(map(self._dicts[0].get, map(id, objects)))
+
+    def keep(self, objects: Sequence[Any], values: Iterable[T]) -> None:
+        values_by_id, kept = self._dicts
+        if len(values_by_id) >= self.size:
+            values_by_id, kept = self._dicts = ({}, {})
+        keys = tuple(map(id, objects))
+        kept.update(zip(keys, objects, strict=True))            # the objects first: then their values
+        values_by_id.update(zip(keys, values, strict=True))
