@@ -20,8 +20,10 @@ def test_local_forum_opens_a_thread_with_a_unique_key():
     (post,) = forum.thread_posts(first)
     assert post["author"] == "forumbot" and post["body"] == "[b]Day 1[/b]\n[url=#fb:lobby:7][/url]"
     assert forum.find_sent("lobby:7", thread=first) == f"local:{post['id']}"
-    posts, _ = forum.fetch_posts([first, second], None)
-    assert [p.thread for p in posts] == [first, second]
+    forum.add_post(second, "Alice", "hi")
+    forum.add_post(first, "Bob", "hello")
+    posts, _ = forum.fetch_posts([first, second], None)   # the bot's own opening posts are not returned
+    assert [(p.thread, p.author) for p in posts] == [(second, "Alice"), (first, "Bob")]
 
 
 @pytest.fixture
