@@ -7,10 +7,10 @@ transaction, so a crash leaves either all of it or none: the posts are then simp
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +21,7 @@ from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
-from forumbot.sqlite import open_database
+from forumbot.sqlite import Transaction, open_database
 from forumbot.stateparts import PartsError, StateChange, assemble, item_key
 
 migrations = Migrations("forumbot")
@@ -145,6 +145,32 @@ class GameRow:
 # The game's post mark (0 for a game not created yet), read inside the statement that uses it.
 _MARK = "coalesce((SELECT post_mark FROM games WHERE name = ?), 0)"
 
+# unprocessed_posts' statement by (number of threads, every PM read): built once, not every step.
+_UNPROCESSED_SQL: dict[tuple[int, bool], str] = {}
+
+
+@functools.lru_cache(maxsize=64)
+def _known_posts_sql(count: int) -> str:
+    return f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * count)})"
+
+
+@functools.lru_cache(maxsize=64)
+def _put_cursors_sql(count: int) -> str:
+    return (f"INSERT INTO cursors (platform, name, value) VALUES {', '.join(['(?, ?, ?)'] * count)} "
+            "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value")
+
+
+@functools.lru_cache(maxsize=64)
+def _update_game_sql(columns: tuple[str, ...]) -> str:
+    """A step's write of the game's row, only if it is still the version read."""
+    return (f"UPDATE games SET {', '.join(f'{key} = ?' for key in columns)} "
+            "WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?")
+
+
+# pending()'s statement, for every game (False) or one (True).
+_PENDING_SQL = {flag: f"SELECT * FROM outbox WHERE delivered IS NULL{' AND game = ?' if flag else ''} ORDER BY rowid"
+                for flag in (False, True)}
+
 
 def _now() -> str:
     return format_time(datetime.now(UTC))
@@ -164,11 +190,19 @@ def _refuse_emptied(path: str | Path) -> None:
                          "(the games' opening posts will then be posted again)")
 
 
-def _post_from_row(row: dict[str, Any]) -> Post:
-    return Post(platform_id=row["id"], thread=row["thread"], author=row["author"],
-                created=parse_time(row["created"]), body=row["body"], dialect=row["dialect"] or "plain",
-                edited=parse_time(row["edited"]) if row["edited"] else None, url=row["url"] or "",
-                pm=bool(row["pm"]))
+# JSON as json.dumps(value, ensure_ascii=False) writes it, without building an encoder per call.
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+
+# A post's columns as _post_from_row reads them, by position.
+_POST_COLUMNS = "id, thread, author, created, edited, body, dialect, url, pm"
+
+
+def _post_from_row(row: tuple[Any, ...]) -> Post:
+    """A Post from a row of _POST_COLUMNS."""
+    platform_id, thread, author, created, edited, body, dialect, url, pm = row
+    return Post(platform_id=platform_id, thread=thread, author=author, created=parse_time(created), body=body,
+                dialect=dialect or "plain", edited=parse_time(edited) if edited else None, url=url or "",
+                pm=bool(pm))
 
 
 class Store:
@@ -210,13 +244,13 @@ class Store:
             return 0
         fetched = _now()
         new = 0
-        with self.db.atomic():
+        conn = self.db.conn
+        with Transaction(conn):
             known: dict[str, str] = {}
             ids = [post.platform_id for post in posts]
             for start in range(0, len(ids), 500):   # a batch of posts: one look-up, one insert
                 chunk = ids[start:start + 500]
-                known.update(self.db.execute(f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * len(chunk))})",
-                                             chunk).fetchall())
+                known.update(conn.execute(_known_posts_sql(len(chunk)), chunk).fetchall())
             rows, edits = [], []
             for post in posts:
                 if post.platform_id not in known:
@@ -227,12 +261,12 @@ class Store:
                 elif post.body != known[post.platform_id]:
                     edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
             if rows:
-                self.db.conn.executemany(
+                conn.executemany(
                     "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, "
                     "fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
                 new = len(rows)
             if edits:
-                self.db.conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
+                conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
             named = [*((("posts", cursor),) if cursor is not None else ()),
                      *((("read_until", format_time(read_at)),) if read_at is not None else ())]
             if named:
@@ -240,8 +274,8 @@ class Store:
         return new
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
-        row = self.db.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
-                              [platform, name]).fetchone()
+        row = self.db.conn.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
+                                   [platform, name]).fetchone()
         return row[0] if row else None
 
     def unprocessed_posts(self, game: str, threads: Iterable[str], pm_authors: Iterable[str] = (),
@@ -253,18 +287,22 @@ class Store:
         authors = set(pm_authors)
         # Every new PM is selected and those from `authors` kept here: the statement does not grow with the
         # roster (new PMs are few, and the rowid range bounds them).
-        where, params = self._posts_where(threads, (), every_pm=bool(authors) or also is not None)
-        # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
-        sql = (f"SELECT rowid AS _rowid, * FROM posts WHERE rowid > {_MARK} AND ({where}) AND NOT EXISTS "
-               f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
-               f"ORDER BY created, rowid")
-        cursor = self.db.execute(sql, [game, *params, game])
-        columns = [c[0] for c in cursor.description]
-        rows = [record for record in (dict(zip(columns, row, strict=True)) for row in cursor.fetchall())
-                if not record["pm"] or record["author"] in authors or "*" in authors
-                or (also is not None and also(record["author"]))]
-        self._handed[game] = sorted((r["_rowid"], r["id"]) for r in rows)
-        return [_post_from_row(row) for row in rows]
+        threads = list(threads)
+        every_pm = bool(authors) or also is not None
+        sql = _UNPROCESSED_SQL.get((len(threads), every_pm))
+        if sql is None:
+            where, _ = self._posts_where(threads, (), every_pm=every_pm)
+            # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
+            sql = _UNPROCESSED_SQL[len(threads), every_pm] = (
+                f"SELECT {_POST_COLUMNS}, rowid FROM posts WHERE rowid > {_MARK} AND ({where}) AND NOT EXISTS "
+                f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
+                f"ORDER BY created, rowid")
+        everyone = "*" in authors
+        # a row: _POST_COLUMNS (id 0, author 2, pm 8), then the rowid (9)
+        rows = [row for row in self.db.conn.execute(sql, [game, *threads, game]).fetchall()
+                if not row[8] or everyone or row[2] in authors or (also is not None and also(row[2]))]
+        self._handed[game] = sorted((row[9], row[0]) for row in rows)
+        return [_post_from_row(row[:9]) for row in rows]
 
     def _mark_after(self, game: str, mark: int, processed: Iterable[str]) -> int:
         """The game's new mark: the newest post handed out such that it and every post handed out before it
@@ -278,11 +316,9 @@ class Store:
 
     def posts(self, threads: Iterable[str] | None = None, pm_authors: Iterable[str] = ()) -> list[Post]:
         """Stored posts, oldest first: all, or those of some threads (and PMs from some authors)."""
-        if threads is None:
-            rows = self.db["posts"].rows_where(order_by="created, rowid")
-        else:
-            where, params = self._posts_where(threads, pm_authors)
-            rows = self.db["posts"].rows_where(where, params, order_by="created, rowid")
+        where, params = ("1", []) if threads is None else self._posts_where(threads, pm_authors)
+        rows = self.db.conn.execute(f"SELECT {_POST_COLUMNS} FROM posts WHERE {where} ORDER BY created, rowid",
+                                    params).fetchall()
         return [_post_from_row(row) for row in rows]
 
     @staticmethod
@@ -302,8 +338,8 @@ class Store:
 
     # ---- games ---------------------------------------------------------------------------------
     def game(self, name: str) -> GameRow | None:
-        row = self.db.execute("SELECT name, game, setup, state, event_seq, version, host FROM games WHERE name = ?",
-                              [name]).fetchone()
+        row = self.db.conn.execute("SELECT name, game, setup, state, event_seq, version, host FROM games "
+                                   "WHERE name = ?", [name]).fetchone()
         if row is None:
             return None
         state = json.loads(row[3]) if row[3] is not None else self._state_parts(name)
@@ -311,8 +347,8 @@ class Store:
                        json.loads(row[6]) if row[6] else None, parts=row[3] is None)
 
     def _state_parts(self, name: str) -> dict[str, Any]:
-        rows = self.db.execute("SELECT field, key, text FROM state_parts WHERE game = ? ORDER BY field, key",
-                               [name]).fetchall()
+        rows = self.db.conn.execute("SELECT field, key, text FROM state_parts WHERE game = ? ORDER BY field, key",
+                                    [name]).fetchall()
         try:
             return assemble(rows)
         except (PartsError, ValueError) as err:
@@ -320,17 +356,17 @@ class Store:
                              f"a backup") from err
 
     def event_seq(self, name: str) -> int:
-        row = self.db.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
+        row = self.db.conn.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
         return row[0] if row else 0
 
     def game_version(self, name: str) -> int | None:
         """The game's step counter (cheap: no JSON), or None for an unknown game."""
-        row = self.db.execute("SELECT version FROM games WHERE name = ?", [name]).fetchone()
+        row = self.db.conn.execute("SELECT version FROM games WHERE name = ?", [name]).fetchone()
         return row[0] if row else None
 
     def look(self) -> None:
         """Ask whether another connection has committed since last asked (see `token`)."""
-        self._data_version = self.db.execute("PRAGMA data_version").fetchone()[0]
+        self._data_version = self.db.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def token(self, what: str) -> tuple[int, int]:
         """Differs from an earlier token of `what` ("game:NAME", "cursors", "corrections", "outbox") whenever,
@@ -342,28 +378,10 @@ class Store:
     def _wrote(self, what: str) -> None:
         self._writes[what] = self._writes.get(what, 0) + 1
 
-    @contextmanager
-    def _writing(self) -> Iterator[bool]:
+    def _writing(self) -> Transaction:
         """A write transaction that holds the write lock from its start (BEGIN IMMEDIATE), or a savepoint
-        within the caller's transaction (yields True then)."""
-        conn = self.db.conn
-        if conn.in_transaction:
-            with self.db.atomic():
-                yield True
-            return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield False
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        try:
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        within the caller's transaction (`as` gives True then)."""
+        return Transaction(self.db.conn, "BEGIN IMMEDIATE")
 
     def games(self) -> list[GameRow]:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
@@ -387,6 +405,7 @@ class Store:
         stamp = format_time(at) if at else _now()
         processed = list(processed)
         known = self._written.pop(name, None)   # set again below once this step is committed
+        conn = self.db.conn
         with self._writing() as nested:
             if known is not None and expected_version == known[0]:
                 # This connection wrote that version: no read; the write below checks that it is still there.
@@ -396,8 +415,8 @@ class Store:
                     raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
             else:
                 if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
-                    self.db.execute("UPDATE games SET version = version WHERE 0")
-                row = self.db.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
+                    conn.execute("UPDATE games SET version = version WHERE 0")
+                row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
                                       [name]).fetchone()
                 seq, version, mark, in_parts = row if row else (0, 0, 0, False)
                 if expected_seq is not None and seq != expected_seq:
@@ -410,7 +429,7 @@ class Store:
             event_rows = []
             for event, post in events:
                 seq += 1
-                event_rows.append((name, seq, event.kind, json.dumps(event.data, ensure_ascii=False), post,
+                event_rows.append((name, seq, event.kind, _dumps(event.data), post,
                                    stamp))
             if processed:
                 mark = self._mark_after(name, mark, processed)
@@ -420,23 +439,20 @@ class Store:
                 record["state"] = None
                 in_parts = True
             elif state is not None or row is None:
-                record["state"] = state if isinstance(state, str) else json.dumps(state or {}, ensure_ascii=False)
+                record["state"] = state if isinstance(state, str) else _dumps(state or {})
                 in_parts = False
             if host is not None:
-                record["host"] = json.dumps(host, ensure_ascii=False)
+                record["host"] = _dumps(host)
             if setup is not None or row is None:
-                record["setup"] = json.dumps(setup or {}, ensure_ascii=False)
+                record["setup"] = _dumps(setup or {})
             # The game's row first: an existing one only if it is still the version read (checked in the
             # write itself, so a step never commits over a state it did not read).
             if row is None:
-                self.db.execute(f"INSERT INTO games ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
-                                list(record.values()))
+                conn.execute(f"INSERT INTO games ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
+                             list(record.values()))
             else:
-                changes = [key for key in record if key != "name"]
-                written = self.db.execute(
-                    f"UPDATE games SET {', '.join(f'{key} = ?' for key in changes)} "
-                    f"WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?",
-                    [*(record[key] for key in changes), name, *before])
+                changes = tuple(key for key in record if key != "name")
+                written = conn.execute(_update_game_sql(changes), [*(record[key] for key in changes), name, *before])
                 if written.rowcount != 1:
                     raise StaleState(f"game {name} changed under us (not at version {version} any more)")
             if isinstance(state, StateChange):
@@ -446,16 +462,16 @@ class Store:
             # more than the rows themselves on this path (one step per poll, per game).
             def execute(sql: str, rows: list[tuple[Any, ...]]) -> None:
                 if rows:
-                    self.db.conn.executemany(sql, rows)
+                    conn.executemany(sql, rows)
 
             execute("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
                     [(name, p, stamp) for p in processed])
             execute("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                    [(name, i.post_id, i.kind, json.dumps(i.data, ensure_ascii=False),
+                    [(name, i.post_id, i.kind, _dumps(i.data),
                       format_time(i.at) if i.at else stamp) for i in intents])
             execute("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(name, f.post_id, f.author, f.reason, json.dumps(list(f.candidates), ensure_ascii=False),
+                    [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)),
                       f.line, format_time(f.at) if f.at else stamp) for f in flags])
             execute("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
                     event_rows)
@@ -474,7 +490,7 @@ class Store:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
         stored."""
         if change.whole:
-            self.db.execute("DELETE FROM state_parts WHERE game = ?", [name])
+            self.db.conn.execute("DELETE FROM state_parts WHERE game = ?", [name])
         if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
             self.db.conn.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
                                      [(name, field, item_key(length)) for field, length in change.cut])
@@ -485,46 +501,45 @@ class Store:
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None) -> list[dict[str, Any]]:
         """Undelivered messages, in the order they were decided."""
-        where = "delivered IS NULL" + (" AND game = ?" if game else "")
-        cursor = self.db.execute(f"SELECT * FROM outbox WHERE {where} ORDER BY rowid", [game] if game else [])
+        cursor = self.db.conn.execute(_PENDING_SQL[bool(game)], [game] if game else [])
         columns = [c[0] for c in cursor.description]
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
     def slot_holder(self, game: str, slot: str) -> str | None:
         """The platform id of the post that a slot's messages replace in place (the first one delivered)."""
-        row = self.db.execute("SELECT platform_id FROM outbox WHERE game = ? AND slot = ? AND delivered IS NOT NULL "
-                              "AND platform_id NOT LIKE 'superseded:%' ORDER BY rowid LIMIT 1", [game, slot]).fetchone()
+        row = self.db.conn.execute("SELECT platform_id FROM outbox WHERE game = ? AND slot = ? AND delivered IS NOT "
+                                   "NULL AND platform_id NOT LIKE 'superseded:%' ORDER BY rowid LIMIT 1",
+                                   [game, slot]).fetchone()
         return row[0] if row else None
 
     def newer_in_slot(self, game: str, slot: str, key: str) -> str | None:
         """The key of a later undelivered message of the same slot, if any (this one need not go out)."""
-        row = self.db.execute("SELECT key FROM outbox WHERE game = ? AND slot = ? AND delivered IS NULL AND rowid > "
-                              "(SELECT rowid FROM outbox WHERE key = ?) ORDER BY rowid DESC LIMIT 1",
-                              [game, slot, key]).fetchone()
+        row = self.db.conn.execute("SELECT key FROM outbox WHERE game = ? AND slot = ? AND delivered IS NULL AND "
+                                   "rowid > (SELECT rowid FROM outbox WHERE key = ?) ORDER BY rowid DESC LIMIT 1",
+                                   [game, slot, key]).fetchone()
         return row[0] if row else None
 
     def command_posts(self, game: str, since: datetime) -> list[Post]:
         """Thread posts that carried commands of a game, made since `since` (what a recheck re-reads)."""
-        cursor = self.db.execute(
-            "SELECT * FROM posts WHERE pm = 0 AND created >= ? AND id IN (SELECT post FROM intents WHERE game = ?) "
-            "ORDER BY created, rowid", [format_time(since), game])
-        columns = [c[0] for c in cursor.description]
-        return [_post_from_row(dict(zip(columns, row, strict=True))) for row in cursor.fetchall()]
+        rows = self.db.conn.execute(
+            f"SELECT {_POST_COLUMNS} FROM posts WHERE pm = 0 AND created >= ? AND id IN "
+            "(SELECT post FROM intents WHERE game = ?) ORDER BY created, rowid", [format_time(since), game]).fetchall()
+        return [_post_from_row(row) for row in rows]
 
     def rechecked(self, platform: str, game: str, mark: str, value: str, posts: Iterable[Post],
                   flags: Iterable[Flag]) -> None:
         """What a recheck found, stored at once: edited bodies and re-read posts, flags, and the mark that
         says this deadline's recheck is done."""
-        with self.db.atomic():
+        with Transaction(self.db.conn):
             self.save_posts(platform, posts)
             self.add_flags(game, flags)
             self.set_cursor(platform, mark, value)
 
     def add_flags(self, game: str, flags: Iterable[Flag]) -> None:
-        with self.db.atomic():
+        with Transaction(self.db.conn):
             self.db.conn.executemany(
                 "INSERT INTO flags (game, post, author, reason, candidates, line, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game, f.post_id, f.author, f.reason, json.dumps(list(f.candidates), ensure_ascii=False), f.line,
+                [(game, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
                   format_time(f.at) if f.at else _now()) for f in flags])
 
     def record_delivery(self, sent: Iterable[tuple[str, str]], at: datetime | None = None,
@@ -535,12 +550,13 @@ class Store:
         if not sent and failed is None:
             return
         stamp = format_time(at) if at else _now()
-        with self.db.atomic():
+        conn = self.db.conn
+        with Transaction(conn):
             if sent:
-                self.db.conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
-                                         "WHERE key = ?", [(stamp, platform_id, key) for key, platform_id in sent])
+                conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
+                                 "WHERE key = ?", [(stamp, platform_id, key) for key, platform_id in sent])
             if failed is not None:
-                self.db.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
+                conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
                                 [failed[1], failed[0]])
 
     # ---- platform health ------------------------------------------------------------------------
@@ -567,7 +583,7 @@ class Store:
                                "ORDER BY platform, name", [len(prefix), prefix]).fetchall()
 
     def set_cursor(self, platform: str, name: str, value: str) -> None:
-        with self.db.atomic():
+        with Transaction(self.db.conn):
             self._put_cursor(platform, name, value)
 
     def _put_cursor(self, platform: str, name: str, value: str) -> None:
@@ -577,9 +593,8 @@ class Store:
     def _put_cursors(self, platform: str, named: list[tuple[str, str]]) -> None:
         """Cursors (name, value) written in one statement within the caller's transaction."""
         self._wrote("cursors")
-        self.db.execute(f"INSERT INTO cursors (platform, name, value) VALUES {', '.join(['(?, ?, ?)'] * len(named))} "
-                        "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value",
-                        [v for name, value in named for v in (platform, name, value)])
+        self.db.conn.execute(_put_cursors_sql(len(named)),
+                             [v for name, value in named for v in (platform, name, value)])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
@@ -592,8 +607,8 @@ class Store:
     def has_open_flag(self, game: str, reason: str) -> bool:
         """Whether an open flag of the game already says `reason` (a failure that repeats every poll is
         flagged once)."""
-        return self.db.execute("SELECT 1 FROM flags WHERE game = ? AND reason = ? AND resolved IS NULL LIMIT 1",
-                               [game, reason]).fetchone() is not None
+        return self.db.conn.execute("SELECT 1 FROM flags WHERE game = ? AND reason = ? AND resolved IS NULL LIMIT 1",
+                                    [game, reason]).fetchone() is not None
 
     def flag_list(self, game: str | None = None, *, include_resolved: bool = False,
                   limit: int | None = None) -> list[dict[str, Any]]:
@@ -624,8 +639,8 @@ class Store:
 
     def new_pm_authors(self, game: str) -> list[str]:
         """Who sent the private messages stored since the game last read (a cheap range of rowids)."""
-        return [row[0] for row in self.db.execute(f"SELECT DISTINCT author FROM posts WHERE rowid > {_MARK} AND pm = 1",
-                                                   [game]).fetchall()]
+        return [row[0] for row in self.db.conn.execute(
+            f"SELECT DISTINCT author FROM posts WHERE rowid > {_MARK} AND pm = 1", [game]).fetchall()]
 
     def events(self, game: str) -> list[dict[str, Any]]:
         return list(self.db["events"].rows_where("game = ?", [game], order_by="seq"))
@@ -694,10 +709,10 @@ class Store:
 
     def processed_posts(self, game: str) -> list[Post]:
         """The posts the game has read, in its order."""
-        cursor = self.db.execute("SELECT posts.* FROM posts JOIN processed ON processed.post = posts.id AND "
-                                 "processed.game = ? ORDER BY posts.created, posts.rowid", [game])
-        columns = [c[0] for c in cursor.description]
-        return [_post_from_row(dict(zip(columns, row, strict=True))) for row in cursor.fetchall()]
+        columns = ", ".join(f"posts.{column}" for column in _POST_COLUMNS.split(", "))
+        rows = self.db.conn.execute(f"SELECT {columns} FROM posts JOIN processed ON processed.post = posts.id AND "
+                                    "processed.game = ? ORDER BY posts.created, posts.rowid", [game]).fetchall()
+        return [_post_from_row(row) for row in rows]
 
     def game_updated(self, game: str) -> str | None:
         """When the game's last step was written."""

@@ -8,6 +8,7 @@ exactly as it does Reddit. The clock is injectable so a replay runs on virtual t
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -20,7 +21,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post, format_time, parse_time
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
-from forumbot.sqlite import open_database
+from forumbot.sqlite import Transaction, open_database
 
 forum_migrations = Migrations("localforum")
 
@@ -38,6 +39,18 @@ def m001_forum(db: Database) -> None:
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+# The first post after the cursor that is not due yet, and the newest post (see fetch_posts).
+_EDGES = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELECT max(id) FROM forum_posts)"
+
+
+@functools.lru_cache(maxsize=64)
+def _fetch_posts_sql(threads: int) -> str:
+    """fetch_posts' statement for a number of threads (built once, not every poll)."""
+    return (f"SELECT id, thread, author, body, created, edited, {_EDGES} FROM forum_posts "
+            f"WHERE id > ? AND created <= ? AND +thread IN ({','.join('?' * threads)}) AND author != ? "
+            "ORDER BY id LIMIT ?")
 
 
 class LocalForum:
@@ -75,12 +88,13 @@ class LocalForum:
                             [key, title or key, format_time(self.clock())])
 
     def add_post(self, thread: str, author: str, body: str, at: datetime | None = None) -> str:
-        with self.db.atomic():
+        conn = self.db.conn
+        with Transaction(conn):
             if thread not in self._threads:
-                self.db.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
-                                [thread, thread, format_time(self.clock())])
-            row_id = self.db.execute("INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)",
-                                     [thread, author, body, format_time(at or self.clock())]).lastrowid
+                conn.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
+                             [thread, thread, format_time(self.clock())])
+            row_id = conn.execute("INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)",
+                                  [thread, author, body, format_time(at or self.clock())]).lastrowid
         self._threads.add(thread)   # only once committed (a rolled-back insert made no thread)
         return f"local:{row_id}"
 
@@ -135,13 +149,10 @@ class LocalForum:
         # "+thread": the posts after the cursor, in id order, are few (the cursor passes every thread's posts),
         # so SQLite walks them by id instead of each thread through its index and sorting. The bot's own posts
         # are not returned (the runner drops them: no game reads them), only passed by the cursor.
-        edges = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELECT max(id) FROM forum_posts)"
-        marks = ",".join("?" * len(threads))
-        rows = self.db.execute(
-            f"SELECT id, thread, author, body, created, edited, {edges} FROM forum_posts "
-            f"WHERE id > ? AND created <= ? AND +thread IN ({marks}) AND author != ? ORDER BY id LIMIT ?",
-            [after, now, after, now, *threads, self.account, self.batch]).fetchall()
-        first_future, newest = rows[0][6:] if rows else self.db.execute(f"SELECT {edges}", [after, now]).fetchone()
+        conn = self.db.conn
+        rows = conn.execute(_fetch_posts_sql(len(threads)),
+                            [after, now, after, now, *threads, self.account, self.batch]).fetchall()
+        first_future, newest = rows[0][6:] if rows else conn.execute(f"SELECT {_EDGES}", [after, now]).fetchone()
         newest = newest or 0
         if len(rows) >= self.batch:   # a full batch: the next call goes on after its last post
             newest = rows[-1][0]
@@ -151,17 +162,17 @@ class LocalForum:
         return posts, str(max(after, min(first_future - 1, newest) if first_future else newest))
 
     def fetch_pms(self) -> list[Post]:
-        rows = self.db.execute("SELECT id, sender, body, created, subject FROM forum_pms "
-                               "WHERE recipient = ? AND read = 0 AND created <= ? ORDER BY id",
-                               [self.account, format_time(self.clock())]).fetchall()
+        rows = self.db.conn.execute("SELECT id, sender, body, created, subject FROM forum_pms "
+                                    "WHERE recipient = ? AND read = 0 AND created <= ? ORDER BY id",
+                                    [self.account, format_time(self.clock())]).fetchall()
         return [Post(platform_id=f"local-pm:{r[0]}", thread="", author=r[1], created=parse_time(r[3]),
                      body=r[2], dialect=self.dialect, pm=True) for r in rows]
 
     def mark_read(self, platform_ids: Sequence[str]) -> None:
         numbers = [self._number(pid) for pid in platform_ids]
-        with self.db.atomic():
-            self.db.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
-                            numbers)
+        with Transaction(self.db.conn):
+            self.db.conn.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
+                                 numbers)
 
     def marker(self, key: str) -> str:
         """An invisible marker: an empty link in markdown, an empty url tag in BBCode."""
