@@ -271,7 +271,8 @@ class PostParser:
     # -- one command -------------------------------------------------------------------------------------
 
     def _is_no_lynch(self, words: tuple[str, ...]) -> bool:
-        return bool(words) and any(words[:len(phrase)] == phrase for phrase in self._no_lynch.get(words[0], ()))
+        phrases = self._no_lynch.get(words[0]) if words else None   # most names start no no-lynch phrase
+        return phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases)
 
     def _inner(self, kind: str, raw: str) -> str:
         """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
@@ -351,6 +352,6 @@ class PostParser:
         if words and words[0] in CHAT_TARGETS and resolution.method not in _WHOLE_NAME:
             raise _Chat("the target is not a name")
         if resolution.ok and mode != "bold":
-            after = words_until_break(resolution.rest, 0, len(resolution.rest))
-            if any(word in CONDITIONS for word in after):
+            rest = resolution.rest     # most names end their line: nothing after them to read
+            if rest and not CONDITIONS.isdisjoint(words_until_break(rest, 0, len(rest))):
                 raise _Chat("a condition follows")
