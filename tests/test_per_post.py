@@ -218,3 +218,23 @@ def test_a_signed_up_roster_and_its_masks_are_kept_not_rebuilt_at_every_post():
     assert [(p.name, p.gender) for p in roster] == [("P01", "f")] + [(n, None) for n in names(5)[1:]]
     for account in ["acc1", "acc2", "acc9", "M1"]:
         assert MAFIA.account_player(state, account) == player_of_account(state, account)
+
+
+def test_reading_a_post_stays_under_its_budget_of_bytecodes():
+    """The parser's work for a post of a Mafia day (votes by name as players write them, and talk), counted in
+    bytecodes: 1,950 a post before the match, the line and the name's reading were tuples and the names'
+    explanation was written only for `parse --explain` (issue 16); about 1,650 after."""
+    run, state, day = _day(12, 320)
+    posts = day[260:]
+    for post in posts:
+        run.parser.parse(post)      # warm: the regexes of each first character are made once
+    per_post = _bytecodes(lambda: [run.parser.parse(post) for post in posts]) / len(posts)
+    assert per_post <= 1800, per_post
+
+
+def test_parse_explain_still_says_how_each_name_was_read():
+    run, _, _ = _day(12, 20)
+    parsed = run.parser.parse_text("Голосую против Брэда Питта\nПротив Деппа", "markdown")
+    assert [i.data["target"] for i in parsed.intents] == ["Брэд Питт", "Джонни Депп"]
+    assert parsed.names == ["'Брэда Питта': 'Брэда Питта' → Брэд Питт (inflection)",
+                            "'Деппа': 'Деппа' → Джонни Депп (partial)"]
