@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from forumbot.errors import ConfigError
 from forumbot.paths import data_dir
@@ -54,9 +54,9 @@ class Command:
     where: str = "thread"
 
 
-@dataclass(frozen=True)
-class Match:
-    """A line that matched a template: the command and the raw text of each slot."""
+class Match(NamedTuple):
+    """A line that matched a template: the command and the raw text of each slot. (A tuple: made for every
+    command of every post read, and a frozen dataclass is several times slower to make.)"""
 
     command: Command
     template: str
@@ -183,6 +183,11 @@ class Grammar:
         self._slot_regex = _alternation(slot_first) if slot_first else None
         self._anchors = tuple(sorted({_anchor(c.template) for _, c in slot_first}))
         self._keys, self._short_keys = _start_keys(c for _, c in lead)
+        # The same keys by kind, for a kind no slot-first template has (may_start(kind=...)): a vote's name
+        # that only another command could start with ("Брэда" and "бр...") needs no matching at all.
+        slot_kinds = {c.command.kind for _, c in slot_first}
+        self._keys_of_kind = {kind: _start_keys(c for _, c in lead if c.command.kind == kind)
+                              for kind in {c.command.kind for _, c in lead} - slot_kinds}
         # The templates a line may start with, by its first character: one regex of the few that begin
         # with it rather than the whole alternation (Python tries every alternative in turn). A template
         # whose first character is not plain is in every one.
@@ -207,12 +212,17 @@ class Grammar:
         from slot_line() that the line cannot hold one). The Match's positions are positions in `text`."""
         return self._match_at(text, start, where, end, slots_first)
 
-    def may_start(self, text: str, at: int) -> bool:
-        """Whether a template that starts with literal text could start at `at` (its first two characters)."""
+    def may_start(self, text: str, at: int, kind: str | None = None) -> bool:
+        """Whether a template that starts with literal text could start at `at` (its first two characters).
+        With `kind`: whether match() could find a command of that kind there (False only when no template
+        of the kind could start there, and none of the kind starts with a slot)."""
         key = text[at:at + 2].lower().replace("ё", "е")
         if len(key) == 2 and key[1].isspace():
             key = key[0] + " "
-        return key in self._keys or key[:1] in self._short_keys
+        keys, short = self._keys, self._short_keys
+        if kind is not None:
+            keys, short = self._keys_of_kind.get(kind, (keys, short))
+        return key in keys or key[:1] in short
 
     def slot_line(self, text: str) -> bool:
         """Whether a template that starts with a slot could match somewhere in this line."""

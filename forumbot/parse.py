@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from forumbot.errors import ConfigError
 from forumbot.grammar import Grammar, Match
@@ -61,16 +61,25 @@ class Parsed:
 
     intents: list[Intent] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
-    names: list[str] = field(default_factory=list)     # how each name was read (for `parse --explain`)
     found: int = 0                                      # commands found, counted or not
     more: str | None = None     # the last counted command's slot that takes the lines after it (a long note)
+    # How each name slot was read, by command: (its slots, {slot: Resolution}). Only `parse --explain` shows
+    # it, so the lines of `names` are written when asked for, not for every post the bot reads.
+    read: list[tuple[dict[str, str], dict[str, Resolution]]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        """How each name was read (for `parse --explain`)."""
+        return [f"{slots[slot]!r}: {Roster.describe(resolution)}" for slots, how in self.read
+                for slot, resolution in how.items()]
 
     def to_json(self) -> dict[str, Any]:
         return {"intents": [i.to_json() for i in self.intents], "flags": [f.to_json() for f in self.flags]}
 
 
-@dataclass(frozen=True)
-class _Source:
+class _Source(NamedTuple):
+    """Where a post's commands come from (a tuple: made for every post read, in C)."""
+
     author: str
     post_id: str
     at: datetime | None
@@ -207,7 +216,8 @@ class PostParser:
         parsed.intents.append(intent)
         parsed.more = found.command.data.get("more_lines")
         parsed.flags += flags
-        parsed.names += [f"{found.slots[slot]!r}: {said}" for slot, said in how.items()]
+        if how:
+            parsed.read.append((found.slots, how))
 
     def _keyword_only(self, parsed: Parsed, text: str, at: int, span: tuple[int, int] | None,
                       source: _Source) -> None:
@@ -261,24 +271,25 @@ class PostParser:
     # -- one command -------------------------------------------------------------------------------------
 
     def _is_no_lynch(self, words: tuple[str, ...]) -> bool:
-        return bool(words) and any(words[:len(phrase)] == phrase for phrase in self._no_lynch.get(words[0], ()))
+        phrases = self._no_lynch.get(words[0]) if words else None   # most names start no no-lynch phrase
+        return phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases)
 
     def _inner(self, kind: str, raw: str) -> str:
         """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
-        if not self.grammar.may_start(raw, 0):
-            return raw                          # the common case: a name, not a command
+        if not self.grammar.may_start(raw, 0, kind):
+            return raw                          # the common case: a name, not a command of this kind
         inner = self.grammar.match(raw)
         if inner is not None and inner.command.kind == kind and "player" in inner.slots:
             return inner.slots["player"]
         return raw
 
     def _intent(self, found: Match, line: str, mode: str,
-                source: _Source) -> tuple[Intent, list[Flag], dict[str, str]]:
+                source: _Source) -> tuple[Intent, list[Flag], dict[str, Resolution]]:
         """The intent of one command, the flags it raises, and how each name slot was read."""
         kind = found.command.kind
         data: dict[str, Any] = {k: v for k, v in found.command.data.items() if k != "more_lines"}
         flags: list[Flag] = []
-        how: dict[str, str] = {}
+        how: dict[str, Resolution] = {}
         for slot, raw in found.slots.items():
             slot_type = found.slot_types[slot]
             name = _FIELD_OF_SLOT.get(slot, slot)
@@ -297,7 +308,7 @@ class PostParser:
                 resolution = self._self_vote(words, resolution, source.author)
             if kind in VOTE_KINDS:
                 self._check_target(words, resolution, mode)
-            how[slot] = self.roster.describe(resolution)
+            how[slot] = resolution
             if resolution.ok:
                 data[name] = resolution.name
                 if resolution.method != "exact":
@@ -341,6 +352,6 @@ class PostParser:
         if words and words[0] in CHAT_TARGETS and resolution.method not in _WHOLE_NAME:
             raise _Chat("the target is not a name")
         if resolution.ok and mode != "bold":
-            after = words_until_break(resolution.rest, 0, len(resolution.rest))
-            if any(word in CONDITIONS for word in after):
+            rest = resolution.rest     # most names end their line: nothing after them to read
+            if rest and not CONDITIONS.isdisjoint(words_until_break(rest, 0, len(rest))):
                 raise _Chat("a condition follows")

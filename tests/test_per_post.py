@@ -218,3 +218,43 @@ def test_a_signed_up_roster_and_its_masks_are_kept_not_rebuilt_at_every_post():
     assert [(p.name, p.gender) for p in roster] == [("P01", "f")] + [(n, None) for n in names(5)[1:]]
     for account in ["acc1", "acc2", "acc9", "M1"]:
         assert MAFIA.account_player(state, account) == player_of_account(state, account)
+
+
+def test_reading_a_post_stays_under_its_budget_of_bytecodes():
+    """The parser's work for a post of a Mafia day (votes by name as players write them, and talk), counted in
+    bytecodes: 1,950 a post before the match, the line and the name's reading were tuples and the names'
+    explanation was written only for `parse --explain` (issue 16); about 1,650 after."""
+    run, state, day = _day(12, 320)
+    posts = day[260:]
+    for post in posts:
+        run.parser.parse(post)      # warm: the regexes of each first character are made once
+    per_post = _bytecodes(lambda: [run.parser.parse(post) for post in posts]) / len(posts)
+    assert per_post <= 1800, per_post
+
+
+def test_parse_explain_still_says_how_each_name_was_read():
+    run, _, _ = _day(12, 20)
+    parsed = run.parser.parse_text("Голосую против Брэда Питта\nПротив Деппа", "markdown")
+    assert [i.data["target"] for i in parsed.intents] == ["Брэд Питт", "Джонни Депп"]
+    assert parsed.names == ["'Брэда Питта': 'Брэда Питта' → Брэд Питт (inflection)",
+                            "'Деппа': 'Деппа' → Джонни Депп (partial)"]
+
+
+def test_a_vote_count_after_every_vote_stays_under_its_budget_of_bytecodes():
+    """The view of a count after each vote, in bytecodes: 1,630 a count when a changed wagon's views were
+    looked through one by one in Python and the wagons sorted by a property (issue 16); about 1,450 after.
+    The views are still those made afresh."""
+    from forumbot.games.mafia.game import _voter_view, view
+
+    run, state, day = _day(12, 320)
+    states = []
+    for post in day:
+        state = play(run, state, [post], post.created, "bot").state
+        states.append((state, post.created))
+    for state, at in states[:260]:
+        view(state, at)
+    per_count = _bytecodes(lambda: [view(state, at) for state, at in states[260:]]) / 60
+    assert per_count <= 1550, per_count
+    last, at = states[-1]
+    fresh = {w.target: [dict(_voter_view(e)) for e in w.entries] for w in voting.wagons(last)}
+    assert {w["target"]: [dict(v) for v in w["voters"]] for w in view(last, at)["wagons"]} == fresh

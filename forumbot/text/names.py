@@ -76,8 +76,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rapidfuzz import fuzz, process
 
@@ -122,9 +121,8 @@ LONG_HANDLE = 8                 # a one-word handle this long also offers its fi
 # The result
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """How the start of a text was read as a player name."""
+class Resolution(NamedTuple):
+    """How the start of a text was read as a player name. (A tuple: made for every name of every post read.)"""
 
     query: str                          # the text that was looked at
     name: str | None                    # the roster name, or None

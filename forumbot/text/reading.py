@@ -32,7 +32,7 @@ import heapq
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from forumbot.grammar import READINGS
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN
@@ -73,9 +73,9 @@ DETERMINERS = frozenset("his her my your their our the a an this that whose its 
 CONDITIONS = frozenset("if unless если ежели".split())
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of a cleaned post, bold marks removed; `bold` holds the bold spans as (start, end)."""
+class Line(NamedTuple):
+    """One line of a cleaned post, bold marks removed; `bold` holds the bold spans as (start, end). (A tuple:
+    made for every line of every post read.)"""
 
     text: str
     bold: tuple[tuple[int, int], ...] = ()

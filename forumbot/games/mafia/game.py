@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from itertools import compress, repeat
+from operator import is_
 from typing import Any
 
 from forumbot.errors import ConfigError
@@ -595,9 +597,12 @@ def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
         return found
     # A changed wagon has all its entries but one from before: found in C, the new one made.
     views: list[Any] = _ENTRY_VIEWS.find(entries)
-    if None in views:
-        views = [v if v is not None else _voter_view(e) for v, e in zip(views, entries, strict=True)]
-        _ENTRY_VIEWS.keep(entries, views)
+    if None in views:   # the places of the new entries found in C; only those made and kept
+        new = list(compress(range(len(views)), map(is_, views, repeat(None))))
+        made = [_voter_view(entries[at]) for at in new]
+        for at, made_view in zip(new, made, strict=True):
+            views[at] = made_view
+        _ENTRY_VIEWS.keep([entries[at] for at in new], made)
     voters = FrozenList(views)
     _WAGON_VOTERS.keep((entries,), (voters,))
     return voters
@@ -610,10 +615,10 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     need = voting.needed(state) if day_rule == "absolute" else None
 
     wagons = [{
-        "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": wagon.count,
-        "needed": need, "l_minus": (need - wagon.count) if need is not None else None,
+        "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count,
+        "needed": need, "l_minus": (need - count) if need is not None else None,
         "voters": _voters_view(wagon.entries),
-    } for wagon in voting.wagons(state)]
+    } for wagon in voting.wagons(state) for count in (len(wagon.voters),)]
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),

@@ -24,6 +24,13 @@ GAME_KEY = "@game"
 PRE_PHASES = ("signup", "roles")      # before the game: sign-ups, then role confirmation (signup.py)
 
 
+@lru_cache(maxsize=64)
+def _phase_number(phase: str) -> int:
+    """The number in a phase's name ("day3" → 3): asked at every vote count, of a few names a game."""
+    digits = "".join(ch for ch in phase if ch.isdigit())
+    return int(digits) if digits else 0
+
+
 @dataclass(frozen=True)
 class VoteEntry:
     voter: str
@@ -116,8 +123,7 @@ class MafiaState:
 
     @property
     def number(self) -> int:
-        digits = "".join(ch for ch in self.phase if ch.isdigit())
-        return int(digits) if digits else 0
+        return _phase_number(self.phase)
 
     def with_(self, **changes: Any) -> MafiaState:
         """The state with some fields changed. A vote changes a few of 40 fields: the others are copied as

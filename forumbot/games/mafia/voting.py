@@ -182,7 +182,7 @@ def wagons(state: MafiaState) -> list[Wagon]:
         _RECENT = ((entries, found), *_RECENT[:_KEEP_RECENT - 1])
     # The first vote of each breaks what else would tie (as when the wagons were made in the order of it); the
     # target only what two votes with one seq (never from the game) would leave to chance.
-    return sorted(found.values(), key=lambda w: (-w.count, w.reached, w.entries[0].seq, w.target))
+    return sorted(found.values(), key=lambda w: (-len(w.voters), w.reached, w.entries[0].seq, w.target))
 
 
 def not_voting(state: MafiaState) -> list[str]:
