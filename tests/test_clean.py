@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from forumbot.errors import ConfigError
@@ -433,10 +434,18 @@ def test_text_without_markup_is_unchanged_up_to_whitespace(dialect: str, text: s
 @pytest.mark.parametrize("dialect", DIALECTS)
 @settings(max_examples=100, deadline=None)
 @given(lines=st.lists(st.text(_NO_MARKUP_CHARS, max_size=30).map(str.strip), max_size=8))
+@example(lines=["0  0", "vote  X"])
 def test_lines_without_markup_survive_as_lines(dialect: str, lines: list[str]) -> None:
     # Every line break survives (html only through <br>), so a vote on its own line stays at line start.
+    # HTML collapses a run of spaces into one (found by hypothesis: "0  0" is "0 0" there).
     raw = "<br>".join(lines) if dialect == "html" else "\n".join(lines)
-    assert [line for line in clean(raw, dialect).split("\n") if line] == [line for line in lines if line]
+    want = [_collapsed(line) if dialect == "html" else line for line in lines]
+    assert [line for line in clean(raw, dialect).split("\n") if line] == [line for line in want if line]
+
+
+def _collapsed(line: str) -> str:
+    """A line as HTML shows it: each run of ASCII whitespace one space."""
+    return re.sub(r"[ \t\n\r\f]+", " ", line)
 
 
 _SECRET = "ZQXsecret"
