@@ -8,8 +8,10 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from fakereddit import FakeReddit, RedditState
 
@@ -81,6 +83,21 @@ def run_window(config: Path, end: datetime, crashes: list[str], killed: dict[str
             killed[point] = killed.get(point, 0) + 1
     assert run_bot(config, end) == 0
 
+
+def play_windows(config: Path, script: list[tuple[Any, ...]], kills: dict[int, list[str]], killed: dict[str, int],
+                 put: Callable[[Any, str, Any, float], None]) -> None:
+    """Every window of the game: the script's posts due by its end put on the platform (`put(author, body,
+    where, at)`), then `run_window` with that window's crash points."""
+    script = list(script)
+    end, window = START + WINDOW, 0
+    while end <= UNTIL:
+        while script and START + timedelta(minutes=script[0][0]) <= end:
+            minute, author, body, where = script.pop(0)
+            put(author, body, where, (START + timedelta(minutes=minute)).timestamp())
+        run_window(config, end, kills.get(window, []), killed)
+        end, window = end + WINDOW, window + 1
+
+
 def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], dict[str, int]]:
     """The scripted game, window by window: players' comments and PMs appear, then the bot runs up to the
     window's end — killed first at the crash points planned for that window, then let finish."""
@@ -93,19 +110,15 @@ def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], 
         game = state.add_submission("mafia", "Day: discussion", at=START.timestamp())
         config = prepare(folder, fake, votes, game)
         made: list[str] = []
-        script = list(SCRIPT)
-        end, window = START + WINDOW, 0
-        while end <= UNTIL:
-            while script and START + timedelta(minutes=script[0][0]) <= end:
-                minute, author, body, where = script.pop(0)
-                at = (START + timedelta(minutes=minute)).timestamp()
-                if where == "pm":
-                    state.add_message(author, "forumbot", "night", body, at=at)
-                    continue
-                parent = f"t1_{made[where]}" if isinstance(where, int) else (votes if where == "votes" else game)
-                made.append(state.add_comment(parent, author, body, at=at))
-            run_window(config, end, kills.get(window, []), killed)
-            end, window = end + WINDOW, window + 1
+
+        def put(author: str | int, body: str, where: str | int, at: float) -> None:
+            if where == "pm":
+                state.add_message(author, "forumbot", "night", body, at=at)
+                return
+            parent = f"t1_{made[where]}" if isinstance(where, int) else (votes if where == "votes" else game)
+            made.append(state.add_comment(parent, author, body, at=at))
+
+        play_windows(config, SCRIPT, kills, killed, put)
         row = Store(folder / "bot.db").game("g")
         assert row is not None
         def plain(text: str) -> str:   # each run has its own server port

@@ -6,12 +6,11 @@ its marker and not posted twice."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from fakephpbb import Board, FakePhpbb
-from test_crash_reddit import START, UNTIL, WINDOW, crash_plan, run_window
+from test_crash_reddit import START, crash_plan, play_windows
 
 from forumbot.crashpoints import POINTS
 from forumbot.store import Store
@@ -51,18 +50,14 @@ def play(folder: Path, kills: dict[int, list[str]]) -> tuple[dict[str, object], 
     killed: dict[str, int] = {}
     with FakePhpbb(board) as fake:
         config = prepare(folder, fake, votes.id, game.id)
-        script = list(SCRIPT)
-        end, window = START + WINDOW, 0
-        while end <= UNTIL:
-            while script and START + timedelta(minutes=script[0][0]) <= end:
-                minute, author, body, where = script.pop(0)
-                at = (START + timedelta(minutes=minute)).timestamp()
-                if where == "pm":
-                    board.add_pm(PLAYERS[author], [62], "night", body, at=at)
-                else:
-                    board.add_post((votes if where == "votes" else game).id, PLAYERS[author], body, at=at)
-            run_window(config, end, kills.get(window, []), killed)
-            end, window = end + WINDOW, window + 1
+
+        def put(author: int, body: str, where: str, at: float) -> None:
+            if where == "pm":
+                board.add_pm(PLAYERS[author], [62], "night", body, at=at)
+            else:
+                board.add_post((votes if where == "votes" else game).id, PLAYERS[author], body, at=at)
+
+        play_windows(config, SCRIPT, kills, killed, put)
         row = Store(folder / "bot.db").game("g")
         assert row is not None
 
