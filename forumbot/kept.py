@@ -1,5 +1,6 @@
-"""What a vote count after every vote keeps from the count before (issue 16): parts of a view that cannot
-change, and what is made from them, found again by their identity."""
+"""Values kept by the identity of the objects they were made from (issue 16): a vote count's parts of a view
+that cannot change and their text, a vote's roster as a set, a signed-up roster. A step then redoes only
+what changed since the one before."""
 
 from __future__ import annotations
 

@@ -311,34 +311,31 @@ class MafiaGame:
 def _roster(players: tuple[str, ...], genders: dict[str, str]) -> tuple[PlayerRef, ...]:
     """The roster of these players, the same tuple while they and their genders are the same objects: it is
     asked for at every post, and the parser is rebuilt only when it is another."""
-    found = _ROSTERS.get(id(players))
-    if found is not None and found[0] is players and found[1] is genders:
-        return found[2]
+    found = _ROSTERS.get(players)
+    if found is not None and found[0] is genders:
+        return found[1]
     roster = tuple(PlayerRef(p, gender=genders.get(p)) for p in players)
-    if len(_ROSTERS) > 64:
-        _ROSTERS.clear()
-    _ROSTERS[id(players)] = (players, genders, roster)
+    _ROSTERS.keep((players,), ((genders, roster),))
     return roster
 
 
-_ROSTERS: dict[int, tuple[tuple[str, ...], dict[str, str], tuple[PlayerRef, ...]]] = {}
+# by the players' tuple: the genders the roster was made with (the same object), and the roster
+_ROSTERS: ByIdentity[tuple[dict[str, str], tuple[PlayerRef, ...]]] = ByIdentity(64)
 
 
 def _mask_of(masks: dict[str, str]) -> dict[str, str]:
     """Real account → its mask (the first, as player_of_account finds it), kept while `masks` is the same."""
-    found = _MASKS.get(id(masks))
-    if found is not None and found[0] is masks:
-        return found[1]
+    found = _MASKS.get(masks)
+    if found is not None:
+        return found
     inverse: dict[str, str] = {}
     for mask, real in masks.items():
         inverse.setdefault(real, mask)
-    if len(_MASKS) > 64:
-        _MASKS.clear()
-    _MASKS[id(masks)] = (masks, inverse)
+    _MASKS.keep((masks,), (inverse,))
     return inverse
 
 
-_MASKS: dict[int, tuple[dict[str, str], dict[str, str]]] = {}
+_MASKS: ByIdentity[dict[str, str]] = ByIdentity(64)
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:

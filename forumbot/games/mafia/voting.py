@@ -14,6 +14,7 @@ from itertools import compress, filterfalse, groupby, islice
 from operator import attrgetter, is_not
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
+from forumbot.kept import ByIdentity
 
 
 @dataclass(frozen=True)
@@ -104,16 +105,14 @@ def moved(old: dict[str, str], new: dict[str, str], voter: str) -> None:
 def members(names: tuple[str, ...]) -> frozenset[str]:
     """`names` as a set, kept while the same tuple is in use (the roster and the living change seldom):
     `name in state.alive` would look through the whole roster at every vote."""
-    found = _MEMBERS.get(id(names))
-    if found is not None and found[0] is names:
-        return found[1]
-    if len(_MEMBERS) > 64:
-        _MEMBERS.clear()
-    kept = _MEMBERS[id(names)] = (names, frozenset(names))
-    return kept[1]
+    found = _MEMBERS.get(names)
+    if found is None:
+        found = frozenset(names)
+        _MEMBERS.keep((names,), (found,))
+    return found
 
 
-_MEMBERS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+_MEMBERS: ByIdentity[frozenset[str]] = ByIdentity(64)
 
 
 _SEQ, _TARGET, _WITHDRAWN = attrgetter("seq"), attrgetter("target"), attrgetter("withdrawn")
