@@ -81,9 +81,9 @@ def parts(posts: int, players: int, every: int) -> dict[str, Any]:
         cpu = time.process_time()
         with store.db.atomic():   # one transaction: the outer one makes the writers' own nest as savepoints
             store.save_posts("local", day, str(len(day)), read_at=day[-1].created)
-            to_text = getattr(game, "to_json_text", None)
+            parts = getattr(game, "state_change", None)   # as the runner stores it (stateparts.py)
             store.commit_step(run.name, game.name, run.config.to_json(),
-                              to_text(state) if to_text else game.to_json(state),
+                              parts(None, state) if parts else game.to_json(state),
                               processed=[p.platform_id for p in day], intents=intents, events=events,
                               outbox=outbox, at=day[-1].created, expected_seq=0, expected_version=0)
         timing["write rows (one transaction)"] = time.process_time() - cpu
