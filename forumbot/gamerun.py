@@ -100,7 +100,9 @@ class GameRun:
         if players is None or players is self.parser.roster.players \
                 or tuple(p.name for p in players) == self.parser.roster.names:
             return   # the same tuple as last time (a game keeps it while its roster is the same): not compared
-        self.parser = PostParser(self.parser.grammar, Roster(players, lang=self.config.lang))
+        # The same reading mode and host as the game was built with: only the roster is new.
+        self.parser = PostParser(self.parser.grammar, Roster(players, lang=self.config.lang),
+                                 self.config.reading, self.config.host)
         self.renderer.genders.update({p.name: p.gender for p in players if p.gender})
 
     def thread_id(self, thread: str) -> str:

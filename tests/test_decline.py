@@ -124,3 +124,24 @@ def test_a_roster_made_by_the_game_brings_its_genders_to_the_posts():
     assert run.parser.roster.names == ("Мэрил Стрип", "Том Хэнкс")
     event = Event("modkill", {"thread": "game", "name": "Мэрил Стрип", "role": None, "alive": []})
     assert "Мэрил Стрип исключена из игры ведущим" in run.renderer.text(event)
+
+
+def test_a_roster_made_by_the_game_keeps_the_reading_mode_and_the_host():
+    """Sign-ups make the roster as they go: the parser built for it still reads as the game's config says
+    (its reading mode) and still knows the host (a vote for the host is no vote)."""
+    from dataclasses import replace
+
+    from forumbot.config import load_scenario
+    from forumbot.gamerun import GameRun
+    from forumbot.model import Post
+    from forumbot.paths import data_dir
+
+    config = load_scenario(data_dir("samples") / "bodysnatchers-signup.toml").config
+    run = GameRun.build(replace(config, reading="bold"))
+    assert config.host == "Ведущий"
+    run.use_roster((PlayerRef("Мэрил Стрип", gender="f"), PlayerRef("Том Хэнкс")))
+    assert run.parser.reading == "bold"
+    post = Post(platform_id="p1", thread="votes", author="Том Хэнкс", created=config.start,
+                body="**Голосую против Ведущий**", dialect="markdown")
+    intents = run.parser.parse(post).intents
+    assert [(i.kind, i.data) for i in intents] == [("unvote", {"for_host": "Ведущий"})]
