@@ -605,23 +605,56 @@ def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
     return voters
 
 
+# A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
+# kept by the Wagon's identity, for each number of votes needed (it shows it), and is the same FrozenDict
+# in every count that shows it. So are the errors' views, by the identity of the state's tuple of them.
+_WAGON_VIEWS: dict[int | None, ByIdentity[FrozenDict]] = {}
+_ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
+
+
+def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
+    count = len(wagon.voters)
+    return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
+                      l_minus=(need - count) if need is not None else None, voters=_voters_view(wagon.entries))
+
+
+def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDict]:
+    kept = _WAGON_VIEWS.get(need)
+    if kept is None:
+        if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
+            _WAGON_VIEWS.clear()
+        kept = _WAGON_VIEWS[need] = ByIdentity(1024)
+    views: list[Any] = kept.find(wagons)
+    if None in views:   # the wagons the last votes changed: found in C, only those made and kept
+        new = list(compress(range(len(views)), map(is_, views, repeat(None))))
+        made = [_wagon_view(wagons[at], need) for at in new]
+        for at, made_view in zip(new, made, strict=True):
+            views[at] = made_view
+        kept.keep([wagons[at] for at in new], made)
+    return views
+
+
+def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
+    if not errors:
+        return []
+    found = _ERROR_VIEWS.get(errors)
+    if found is None:
+        found = FrozenList(FrozenDict(author=e.author, reason=e.reason, url=e.url, code=e.code, params=e.params)
+                           for e in errors)
+        _ERROR_VIEWS.keep((errors,), (found,))
+    return found
+
+
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
-    """Everything a vote count shows, as plain data for the templates (each wagon's voters a FrozenList of
-    FrozenDicts)."""
+    """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
+    a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
-
-    wagons = [{
-        "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count,
-        "needed": need, "l_minus": (need - count) if need is not None else None,
-        "voters": _voters_view(wagon.entries),
-    } for wagon in voting.wagons(state) for count in (len(wagon.voters),)]
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": wagons, "not_voting": voting.not_voting(state), "locked": sorted(state.locked),
-        "errors": [{"author": e.author, "reason": e.reason, "url": e.url, "code": e.code, "params": e.params}
-                   for e in state.errors],
+        "wagons": _wagon_views(voting.wagons(state), need), "not_voting": voting.not_voting(state),
+        "locked": sorted(state.locked) if state.locked else [], "errors": _errors_view(state.errors),
         "error_total": state.error_total,
     }

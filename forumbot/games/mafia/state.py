@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from forumbot.games.mafia.options import MafiaOptions
@@ -188,6 +190,8 @@ def state_to_json(state: MafiaState) -> dict[str, Any]:
 def _field_text(key: str, value: Any) -> str:
     """The JSON text of a field's value, kept while the value is the same object (a value a step did not
     change is the same object in the new state)."""
+    if type(value) is int:   # the counters a vote moves (seq, changes): what json.dumps writes, without it
+        return int.__repr__(value)
     cached = _FIELD_TEXT.get(key)
     if cached is None or cached[0] is not value:
         if key == "options":
@@ -208,14 +212,20 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
                             if key not in ("entries", "current")),
                            {"entries": _derived(new.entries).texts})
     change = StateChange(whole=False)
-    for key, value in vars(new).items():
-        before = getattr(old, key)
-        if value is before or key == "current":
+    was, now = vars(old), vars(new)
+    # A step changes a few of 40 fields: those found in C by identity (both states hold the fields in the
+    # order of their declaration, which __init__ and with_ keep), else one by one.
+    if list(now) == list(was):
+        keys = list(compress(now, map(is_not, now.values(), was.values())))
+    else:
+        keys = [key for key, value in now.items() if value is not getattr(old, key)]
+    for key in keys:
+        if key == "current":
             continue
         if key == "entries":
-            _entries_change(before, value, change)
+            _entries_change(getattr(old, key), now[key], change)
         else:
-            change.put.append((key, BASE, _field_text(key, value)))
+            change.put.append((key, BASE, _field_text(key, now[key])))
     return change
 
 
@@ -265,7 +275,18 @@ _KEPT = 64   # derivations kept: only the newest states are ever worked on
 
 
 def _entry_text(entry: VoteEntry) -> str:
-    return json.dumps(_entry_json(entry), ensure_ascii=False)
+    """json.dumps(_entry_json(entry), ensure_ascii=False), written out: two entries a vote, and the generic
+    encoder costs several times the text. Its own string encoder (in C) quotes the texts."""
+    voter, target, seq, at, post, url, final, withdrawn = _entry_json(entry)
+    if _STR is type(voter) is type(target) is type(at) is type(post) is type(url) and type(seq) is int \
+            and type(final) is bool and type(withdrawn) is bool:
+        return (f"[{_quoted(voter)}, {_quoted(target)}, {seq}, {_quoted(at)}, {_quoted(post)}, {_quoted(url)}, "
+                f"{'true' if final else 'false'}, {'true' if withdrawn else 'false'}]")
+    return json.dumps(_entry_json(entry), ensure_ascii=False)   # a value of another type (a hand-made state)
+
+
+_STR = str
+_quoted = json.encoder.encode_basestring   # what json.dumps quotes a str with when ensure_ascii=False
 
 
 def _derived(entries: tuple[VoteEntry, ...]) -> _Derived:

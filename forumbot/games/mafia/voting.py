@@ -24,6 +24,10 @@ class Wagon:
     withdrawn: tuple[VoteEntry, ...]   # votes that left this wagon
     reached: int                       # seq of the vote that brought it to its count (ties: lower first)
     entries: tuple[VoteEntry, ...] = ()   # voters and withdrawn together, in order (what a count lists)
+    # Where it stands among the wagons: biggest first, then the first to reach its size. The first vote of
+    # each breaks what else would tie (as when the wagons were made in the order of it); the target only what
+    # two votes with one seq (never from the game) would leave to chance. Made once: sorted by in C.
+    order: tuple[int, int, int, str] = (0, 0, 0, "")
 
     @property
     def count(self) -> int:
@@ -116,13 +120,15 @@ _MEMBERS: ByIdentity[frozenset[str]] = ByIdentity(64)
 
 
 _SEQ, _TARGET, _WITHDRAWN = attrgetter("seq"), attrgetter("target"), attrgetter("withdrawn")
+_ORDER = attrgetter("order")
 _CHANGES = 8          # entries changed since the wagons last made, beyond which they are made afresh
 
 
 def _wagon(target: str, entries: tuple[VoteEntry, ...]) -> Wagon:
     voters = tuple(filterfalse(_WITHDRAWN, entries))
     reached = voters[-1].seq if voters else entries[0].seq
-    return Wagon(target, voters, tuple(filter(_WITHDRAWN, entries)), reached, entries)
+    return Wagon(target, voters, tuple(filter(_WITHDRAWN, entries)), reached, entries,
+                 (-len(voters), reached, entries[0].seq, target))
 
 
 def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
@@ -144,25 +150,36 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
     changed += range(len(before), len(entries))
     if len(changed) > _CHANGES:
         return None
-    groups = {target: wagon.entries for target, wagon in wagons.items()}
+    # Only the wagons those entries left or joined are looked at: the others are copied as they are, in C.
+    groups: dict[str, tuple[VoteEntry, ...]] = {}
     for at in changed:        # every entry that left first: a withdrawn vote keeps its seq
         if at < len(before):
             gone = before[at]
-            group = groups.get(gone.target, ())
+            group = groups.get(gone.target)
+            if group is None:
+                kept = wagons.get(gone.target)
+                group = kept.entries if kept is not None else ()
             place = bisect_left(group, gone.seq, key=_SEQ)
             if place == len(group) or group[place] is not gone:
                 return None
             groups[gone.target] = group[:place] + group[place + 1:]
     for at in changed:
         new = entries[at]
-        group = groups.get(new.target, ())
+        group = groups.get(new.target)
+        if group is None:
+            kept = wagons.get(new.target)
+            group = kept.entries if kept is not None else ()
         place = bisect_left(group, new.seq, key=_SEQ)
         if place < len(group) and group[place].seq == new.seq:
             return None      # two votes with one seq: only the sorts know their order
         groups[new.target] = group[:place] + (new,) + group[place:]
-    touched = {before[at].target for at in changed if at < len(before)} | {entries[at].target for at in changed}
-    return {target: _wagon(target, group) if target in touched else wagons[target]
-            for target, group in groups.items() if group}
+    made = dict(wagons)
+    for target, group in groups.items():
+        if group:
+            made[target] = _wagon(target, group)
+        else:
+            made.pop(target, None)
+    return made
 
 
 # The wagons of the last few entries counted (a game counting after every vote finds its own count before).
@@ -179,9 +196,7 @@ def wagons(state: MafiaState) -> list[Wagon]:
         found = next((made for before, wagons in _RECENT
                       if (made := _remade(before, wagons, entries)) is not None), None) or _made(entries)
         _RECENT = ((entries, found), *_RECENT[:_KEEP_RECENT - 1])
-    # The first vote of each breaks what else would tie (as when the wagons were made in the order of it); the
-    # target only what two votes with one seq (never from the game) would leave to chance.
-    return sorted(found.values(), key=lambda w: (-len(w.voters), w.reached, w.entries[0].seq, w.target))
+    return sorted(found.values(), key=_ORDER)
 
 
 def not_voting(state: MafiaState) -> list[str]:
