@@ -127,8 +127,13 @@ _CHANGES = 8          # entries changed since the wagons last made, beyond which
 def _wagon(target: str, entries: tuple[VoteEntry, ...]) -> Wagon:
     voters = tuple(filterfalse(_WITHDRAWN, entries))
     reached = voters[-1].seq if voters else entries[0].seq
-    return Wagon(target, voters, tuple(filter(_WITHDRAWN, entries)), reached, entries,
-                 (-len(voters), reached, entries[0].seq, target))
+    wagon = _new(Wagon)   # filled as __init__ would, without its six object.__setattr__ (a frozen dataclass)
+    wagon.__dict__.update(target=target, voters=voters, withdrawn=tuple(filter(_WITHDRAWN, entries)),
+                          reached=reached, entries=entries, order=(-len(voters), reached, entries[0].seq, target))
+    return wagon
+
+
+_new = object.__new__
 
 
 def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
@@ -144,58 +149,65 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
     entries replaced or added (what votes do: a vote replaces or adds one entry, and its withdrawal
     replaces one), found in C; only the wagons those entries left or joined are made again. None when
     `entries` is not such a change of `before`."""
-    if not 0 <= len(entries) - len(before) <= _CHANGES:
+    added = len(entries) - len(before)
+    if not 0 <= added <= _CHANGES:
         return None
     changed = list(islice(compress(range(len(before)), map(is_not, before, entries)), _CHANGES + 1))
-    changed += range(len(before), len(entries))
-    if len(changed) > _CHANGES:
+    if len(changed) + added > _CHANGES:
         return None
     # Only the wagons those entries left or joined are looked at: the others are copied as they are, in C.
     groups: dict[str, tuple[VoteEntry, ...]] = {}
-    for at in changed:        # every entry that left first: a withdrawn vote keeps its seq
-        if at < len(before):
-            gone = before[at]
-            group = groups.get(gone.target)
-            if group is None:
-                kept = wagons.get(gone.target)
-                group = kept.entries if kept is not None else ()
-            place = bisect_left(group, gone.seq, key=_SEQ)
-            if place == len(group) or group[place] is not gone:
-                return None
-            groups[gone.target] = group[:place] + group[place + 1:]
-    for at in changed:
-        new = entries[at]
-        group = groups.get(new.target)
-        if group is None:
-            kept = wagons.get(new.target)
-            group = kept.entries if kept is not None else ()
+    joined = list(map(entries.__getitem__, changed))
+    joined += entries[len(before):]
+    for gone in map(before.__getitem__, changed):     # every entry that left first: a withdrawn vote keeps its seq
+        target = gone.target
+        group = groups[target] if target in groups else _entries_of(wagons.get(target))
+        place = bisect_left(group, gone.seq, key=_SEQ)
+        if place == len(group) or group[place] is not gone:
+            return None
+        groups[target] = group[:place] + group[place + 1:]
+    for new in joined:
+        target = new.target
+        group = groups[target] if target in groups else _entries_of(wagons.get(target))
         place = bisect_left(group, new.seq, key=_SEQ)
         if place < len(group) and group[place].seq == new.seq:
             return None      # two votes with one seq: only the sorts know their order
-        groups[new.target] = group[:place] + (new,) + group[place:]
+        groups[target] = group[:place] + (new,) + group[place:]
     made = dict(wagons)
     for target, group in groups.items():
         if group:
             made[target] = _wagon(target, group)
         else:
-            made.pop(target, None)
+            del made[target]
     return made
 
 
-# The wagons of the last few entries counted (a game counting after every vote finds its own count before).
-_RECENT: tuple[tuple[tuple[VoteEntry, ...], dict[str, Wagon]], ...] = ()
+def _entries_of(wagon: Wagon | None) -> tuple[VoteEntry, ...]:
+    return () if wagon is None else wagon.entries
+
+
+# The wagons of the last few entries counted, by the identity of the entries, oldest first (a game counting
+# after every vote finds its own count before).
+_RECENT: dict[int, tuple[tuple[VoteEntry, ...], dict[str, Wagon]]] = {}
 _KEEP_RECENT = 8
 
 
 def wagons(state: MafiaState) -> list[Wagon]:
     """Every wagon of the day, biggest first; equal wagons in the order they reached their size."""
-    global _RECENT
     entries = state.entries
-    found = next((made for before, made in _RECENT if before is entries), None)
+    kept = _RECENT.get(id(entries))
+    if kept is not None and kept[0] is entries:
+        return sorted(kept[1].values(), key=_ORDER)
+    found = None
+    for before, made in reversed(_RECENT.values()):   # the newest first
+        found = _remade(before, made, entries)
+        if found is not None:
+            break
     if found is None:
-        found = next((made for before, wagons in _RECENT
-                      if (made := _remade(before, wagons, entries)) is not None), None) or _made(entries)
-        _RECENT = ((entries, found), *_RECENT[:_KEEP_RECENT - 1])
+        found = _made(entries)
+    if len(_RECENT) >= _KEEP_RECENT:
+        del _RECENT[next(iter(_RECENT))]
+    _RECENT[id(entries)] = (entries, found)
     return sorted(found.values(), key=_ORDER)
 
 
