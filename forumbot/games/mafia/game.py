@@ -37,11 +37,12 @@ from forumbot.games.mafia.state import (
     MafiaState,
     VoteEntry,
     VoteError,
-    entry_index,
+    new_entry,
     state_change,
     state_from_json,
     state_to_json,
-    with_entry,
+    struck,
+    voted,
 )
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
@@ -444,20 +445,9 @@ def _withdraw(state: MafiaState, voter: str) -> tuple[MafiaState, bool]:
     if voter not in state.current:
         return state, False
     current = dict(state.current)
-    entries = _strike(state, voter, current.pop(voter))
+    entries = struck(state.entries, voter, current.pop(voter))
     voting.moved(state.current, current, voter)
     return state.with_(entries=entries, current=current, changes=state.changes + 1), True
-
-
-def _strike(state: MafiaState, voter: str, target: str) -> tuple[VoteEntry, ...]:
-    """The entries with the voter's entry on `target` struck (it stays, shown as withdrawn)."""
-    index = entry_index(state.entries)
-    at = index.get((voter, target))
-    if at is None:
-        return state.entries
-    e = state.entries[at]   # a vote moves one entry: the others are not looked at
-    return with_entry(state.entries, index, at, VoteEntry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final,
-                                                          withdrawn=True))
 
 
 def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[MafiaState, bool]:
@@ -472,16 +462,12 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
     entries = state.entries
     if old is not None:
         del current[voter]
-        entries = _strike(state, voter, old)
+        entries = struck(entries, voter, old)
     current[voter] = target
     voting.moved(state.current, current, voter)
     seq = state.seq + 1
-    entry = VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started), intent.post_id,
-                      intent.url, final)
-    # The (voter, target) entry is replaced where it is, or added: the order of entries means nothing (every
-    # view orders them by seq).
-    index = entry_index(entries)
-    entries = with_entry(entries, index, index.get((voter, target)), entry)
+    entries = voted(entries, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
+                                       intent.post_id, intent.url, final))
     return state.with_(
         entries=entries, current=current, seq=seq,
         locked=state.locked | {voter} if final else state.locked,
