@@ -581,13 +581,11 @@ def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
     # A changed wagon has all its entries but one from before: found in C, the new one made.
     views: list[Any] = _ENTRY_VIEWS.find(entries)
     if None in views:   # the places of the new entries found in C; only those made and kept
-        new = list(compress(range(len(views)), map(is_, views, repeat(None))))
-        made = [_voter_view(entries[at]) for at in new]
-        for at, made_view in zip(new, made, strict=True):
-            views[at] = made_view
-        _ENTRY_VIEWS.keep([entries[at] for at in new], made)
+        for at in compress(range(len(views)), map(is_, views, repeat(None))):
+            made = views[at] = _voter_view(entries[at])
+            _ENTRY_VIEWS.put(entries[at], made)
     voters = FrozenList(views)
-    _WAGON_VOTERS.keep((entries,), (voters,))
+    _WAGON_VOTERS.put(entries, voters)
     return voters
 
 
@@ -612,11 +610,9 @@ def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDic
         kept = _WAGON_VIEWS[need] = ByIdentity(1024)
     views: list[Any] = kept.find(wagons)
     if None in views:   # the wagons the last votes changed: found in C, only those made and kept
-        new = list(compress(range(len(views)), map(is_, views, repeat(None))))
-        made = [_wagon_view(wagons[at], need) for at in new]
-        for at, made_view in zip(new, made, strict=True):
-            views[at] = made_view
-        kept.keep([wagons[at] for at in new], made)
+        for at in compress(range(len(views)), map(is_, views, repeat(None))):
+            made = views[at] = _wagon_view(wagons[at], need)
+            kept.put(wagons[at], made)
     return views
 
 
@@ -627,7 +623,7 @@ def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
     if found is None:
         found = FrozenList(FrozenDict(author=e.author, reason=e.reason, url=e.url, code=e.code, params=e.params)
                            for e in errors)
-        _ERROR_VIEWS.keep((errors,), (found,))
+        _ERROR_VIEWS.put(errors, found)
     return found
 
 

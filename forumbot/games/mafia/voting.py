@@ -112,7 +112,7 @@ def members(names: tuple[str, ...]) -> frozenset[str]:
     found = _MEMBERS.get(names)
     if found is None:
         found = frozenset(names)
-        _MEMBERS.keep((names,), (found,))
+        _MEMBERS.put(names, found)
     return found
 
 
