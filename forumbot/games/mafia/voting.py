@@ -199,14 +199,15 @@ def wagons(state: MafiaState) -> list[Wagon]:
     if kept is not None and kept[0] is entries:
         return sorted(kept[1].values(), key=_ORDER)
     found = None
-    for before, made in reversed(_RECENT.values()):   # the newest first
+    # Copied in C before it is looked through: games on other platforms run in other threads.
+    for before, made in reversed(tuple(_RECENT.values())):   # the newest first
         found = _remade(before, made, entries)
         if found is not None:
             break
     if found is None:
         found = _made(entries)
     if len(_RECENT) >= _KEEP_RECENT:
-        del _RECENT[next(iter(_RECENT))]
+        _RECENT.pop(next(iter(tuple(_RECENT)), None), None)   # the oldest
     _RECENT[id(entries)] = (entries, found)
     return sorted(found.values(), key=_ORDER)
 
