@@ -112,3 +112,31 @@ def test_a_step_writes_the_fields_a_field_by_field_comparison_finds(plan, shuffl
             if key == BASE:
                 assert json.loads(text) == MAFIA.to_json(after)[name]
         state = after
+
+
+def _pm_authors_afresh(state: MafiaState) -> tuple[str, ...]:
+    if state.phase == "signup":
+        return ("*",)
+    players = (*state.players, *state.masks.values())
+    return (*players, state.host) if state.host and state.host not in players else players
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["masks", "host", "players", "phase", "seq"]),
+                          st.sampled_from(["", "P01", "acc1", "Host"])), max_size=12))
+def test_whose_pms_a_game_reads_is_kept_while_the_roster_masks_and_host_are_the_same(changes):
+    state = new_game(5)
+    shown = MAFIA.pm_authors(state)
+    assert MAFIA.pm_authors(state.with_(seq=9)) is shown          # the roster is not copied at every step
+    for field, value in changes:
+        if field == "masks":
+            state = state.with_(masks={**state.masks, f"M{len(state.masks)}": value or "acc0"})
+        elif field == "host":
+            state = state.with_(host=value or None)
+        elif field == "players":
+            state = state.with_(players=(*state.players, value or "P99"))
+        elif field == "phase":
+            state = state.with_(phase="signup" if state.phase != "signup" else "day1")
+        else:
+            state = state.with_(seq=state.seq + 1)
+        assert MAFIA.pm_authors(state) == _pm_authors_afresh(state)

@@ -243,8 +243,15 @@ class MafiaGame:
         real account behind each mask, the host; while sign-ups are open, anyone ("*")."""
         if state.phase == "signup":
             return ("*",)
+        # Asked a few times a step: kept by the identity of the roster and of the masks (both replaced, never
+        # changed), so a step does not copy the roster.
+        found = _PM_AUTHORS.get(state.players)
+        if found is not None and found[0] is state.masks and found[1] == state.host:
+            return found[2]
         players = (*state.players, *state.masks.values())
-        return (*players, state.host) if state.host and state.host not in players else players
+        authors = (*players, state.host) if state.host and state.host not in players else players
+        _PM_AUTHORS.put(state.players, (state.masks, state.host, authors))
+        return authors
 
     def account_player(self, state: MafiaState, account: str) -> str:
         """The player whose PMs an account sends: a mask's real account writes as the mask."""
@@ -564,6 +571,7 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 # reused from one state to the next, and so is an unchanged wagon's tuple of them (voting.wagons keeps them):
 # each entry's view and each wagon's list of them are kept by the identity of the entries, or of the
 # wagon's tuple. The views cannot be changed (FrozenDict, FrozenList): every count that shows them shares them.
+_PM_AUTHORS: ByIdentity[tuple[dict[str, str], str | None, tuple[str, ...]]] = ByIdentity(64)
 _ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)
 _WAGON_VOTERS: ByIdentity[FrozenList] = ByIdentity(1024)     # a few MB at most, then started afresh
 
