@@ -344,6 +344,7 @@ def _mask_of(masks: dict[str, str]) -> dict[str, str]:
 
 
 _MASKS: ByIdentity[dict[str, str]] = ByIdentity(64)
+_PM_AUTHORS: ByIdentity[tuple[dict[str, str], str | None, tuple[str, ...]]] = ByIdentity(64)   # by the roster
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
@@ -571,7 +572,6 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 # reused from one state to the next, and so is an unchanged wagon's tuple of them (voting.wagons keeps them):
 # each entry's view and each wagon's list of them are kept by the identity of the entries, or of the
 # wagon's tuple. The views cannot be changed (FrozenDict, FrozenList): every count that shows them shares them.
-_PM_AUTHORS: ByIdentity[tuple[dict[str, str], str | None, tuple[str, ...]]] = ByIdentity(64)
 _ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)
 _WAGON_VOTERS: ByIdentity[FrozenList] = ByIdentity(1024)     # a few MB at most, then started afresh
 

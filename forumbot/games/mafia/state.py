@@ -240,7 +240,7 @@ def _entries_change(before: tuple[VoteEntry, ...], after: tuple[VoteEntry, ...],
 
 
 def _changed_since(old: tuple[VoteEntry, ...], new: tuple[VoteEntry, ...]) -> set[int] | None:
-    """The positions at which `new` differs from `old` when `new` was made from `old` by `with_entry` (one
+    """The positions at which `new` differs from `old` when `new` was made from `old` by `struck` and `voted` (one
     entry replaced or added at a time, as far as the kept derivations reach); None when it was not."""
     changed: set[int] = set()
     entries = new
@@ -310,12 +310,6 @@ def _keep(derived: _Derived) -> _Derived:
 def entry_index(entries: tuple[VoteEntry, ...]) -> dict[tuple[str, str], int]:
     """Where each (voter, target) entry is in `entries` (kept, not rebuilt, from one vote to the next)."""
     return _derived(entries).index
-
-
-def with_entry(entries: tuple[VoteEntry, ...], index: dict[tuple[str, str], int], at: int | None,
-               entry: VoteEntry) -> tuple[VoteEntry, ...]:
-    """`entries` with `entry` at position `at` (None: added at the end); `index` is `entry_index(entries)`."""
-    return _put(_derived(entries), at, entry, _entry_text(entry))
 
 
 def _put(old: _Derived, at: int | None, entry: VoteEntry, text: str) -> tuple[VoteEntry, ...]:
