@@ -56,6 +56,15 @@ class ByIdentity(Generic[T]):
         """The value of each object, None where there is none."""
         return list(map(self._dicts[0].get, map(id, objects)))
 
+    def put(self, obj: Any, value: T) -> None:
+        """keep((obj,), (value,)) for one object, without the tuples."""
+        values_by_id, kept = self._dicts
+        if len(values_by_id) >= self.size:
+            values_by_id, kept = self._dicts = ({}, {})
+        key = id(obj)
+        kept[key] = obj                      # the object first: then its value
+        values_by_id[key] = value
+
     def keep(self, objects: Sequence[Any], values: Iterable[T]) -> None:
         values_by_id, kept = self._dicts
         if len(values_by_id) >= self.size:

@@ -211,7 +211,7 @@ def test_wagons_kept_from_the_count_before_are_the_wagons_made_afresh(changes, s
         if same_seq and len(entries) > 1 and at % 3 == 0:    # not from the game: two votes with one seq
             entries = (*entries[:-1], replace(entries[-1], seq=entries[0].seq))
         kept = voting.wagons(state.with_(entries=entries))
-        with mock.patch.object(voting, "_RECENT", ()):
+        with mock.patch.object(voting, "_RECENT", {}):
             made = voting.wagons(state.with_(entries=entries))
         assert kept == made
         if not same_seq:

@@ -37,11 +37,12 @@ from forumbot.games.mafia.state import (
     MafiaState,
     VoteEntry,
     VoteError,
-    entry_index,
+    new_entry,
     state_change,
     state_from_json,
     state_to_json,
-    with_entry,
+    struck,
+    voted,
 )
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
@@ -242,8 +243,15 @@ class MafiaGame:
         real account behind each mask, the host; while sign-ups are open, anyone ("*")."""
         if state.phase == "signup":
             return ("*",)
+        # Asked a few times a step: kept by the identity of the roster and of the masks (both replaced, never
+        # changed), so a step does not copy the roster.
+        found = _PM_AUTHORS.get(state.players)
+        if found is not None and found[0] is state.masks and found[1] == state.host:
+            return found[2]
         players = (*state.players, *state.masks.values())
-        return (*players, state.host) if state.host and state.host not in players else players
+        authors = (*players, state.host) if state.host and state.host not in players else players
+        _PM_AUTHORS.put(state.players, (state.masks, state.host, authors))
+        return authors
 
     def account_player(self, state: MafiaState, account: str) -> str:
         """The player whose PMs an account sends: a mask's real account writes as the mask."""
@@ -336,6 +344,7 @@ def _mask_of(masks: dict[str, str]) -> dict[str, str]:
 
 
 _MASKS: ByIdentity[dict[str, str]] = ByIdentity(64)
+_PM_AUTHORS: ByIdentity[tuple[dict[str, str], str | None, tuple[str, ...]]] = ByIdentity(64)   # by the roster
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
@@ -444,20 +453,9 @@ def _withdraw(state: MafiaState, voter: str) -> tuple[MafiaState, bool]:
     if voter not in state.current:
         return state, False
     current = dict(state.current)
-    entries = _strike(state, voter, current.pop(voter))
+    entries = struck(state.entries, voter, current.pop(voter))
     voting.moved(state.current, current, voter)
     return state.with_(entries=entries, current=current, changes=state.changes + 1), True
-
-
-def _strike(state: MafiaState, voter: str, target: str) -> tuple[VoteEntry, ...]:
-    """The entries with the voter's entry on `target` struck (it stays, shown as withdrawn)."""
-    index = entry_index(state.entries)
-    at = index.get((voter, target))
-    if at is None:
-        return state.entries
-    e = state.entries[at]   # a vote moves one entry: the others are not looked at
-    return with_entry(state.entries, index, at, VoteEntry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final,
-                                                          withdrawn=True))
 
 
 def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[MafiaState, bool]:
@@ -472,16 +470,12 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
     entries = state.entries
     if old is not None:
         del current[voter]
-        entries = _strike(state, voter, old)
+        entries = struck(entries, voter, old)
     current[voter] = target
     voting.moved(state.current, current, voter)
     seq = state.seq + 1
-    entry = VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started), intent.post_id,
-                      intent.url, final)
-    # The (voter, target) entry is replaced where it is, or added: the order of entries means nothing (every
-    # view orders them by seq).
-    index = entry_index(entries)
-    entries = with_entry(entries, index, index.get((voter, target)), entry)
+    entries = voted(entries, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
+                                       intent.post_id, intent.url, final))
     return state.with_(
         entries=entries, current=current, seq=seq,
         locked=state.locked | {voter} if final else state.locked,
@@ -595,33 +589,62 @@ def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
     # A changed wagon has all its entries but one from before: found in C, the new one made.
     views: list[Any] = _ENTRY_VIEWS.find(entries)
     if None in views:   # the places of the new entries found in C; only those made and kept
-        new = list(compress(range(len(views)), map(is_, views, repeat(None))))
-        made = [_voter_view(entries[at]) for at in new]
-        for at, made_view in zip(new, made, strict=True):
-            views[at] = made_view
-        _ENTRY_VIEWS.keep([entries[at] for at in new], made)
+        for at in compress(range(len(views)), map(is_, views, repeat(None))):
+            made = views[at] = _voter_view(entries[at])
+            _ENTRY_VIEWS.put(entries[at], made)
     voters = FrozenList(views)
-    _WAGON_VOTERS.keep((entries,), (voters,))
+    _WAGON_VOTERS.put(entries, voters)
     return voters
 
 
+# A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
+# kept by the Wagon's identity, for each number of votes needed (it shows it), and is the same FrozenDict
+# in every count that shows it. So are the errors' views, by the identity of the state's tuple of them.
+_WAGON_VIEWS: dict[int | None, ByIdentity[FrozenDict]] = {}
+_ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
+
+
+def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
+    count = len(wagon.voters)
+    return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
+                      l_minus=(need - count) if need is not None else None, voters=_voters_view(wagon.entries))
+
+
+def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDict]:
+    kept = _WAGON_VIEWS.get(need)
+    if kept is None:
+        if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
+            _WAGON_VIEWS.clear()
+        kept = _WAGON_VIEWS[need] = ByIdentity(1024)
+    views: list[Any] = kept.find(wagons)
+    if None in views:   # the wagons the last votes changed: found in C, only those made and kept
+        for at in compress(range(len(views)), map(is_, views, repeat(None))):
+            made = views[at] = _wagon_view(wagons[at], need)
+            kept.put(wagons[at], made)
+    return views
+
+
+def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
+    if not errors:
+        return []
+    found = _ERROR_VIEWS.get(errors)
+    if found is None:
+        found = FrozenList(FrozenDict(author=e.author, reason=e.reason, url=e.url, code=e.code, params=e.params)
+                           for e in errors)
+        _ERROR_VIEWS.put(errors, found)
+    return found
+
+
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
-    """Everything a vote count shows, as plain data for the templates (each wagon's voters a FrozenList of
-    FrozenDicts)."""
+    """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
+    a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
-
-    wagons = [{
-        "target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count,
-        "needed": need, "l_minus": (need - count) if need is not None else None,
-        "voters": _voters_view(wagon.entries),
-    } for wagon in voting.wagons(state) for count in (len(wagon.voters),)]
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": wagons, "not_voting": voting.not_voting(state), "locked": sorted(state.locked),
-        "errors": [{"author": e.author, "reason": e.reason, "url": e.url, "code": e.code, "params": e.params}
-                   for e in state.errors],
+        "wagons": _wagon_views(voting.wagons(state), need), "not_voting": voting.not_voting(state),
+        "locked": sorted(state.locked) if state.locked else [], "errors": _errors_view(state.errors),
         "error_total": state.error_total,
     }

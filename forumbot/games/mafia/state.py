@@ -12,7 +12,9 @@ import json
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from itertools import compress
+from operator import is_not
+from typing import Any, NamedTuple
 
 from forumbot.games.mafia.options import MafiaOptions
 from forumbot.model import format_time, parse_time
@@ -188,13 +190,15 @@ def state_to_json(state: MafiaState) -> dict[str, Any]:
 def _field_text(key: str, value: Any) -> str:
     """The JSON text of a field's value, kept while the value is the same object (a value a step did not
     change is the same object in the new state)."""
+    if type(value) is int:   # the counters a vote moves (seq, changes): what json.dumps writes, without it
+        return int.__repr__(value)
     cached = _FIELD_TEXT.get(key)
     if cached is None or cached[0] is not value:
         if key == "options":
             data = _options_json(value)
         else:
             data = _NAMES[key](value) if key in _NAMES else _jsonable(value)
-        cached = _FIELD_TEXT[key] = (value, json.dumps(data, ensure_ascii=False))
+        cached = _FIELD_TEXT[key] = (value, _dumps(data))
     return cached[1]
 
 
@@ -208,14 +212,20 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
                             if key not in ("entries", "current")),
                            {"entries": _derived(new.entries).texts})
     change = StateChange(whole=False)
-    for key, value in vars(new).items():
-        before = getattr(old, key)
-        if value is before or key == "current":
+    was, now = vars(old), vars(new)
+    # A step changes a few of 40 fields: those found in C by identity (both states hold the fields in the
+    # order of their declaration, which __init__ and with_ keep), else one by one.
+    if list(now) == list(was):
+        keys = list(compress(now, map(is_not, now.values(), was.values())))
+    else:
+        keys = [key for key, value in now.items() if value is not getattr(old, key)]
+    for key in keys:
+        if key == "current":
             continue
         if key == "entries":
-            _entries_change(before, value, change)
+            _entries_change(getattr(old, key), now[key], change)
         else:
-            change.put.append((key, BASE, _field_text(key, value)))
+            change.put.append((key, BASE, _field_text(key, now[key])))
     return change
 
 
@@ -230,7 +240,7 @@ def _entries_change(before: tuple[VoteEntry, ...], after: tuple[VoteEntry, ...],
 
 
 def _changed_since(old: tuple[VoteEntry, ...], new: tuple[VoteEntry, ...]) -> set[int] | None:
-    """The positions at which `new` differs from `old` when `new` was made from `old` by `with_entry` (one
+    """The positions at which `new` differs from `old` when `new` was made from `old` by `struck` and `voted` (one
     entry replaced or added at a time, as far as the kept derivations reach); None when it was not."""
     changed: set[int] = set()
     entries = new
@@ -249,10 +259,10 @@ def _changed_since(old: tuple[VoteEntry, ...], new: tuple[VoteEntry, ...]) -> se
 _FIELD_TEXT: dict[str, tuple[Any, str]] = {}
 
 
-@dataclass(frozen=True)
-class _Derived:
+class _Derived(NamedTuple):
     """What is kept beside an entries tuple: where each (voter, target) entry is, each entry's JSON, and the
-    tuple it was made from by changing the entry at `changed` (what a step writes, stateparts.py)."""
+    tuple it was made from by changing the entry at `changed` (what a step writes, stateparts.py). A tuple:
+    two are made a vote."""
     entries: tuple[VoteEntry, ...]
     index: dict[tuple[str, str], int]
     texts: tuple[str, ...]
@@ -265,7 +275,20 @@ _KEPT = 64   # derivations kept: only the newest states are ever worked on
 
 
 def _entry_text(entry: VoteEntry) -> str:
-    return json.dumps(_entry_json(entry), ensure_ascii=False)
+    return _dumps(_entry_json(entry))
+
+
+def _dumps(value: Any) -> str:
+    """json.dumps(value, ensure_ascii=False) by its own C encoder, made once: json.dumps makes an encoder at
+    every call, which costs several times a vote entry's text (two are written a vote)."""
+    return "".join(_ENCODE(value, 0)) if _ENCODE is not None else json.dumps(value, ensure_ascii=False)
+
+
+# What json.dumps(ensure_ascii=False) encodes with (json.encoder.JSONEncoder.iterencode, one shot), but for
+# the check of circular references: a state's values are trees of plain data.
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)   # None where Python was built without _json
+_ENCODE = None if _C_ENCODER is None else _C_ENCODER(
+    None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
 
 
 def _derived(entries: tuple[VoteEntry, ...]) -> _Derived:
@@ -289,17 +312,49 @@ def entry_index(entries: tuple[VoteEntry, ...]) -> dict[tuple[str, str], int]:
     return _derived(entries).index
 
 
-def with_entry(entries: tuple[VoteEntry, ...], index: dict[tuple[str, str], int], at: int | None,
-               entry: VoteEntry) -> tuple[VoteEntry, ...]:
-    """`entries` with `entry` at position `at` (None: added at the end); `index` is `entry_index(entries)`."""
-    old = _derived(entries)
-    text = _entry_text(entry)
+def _put(old: _Derived, at: int | None, entry: VoteEntry, text: str) -> tuple[VoteEntry, ...]:
+    entries = old.entries
     if at is None:
         new = (*entries, entry)
-        return _keep(_Derived(new, {**index, (entry.voter, entry.target): len(entries)},
+        return _keep(_Derived(new, {**old.index, (entry.voter, entry.target): len(entries)},
                               (*old.texts, text), entries, len(entries))).entries
     new = entries[:at] + (entry,) + entries[at + 1:]
-    return _keep(_Derived(new, index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, at)).entries
+    return _keep(_Derived(new, old.index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, at)).entries
+
+
+def new_entry(voter: str, target: str, seq: int, at: str, post: str = "", url: str = "", final: bool = False,
+              withdrawn: bool = False) -> VoteEntry:
+    """VoteEntry(...) as __init__ makes it, without its eight object.__setattr__ calls (a frozen dataclass):
+    two are made a vote."""
+    entry = _new(VoteEntry)
+    entry.__dict__.update(voter=voter, target=target, seq=seq, at=at, post=post, url=url, final=final,
+                          withdrawn=withdrawn)
+    return entry
+
+
+_new = object.__new__
+
+
+def struck(entries: tuple[VoteEntry, ...], voter: str, target: str) -> tuple[VoteEntry, ...]:
+    """`entries` with the voter's entry on `target` withdrawn (it stays, shown as withdrawn); `entries` when
+    there is none. A vote moves one entry: the others are not looked at."""
+    old = _derived(entries)
+    at = old.index.get((voter, target))
+    if at is None:
+        return entries
+    e = entries[at]
+    text = old.texts[at]
+    # The entry's JSON but for its last value: written again only if it is not what _entry_text wrote.
+    text = text[:-7] + " true]" if not e.withdrawn and text.endswith(", false]") else None
+    gone = new_entry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, True)
+    return _put(old, at, gone, text if text is not None else _entry_text(gone))
+
+
+def voted(entries: tuple[VoteEntry, ...], entry: VoteEntry) -> tuple[VoteEntry, ...]:
+    """`entries` with `entry` in place of the voter's entry on its target, or added at the end (the order of
+    entries means nothing: every view orders them by seq)."""
+    old = _derived(entries)
+    return _put(old, old.index.get((entry.voter, entry.target)), entry, _entry_text(entry))
 
 
 @lru_cache(maxsize=32)

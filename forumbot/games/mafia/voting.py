@@ -24,6 +24,10 @@ class Wagon:
     withdrawn: tuple[VoteEntry, ...]   # votes that left this wagon
     reached: int                       # seq of the vote that brought it to its count (ties: lower first)
     entries: tuple[VoteEntry, ...] = ()   # voters and withdrawn together, in order (what a count lists)
+    # Where it stands among the wagons: biggest first, then the first to reach its size. The first vote of
+    # each breaks what else would tie (as when the wagons were made in the order of it); the target only what
+    # two votes with one seq (never from the game) would leave to chance. Made once: sorted by in C.
+    order: tuple[int, int, int, str] = (0, 0, 0, "")
 
     @property
     def count(self) -> int:
@@ -108,7 +112,7 @@ def members(names: tuple[str, ...]) -> frozenset[str]:
     found = _MEMBERS.get(names)
     if found is None:
         found = frozenset(names)
-        _MEMBERS.keep((names,), (found,))
+        _MEMBERS.put(names, found)
     return found
 
 
@@ -116,13 +120,20 @@ _MEMBERS: ByIdentity[frozenset[str]] = ByIdentity(64)
 
 
 _SEQ, _TARGET, _WITHDRAWN = attrgetter("seq"), attrgetter("target"), attrgetter("withdrawn")
+_ORDER = attrgetter("order")
 _CHANGES = 8          # entries changed since the wagons last made, beyond which they are made afresh
 
 
 def _wagon(target: str, entries: tuple[VoteEntry, ...]) -> Wagon:
     voters = tuple(filterfalse(_WITHDRAWN, entries))
     reached = voters[-1].seq if voters else entries[0].seq
-    return Wagon(target, voters, tuple(filter(_WITHDRAWN, entries)), reached, entries)
+    wagon = _new(Wagon)   # filled as __init__ would, without its six object.__setattr__ (a frozen dataclass)
+    wagon.__dict__.update(target=target, voters=voters, withdrawn=tuple(filter(_WITHDRAWN, entries)),
+                          reached=reached, entries=entries, order=(-len(voters), reached, entries[0].seq, target))
+    return wagon
+
+
+_new = object.__new__
 
 
 def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
@@ -138,50 +149,67 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
     entries replaced or added (what votes do: a vote replaces or adds one entry, and its withdrawal
     replaces one), found in C; only the wagons those entries left or joined are made again. None when
     `entries` is not such a change of `before`."""
-    if not 0 <= len(entries) - len(before) <= _CHANGES:
+    added = len(entries) - len(before)
+    if not 0 <= added <= _CHANGES:
         return None
     changed = list(islice(compress(range(len(before)), map(is_not, before, entries)), _CHANGES + 1))
-    changed += range(len(before), len(entries))
-    if len(changed) > _CHANGES:
+    if len(changed) + added > _CHANGES:
         return None
-    groups = {target: wagon.entries for target, wagon in wagons.items()}
-    for at in changed:        # every entry that left first: a withdrawn vote keeps its seq
-        if at < len(before):
-            gone = before[at]
-            group = groups.get(gone.target, ())
-            place = bisect_left(group, gone.seq, key=_SEQ)
-            if place == len(group) or group[place] is not gone:
-                return None
-            groups[gone.target] = group[:place] + group[place + 1:]
-    for at in changed:
-        new = entries[at]
-        group = groups.get(new.target, ())
+    # Only the wagons those entries left or joined are looked at: the others are copied as they are, in C.
+    groups: dict[str, tuple[VoteEntry, ...]] = {}
+    joined = list(map(entries.__getitem__, changed))
+    joined += entries[len(before):]
+    for gone in map(before.__getitem__, changed):     # every entry that left first: a withdrawn vote keeps its seq
+        target = gone.target
+        group = groups[target] if target in groups else _entries_of(wagons.get(target))
+        place = bisect_left(group, gone.seq, key=_SEQ)
+        if place == len(group) or group[place] is not gone:
+            return None
+        groups[target] = group[:place] + group[place + 1:]
+    for new in joined:
+        target = new.target
+        group = groups[target] if target in groups else _entries_of(wagons.get(target))
         place = bisect_left(group, new.seq, key=_SEQ)
         if place < len(group) and group[place].seq == new.seq:
             return None      # two votes with one seq: only the sorts know their order
-        groups[new.target] = group[:place] + (new,) + group[place:]
-    touched = {before[at].target for at in changed if at < len(before)} | {entries[at].target for at in changed}
-    return {target: _wagon(target, group) if target in touched else wagons[target]
-            for target, group in groups.items() if group}
+        groups[target] = group[:place] + (new,) + group[place:]
+    made = dict(wagons)
+    for target, group in groups.items():
+        if group:
+            made[target] = _wagon(target, group)
+        else:
+            del made[target]
+    return made
 
 
-# The wagons of the last few entries counted (a game counting after every vote finds its own count before).
-_RECENT: tuple[tuple[tuple[VoteEntry, ...], dict[str, Wagon]], ...] = ()
+def _entries_of(wagon: Wagon | None) -> tuple[VoteEntry, ...]:
+    return () if wagon is None else wagon.entries
+
+
+# The wagons of the last few entries counted, by the identity of the entries, oldest first (a game counting
+# after every vote finds its own count before).
+_RECENT: dict[int, tuple[tuple[VoteEntry, ...], dict[str, Wagon]]] = {}
 _KEEP_RECENT = 8
 
 
 def wagons(state: MafiaState) -> list[Wagon]:
     """Every wagon of the day, biggest first; equal wagons in the order they reached their size."""
-    global _RECENT
     entries = state.entries
-    found = next((made for before, made in _RECENT if before is entries), None)
+    kept = _RECENT.get(id(entries))
+    if kept is not None and kept[0] is entries:
+        return sorted(kept[1].values(), key=_ORDER)
+    found = None
+    # Copied in C before it is looked through: games on other platforms run in other threads.
+    for before, made in reversed(tuple(_RECENT.values())):   # the newest first
+        found = _remade(before, made, entries)
+        if found is not None:
+            break
     if found is None:
-        found = next((made for before, wagons in _RECENT
-                      if (made := _remade(before, wagons, entries)) is not None), None) or _made(entries)
-        _RECENT = ((entries, found), *_RECENT[:_KEEP_RECENT - 1])
-    # The first vote of each breaks what else would tie (as when the wagons were made in the order of it); the
-    # target only what two votes with one seq (never from the game) would leave to chance.
-    return sorted(found.values(), key=lambda w: (-len(w.voters), w.reached, w.entries[0].seq, w.target))
+        found = _made(entries)
+    if len(_RECENT) >= _KEEP_RECENT:
+        _RECENT.pop(next(iter(tuple(_RECENT)), None), None)   # the oldest
+    _RECENT[id(entries)] = (entries, found)
+    return sorted(found.values(), key=_ORDER)
 
 
 def not_voting(state: MafiaState) -> list[str]:

@@ -1,0 +1,142 @@
+"""What a vote and its count keep from the vote before (issue 16), beside what test_render_kept.py pins: a
+wagon the vote did not touch is the very same view in the next count (so the renderer finds its text by
+identity), the errors' view too; the vote entries' JSON written by the game's own encoder, and the fields a
+step changed found by identity, are what json.dumps and a field-by-field comparison give."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from helpers import act, names, new_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forumbot.games.mafia import MAFIA
+from forumbot.games.mafia import game as mafia
+from forumbot.games.mafia import state as mafia_state
+from forumbot.games.mafia.state import MafiaState, new_entry, struck, voted
+from forumbot.kept import FrozenDict, FrozenList
+from forumbot.model import Intent
+from forumbot.stateparts import BASE
+
+
+def _count(state: MafiaState) -> dict[str, Any]:
+    return mafia.view(state, state.phase_started + timedelta(hours=1))
+
+
+def test_a_wagon_the_vote_did_not_touch_is_the_same_view_in_the_next_count():
+    state = new_game(9)
+    for voter, target in [("P01", "P07"), ("P02", "P07"), ("P03", "P08"), ("P04", "P09"), ("P05", "P09")]:
+        state, _ = act(state, voter, "vote", target)
+    state, _ = act(state, "P06", "vote", "nobody-at-all")         # a vote error, shown in every count after
+    before = {w["target"]: w for w in _count(state)["wagons"]}
+    errors = _count(state)["errors"]
+    state, _ = act(state, "P03", "vote", "P09")                   # P03 leaves P08's wagon for P09's
+    after = {w["target"]: w for w in _count(state)["wagons"]}
+    assert after["P07"] is before["P07"] and type(after["P07"]) is FrozenDict
+    assert after["P08"] is not before["P08"] and after["P09"] is not before["P09"]
+    assert [v["withdrawn"] for v in after["P08"]["voters"]] == [True]
+    assert after["P09"]["count"] == 3 and after["P09"]["l_minus"] == after["P09"]["needed"] - 3
+    assert _count(state)["errors"] is errors and type(errors) is FrozenList and errors[0]["author"] == "P06"
+
+
+def test_a_wagon_shown_with_another_majority_is_a_view_of_its_own():
+    state = new_game(9)
+    state, _ = act(state, "P01", "vote", "P02")
+    wagon = _count(state)["wagons"][0]
+    simple = state.with_(no_lynch_used=state.options.no_lynch_limit)   # the same wagons, no majority needed
+    shown = _count(simple)["wagons"][0]
+    assert (wagon["needed"], shown["needed"], shown["l_minus"]) == (5, None, None)
+    assert shown["voters"] is wagon["voters"]
+    assert _count(state)["wagons"][0] is wagon
+
+
+texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12) | st.sampled_from(
+    ['a"b', "back\\slash", "line\nbreak", "\u2028", "\x00\x1f\x7f", "Ёж 🎉", ""])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(names(4)), st.sampled_from([*names(4), "no_lynch"]), texts, texts,
+                          texts, st.booleans(), st.booleans()), max_size=25))
+def test_the_entries_json_is_what_json_dumps_writes(moves):
+    entries: tuple[Any, ...] = ()
+    current: dict[str, str] = {}
+    for seq, (voter, target, at, post, url, final, strike_only) in enumerate(moves, start=1):
+        if voter in current:
+            entries = struck(entries, voter, current.pop(voter))
+        if not strike_only:
+            entries = voted(entries, new_entry(voter, target, seq, at, post, url, final))
+            current[voter] = target
+        kept = mafia_state._derived(entries).texts
+        assert list(kept) == [json.dumps(mafia_state._entry_json(e), ensure_ascii=False) for e in entries]
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | texts,
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4),
+                           max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_the_games_json_encoder_writes_what_json_dumps_writes(value):
+    assert mafia_state._dumps(value) == json.dumps(value, ensure_ascii=False)
+
+
+PLAYERS = names(6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(["vote", "unvote", "no_lynch", "error"]),
+                          st.sampled_from(PLAYERS), st.booleans()), max_size=30), st.booleans())
+def test_a_step_writes_the_fields_a_field_by_field_comparison_finds(plan, shuffled):
+    state = new_game(6, early_end=False, vote_count_every=1)
+    for voter, kind, target, count in plan:
+        if kind == "error":
+            after, _ = MAFIA.apply(state, Intent("not_counted", {"error": "x"}, author=voter,
+                                                 at=state.phase_started + timedelta(minutes=1)))
+        else:
+            after, _ = act(state, voter, kind, target if kind == "vote" else None)
+        if count:
+            after = MAFIA.report(after.with_(changes=max(after.changes, 1)), after.phase_started)[0]
+        if shuffled:   # fields held in another order (no way of the game's makes one): compared one by one
+            reordered = object.__new__(MafiaState)
+            reordered.__dict__.update(reversed(vars(after).items()))
+            after = reordered
+        change = MAFIA.state_change(state, after)
+        differ = {key for key, value in vars(after).items() if value is not getattr(state, key)} - {"current"}
+        assert {name for name, key, _ in change.put if key == BASE or name != "entries"} == differ - {"entries"}
+        assert ("entries" in differ) == any(name == "entries" for name, _, _ in change.put)
+        for name, key, text in change.put:
+            if key == BASE:
+                assert json.loads(text) == MAFIA.to_json(after)[name]
+        state = after
+
+
+def _pm_authors_afresh(state: MafiaState) -> tuple[str, ...]:
+    if state.phase == "signup":
+        return ("*",)
+    players = (*state.players, *state.masks.values())
+    return (*players, state.host) if state.host and state.host not in players else players
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["masks", "host", "players", "phase", "seq"]),
+                          st.sampled_from(["", "P01", "acc1", "Host"])), max_size=12))
+def test_whose_pms_a_game_reads_is_kept_while_the_roster_masks_and_host_are_the_same(changes):
+    state = new_game(5)
+    shown = MAFIA.pm_authors(state)
+    assert MAFIA.pm_authors(state.with_(seq=9)) is shown          # the roster is not copied at every step
+    for field, value in changes:
+        if field == "masks":
+            state = state.with_(masks={**state.masks, f"M{len(state.masks)}": value or "acc0"})
+        elif field == "host":
+            state = state.with_(host=value or None)
+        elif field == "players":
+            state = state.with_(players=(*state.players, value or "P99"))
+        elif field == "phase":
+            state = state.with_(phase="signup" if state.phase != "signup" else "day1")
+        else:
+            state = state.with_(seq=state.seq + 1)
+        assert MAFIA.pm_authors(state) == _pm_authors_afresh(state)
