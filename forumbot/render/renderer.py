@@ -18,6 +18,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, parse_time
+from forumbot.render.count import FILES, CountWriter, NotThisWay, shipped_path, shipped_unchanged
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -210,6 +211,10 @@ class Renderer:
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
         self._wagon_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)    # a FrozenList of them, joined
+        # The shipped vote count, written out in Python; used where the templates chosen are the shipped ones.
+        self._count = CountWriter(dialect, self.phrases, self._filters, self._formatter, self._voters_text,
+                                  self._reason, _when)
+        self._shipped_count: dict[tuple[str, ...], bool] = {}
 
     def environment(self, loader: jinja2.BaseLoader,
                     undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
@@ -328,8 +333,35 @@ class Renderer:
     def text(self, event: Event, game: str = "") -> str:
         """The text of one event's post: template <game>/<kind>.j2 if the game has its own, else <kind>.j2.
         Raises ConfigError when a template is missing or broken."""
-        names = [f"{game}/{event.kind}.j2"] if game else []
-        return self.body(self.env, [*names, f"{event.kind}.j2"], event)
+        names = [f"{game}/{event.kind}.j2", f"{event.kind}.j2"] if game else [f"{event.kind}.j2"]
+        if event.kind == "vote_count" and self.counts_as_shipped(names):
+            try:
+                return self._clean(self._count.raw(event.data))
+            except (NotThisWay, LookupError, TypeError, ValueError, AttributeError, jinja2.TemplateError):
+                pass     # a view the shipped template may not read: it renders it, or says what is wrong
+        return self.body(self.env, names, event)
+
+    def counts_as_shipped(self, names: list[str]) -> bool:
+        """Whether a vote count chosen by `names` is the shipped vote_count.j2 with the shipped _wagons.j2,
+        unchanged (then CountWriter prints it as they would); found once per renderer."""
+        key = tuple(names)
+        shipped = self._shipped_count.get(key)
+        if shipped is None:
+            shipped = self._shipped_count[key] = (
+                [self._found(names), self._found(["_wagons.j2"])] == [shipped_path(self.dialect, n) for n in FILES]
+                and shipped_unchanged(self.dialect))
+        return shipped
+
+    def _found(self, names: list[str]) -> Path | None:
+        """The file of the first of the templates `names` this renderer has (found, not compiled)."""
+        assert self.env.loader is not None
+        for name in names:
+            try:
+                filename = self.env.loader.get_source(self.env, name)[1]
+            except jinja2.TemplateNotFound:
+                continue
+            return Path(filename).resolve() if filename else None
+        return None
 
     def _template(self, env: jinja2.Environment, names: list[str]) -> jinja2.Template:
         """The first of the templates `names` that exists in `env`, chosen once."""
@@ -356,6 +388,11 @@ class Renderer:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
         except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError) as err:
             raise template_error(err, event.kind) from None
+        return self._clean(body)
+
+    @staticmethod
+    def _clean(body: str) -> str:
+        """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
         # No bidi control belongs in a bot post: whatever a template printed, none is left.
         if "\n\n\n" in body:      # found in C, many times faster than the regex engine finds nothing
             body = _BLANK_LINES.sub("\n\n", body)
