@@ -5,7 +5,6 @@ and a count with the shipped templates runs no jinja2 and only a few Python call
 
 from __future__ import annotations
 
-import shutil
 import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
