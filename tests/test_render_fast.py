@@ -5,6 +5,7 @@ and a count with the shipped templates runs no jinja2 and only a few Python call
 
 from __future__ import annotations
 
+import re
 import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -13,7 +14,7 @@ from unittest import mock
 import jinja2
 import pytest
 from helpers import act, new_game, votes
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from forumbot.errors import ConfigError
@@ -22,6 +23,7 @@ from forumbot.kept import FrozenDict, FrozenList
 from forumbot.model import Event, format_time
 from forumbot.render import Renderer
 from forumbot.render import count as counting
+from forumbot.render.defuse import strip_bidi
 from forumbot.render.renderer import _HERE
 
 NAMES = ["vote_count.j2"], ["mafia/vote_count.j2", "vote_count.j2"]
@@ -164,3 +166,22 @@ def test_a_count_with_the_shipped_templates_runs_no_jinja_and_few_python_calls(d
         # The sandboxed template took some 390 calls here (12 players): five wagons, two of them new, an error
         made = calls_made(lambda: renderer.text(event, "mafia"))
     assert made <= 40, made
+
+
+def test_a_kept_error_line_follows_a_players_gender_as_it_changes():
+    state = new_game(6)
+    state, _ = act(state, "Stranger", "vote", "P02")
+    event = count_event(state)
+    said = {"error_not_player": "{author} {author:играл/играла}"}
+    renderer = Renderer("markdown", "ru", overrides=said, genders={"Stranger": "m"})
+    assert "Stranger играл" in renderer.text(event, "mafia")
+    renderer.genders.update({"Stranger": "f"})          # a game that signs players up, as it does
+    assert "Stranger играла" in renderer.text(event, "mafia")
+    assert renderer.text(event, "mafia") == Renderer("markdown", "ru", overrides=said,
+                                                     genders={"Stranger": "f"}).text(event, "mafia")
+
+
+@given(st.text(st.sampled_from(["\n", "a", " ", "\u202e"])))
+@example("x\n\u202e\n\ny")    # blank lines are joined before bidi controls go: this keeps three
+def test_the_clean_up_is_the_patterns_it_replaces(body):
+    assert Renderer._clean(body) == strip_bidi(re.sub(r"\n{3,}", "\n\n", body)).strip() + "\n"   # as it was

@@ -66,7 +66,7 @@ class CountWriter:
 
     def __init__(self, dialect: str, phrases: Mapping[str, Any], filters: Mapping[str, Callable[..., str]],
                  formatter: Any, voters_text: Callable[[Any], str], reason: Callable[[Any], str],
-                 when: Callable[[str], str]) -> None:
+                 when: Callable[[str], str], genders: Any) -> None:
         self.marks = _MARKS[dialect]
         self.t = phrases
         # A name is escaped once (found in C after that); 1 and True are kept apart (typed).
@@ -74,6 +74,7 @@ class CountWriter:
         self.link = filters["link"]
         self.formatter = formatter
         self.voters_text, self.reason, self.when = voters_text, reason, when
+        self.genders = genders      # a reason may agree with a player's gender: kept for its `changes`
         self._lines: dict[tuple[Any, ...], str] = {}
 
     def _phrase(self, name: str, params: dict[str, Any]) -> str:
@@ -91,8 +92,8 @@ class CountWriter:
     def _error_line(self, e: dict[str, Any]) -> str:
         """One vote error's line, kept by what it says: a day's errors come back in every count after them.
         The key is the error's repr, which tells apart what the line would tell apart (1 from True, a list
-        from a tuple), for the plain data a view is."""
-        key = ("error", repr(e))
+        from a tuple), for the plain data a view is, and the players' genders as they are."""
+        key = ("error", self.genders.changes, repr(e))
         line = self._lines.get(key)
         if line is None:
             line = f"{self.marks['item']}{self.link(self.esc(e['author']), e['url'])}: {self.esc(self.reason(e))}\n"

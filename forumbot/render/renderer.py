@@ -30,7 +30,6 @@ EVENT_THREADS = {"vote_count": "votes", "day_end": "votes", "phase_start": "game
 
 # Characters Reddit markdown reads as markup anywhere in a line ("(" only matters after "]", escaped).
 _PHASE = re.compile(r"(day|night)(\d+)")
-_BLANK_LINES = re.compile(r"\n{3,}")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]#|>~^<])")
 
 
@@ -178,6 +177,29 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         return super().getattr(obj, attribute)
 
 
+class Genders(dict[str, str]):
+    """Player → "f" / "m", counting its changes (a game that signs players up adds them as it goes): a text
+    kept with a player's gender in it is kept for the `changes` it was made at."""
+
+    changes = 0
+
+    def _changing(name: str) -> Any:  # noqa: N805 - makes a method
+        def change(self: Genders, *args: Any, **kwargs: Any) -> Any:
+            self.changes += 1
+            return getattr(dict, name)(self, *args, **kwargs)
+        return change
+
+    __setitem__ = _changing("__setitem__")
+    __delitem__ = _changing("__delitem__")
+    __ior__ = _changing("__ior__")
+    update = _changing("update")
+    pop = _changing("pop")
+    popitem = _changing("popitem")
+    clear = _changing("clear")
+    setdefault = _changing("setdefault")
+    del _changing
+
+
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
@@ -203,7 +225,7 @@ class Renderer:
         self.env = self.environment(jinja2.ChoiceLoader(loaders))
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
-        self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
+        self.genders = Genders(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
         # A template is looked up (and its file read) once per renderer: a running game's templates do not
         # change under it (auto_reload off), and a vote count after every vote must not stat a file each time.
         self._templates: dict[tuple[int, tuple[str, ...]], jinja2.Template] = {}
@@ -213,7 +235,7 @@ class Renderer:
         self._wagon_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)    # a FrozenList of them, joined
         # The shipped vote count, written out in Python; used where the templates chosen are the shipped ones.
         self._count = CountWriter(dialect, self.phrases, self._filters, self._formatter, self._voters_text,
-                                  self._reason, _when)
+                                  self._reason, _when, self.genders)
         self._shipped_count: dict[tuple[str, ...], bool] = {}
 
     def environment(self, loader: jinja2.BaseLoader,
@@ -271,9 +293,13 @@ class Renderer:
         if type(voters) is not FrozenList or {*map(type, voters)} - {FrozenDict}:
             return ", ".join(self._voter(e) for e in voters)
         texts: list[Any] = self._frozen_texts.find(voters)
-        if None in texts:     # new voters (a count after every vote has one or two)
-            texts = [t if t is not None else self._voter(e) for t, e in zip(texts, voters, strict=True)]
-            self._frozen_texts.keep(voters, texts)
+        if None in texts:     # new voters (a count after every vote has one or two): only they are made, kept
+            made: list[int] = []
+            while None in texts:      # found in C: a long wagon is not walked in Python
+                at = texts.index(None, made[-1] + 1 if made else 0)
+                texts[at] = self._voter(voters[at])
+                made.append(at)
+            self._frozen_texts.keep([voters[at] for at in made], [texts[at] for at in made])
         text = ", ".join(texts)
         self._wagon_texts.keep((voters,), (text,))
         return text
@@ -394,8 +420,8 @@ class Renderer:
     def _clean(body: str) -> str:
         """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
         # No bidi control belongs in a bot post: whatever a template printed, none is left.
-        if "\n\n\n" in body:      # found in C, many times faster than the regex engine finds nothing
-            body = _BLANK_LINES.sub("\n\n", body)
+        while "\n\n\n" in body:   # replaced in C, several times faster than the regex: as \n{3,} → \n\n
+            body = body.replace("\n\n\n", "\n\n")
         return strip_bidi(body).strip() + "\n"
 
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
