@@ -33,9 +33,9 @@ def count_event(state: Any) -> Event:
     return Event("vote_count", view(state, state.phase_started))
 
 
-def outcome(do: Any) -> Any:
+def outcome(do: Any, *args: Any) -> Any:
     try:
-        return do()
+        return do(*args)
     except ConfigError as err:
         return ("error", str(err), err.path, err.line)
 
@@ -57,14 +57,15 @@ phrase = text | st.sampled_from(["{alive}", "{needed}/{alive}", "{used} of {limi
                                  "a\n\n\n\nb", "{author} \u202e{name}"])
 PHRASES = ["day", "vote_count", "corrected_by_host", "no_lynch", "not_voting", "absolute", "simple", "deadline",
            "vote_errors", "errors_more", "error_bad", "error_bad_candidates", "final"]
+URLS = ["", "https://f/p?1", "https://f/a b)c]", "https://f/\u202e\n\n"]
 voter = st.builds(lambda name, url, final, withdrawn, frozen: (FrozenDict if frozen else dict)(
     name=name, url=url, post="p1", final=final, withdrawn=withdrawn, at="2026-03-03T10:00:00Z"),
-    text, st.sampled_from(["", "https://f/p?1", "https://f/a b)c]"]), st.booleans(), st.booleans(), st.booleans())
+    text, st.sampled_from(URLS), st.booleans(), st.booleans(), st.booleans())
 wagon = st.fixed_dictionaries({
     "target": text, "no_lynch": st.booleans(), "count": number, "needed": number, "l_minus": number,
     "voters": st.lists(voter, max_size=3).map(FrozenList) | st.lists(voter, max_size=3)})
 error = st.fixed_dictionaries({
-    "author": text, "reason": text, "url": st.sampled_from(["", "https://f/p?2"]),
+    "author": text, "reason": text, "url": st.sampled_from(["", "https://f/p?2", "https://f/\u2066"]),
     "code": st.sampled_from(["bad", "other", ""]),
     "params": st.fixed_dictionaries({}, optional={"name": text, "count": number, "candidates": st.lists(text)})})
 views = st.fixed_dictionaries({
@@ -91,9 +92,27 @@ def test_the_written_out_count_prints_what_the_templates_print(data, overrides, 
         else:
             shown = renderer._with_voter_lists(dict(data))
             template = renderer._template(renderer.env, ["vote_count.j2"])
-            assert raw == template.render(e=shown, v=shown, t=renderer.phrases)
+            assert raw[0] == template.render(e=shown, v=shown, t=renderer.phrases)
+            assert raw[1] == (strip_bidi(raw[0]) == raw[0])     # it knows whether the text has a bidi control
         assert outcome(lambda: renderer.text(event, "mafia")) == \
             outcome(lambda: renderer.body(renderer.env, ["vote_count.j2"], event))
+
+
+# Voters shared by the views of one day, as the game shares them: the same FrozenList in several counts.
+POOL = [FrozenList([FrozenDict(name=n, url=u, post="p", final=f, withdrawn=w, at="t") for n, u, f, w in voters])
+        for voters in ([("P01", "", False, False)], [("P02", URLS[3], True, False), ("Я*", URLS[1], False, True)],
+                       [("www.x", URLS[2], False, False), ("P01", "", True, True)])]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(views.map(lambda v: {**v, "wagons": [{**w, "voters": POOL[hash(str(w)) % 3]} for w in v["wagons"]]}),
+                min_size=1, max_size=5), st.sampled_from(["markdown", "bbcode"]))
+def test_a_count_after_others_prints_what_a_fresh_renderer_prints(day, dialect):
+    live = Renderer(dialect, "ru")        # one renderer for the day: what it keeps from count to count
+    for data in day:
+        fresh = Renderer(dialect, "ru")
+        event = Event("vote_count", data)
+        assert outcome(live.text, event, "mafia") == outcome(fresh.body, fresh.env, ["vote_count.j2"], event)
 
 
 def host_folder(tmp_path: Any, name: str, change: str) -> Any:
