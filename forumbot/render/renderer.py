@@ -286,19 +286,22 @@ class Renderer:
     def _voters_text(self, voters: list[Any]) -> str:
         """A wagon's voters, joined. The game's FrozenList of FrozenDict voters cannot change: the text of
         the list, else of each voter, is found by identity (in C); any other voter's by what it says."""
-        if type(voters) is FrozenList:
-            found = self._wagon_texts.get(voters)
-            if found is not None:       # a wagon the last votes did not change
-                return found
-        if type(voters) is not FrozenList or {*map(type, voters)} - {FrozenDict}:
+        if type(voters) is not FrozenList:
             return ", ".join(self._voter(e) for e in voters)
+        found = self._wagon_texts.get(voters)
+        if found is not None:       # a wagon the last votes did not change
+            return found
+        # A voter found is one kept, a FrozenDict; only the others are looked at (in C: a long wagon is not
+        # walked in Python), made and kept (a count after every vote has one or two).
         texts: list[Any] = self._frozen_texts.find(voters)
-        if None in texts:     # new voters (a count after every vote has one or two): only they are made, kept
-            made: list[int] = []
-            while None in texts:      # found in C: a long wagon is not walked in Python
-                at = texts.index(None, made[-1] + 1 if made else 0)
-                texts[at] = self._voter(voters[at])
-                made.append(at)
+        made: list[int] = []
+        while None in texts:
+            at = texts.index(None, made[-1] + 1 if made else 0)
+            if type(voters[at]) is not FrozenDict:      # not the game's: by what it says, nothing kept
+                return ", ".join(self._voter(e) for e in voters)
+            texts[at] = self._voter(voters[at])
+            made.append(at)
+        if made:
             self._frozen_texts.keep([voters[at] for at in made], [texts[at] for at in made])
         text = ", ".join(texts)
         self._wagon_texts.keep((voters,), (text,))
@@ -362,7 +365,7 @@ class Renderer:
         names = [f"{game}/{event.kind}.j2", f"{event.kind}.j2"] if game else [f"{event.kind}.j2"]
         if event.kind == "vote_count" and self.counts_as_shipped(names):
             try:
-                return self._clean(*self._count.raw(event.data))
+                return self._clean(self._count.raw(event.data))
             except (NotThisWay, LookupError, TypeError, ValueError, AttributeError, jinja2.TemplateError):
                 pass     # a view the shipped template may not read: it renders it, or says what is wrong
         return self.body(self.env, names, event)
@@ -417,13 +420,12 @@ class Renderer:
         return self._clean(body)
 
     @staticmethod
-    def _clean(body: str, bidi_free: bool = False) -> str:
-        """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space.
-        `bidi_free`: the text is known to hold no bidi control (it is not searched for one)."""
+    def _clean(body: str) -> str:
+        """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
+        # No bidi control belongs in a bot post: whatever a template printed, none is left.
         while "\n\n\n" in body:   # replaced in C, several times faster than the regex: as \n{3,} → \n\n
             body = body.replace("\n\n\n", "\n\n")
-        # No bidi control belongs in a bot post: whatever a template printed, none is left.
-        return (body if bidi_free else strip_bidi(body)).strip() + "\n"
+        return strip_bidi(body).strip() + "\n"
 
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
                game: str = "") -> list[Outgoing]:
