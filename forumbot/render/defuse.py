@@ -28,8 +28,9 @@ _REDDIT = re.compile(r"(?i)(?<![a-z0-9_])(/?(?:u|r|user))/(?=[a-z0-9_\-])")
 
 
 def strip_bidi(text: str) -> str:
-    # Nearly no text has one: twelve searches in C tell several times faster than the regex engine does.
-    return _BIDI.sub("", text) if any(c in text for c in BIDI_CONTROLS) else text
+    # Nearly no text has one: twelve searches in C tell several times faster than the regex engine does
+    # (map, not a generator: no Python frame a search).
+    return _BIDI.sub("", text) if any(map(text.__contains__, BIDI_CONTROLS)) else text
 
 
 def defuse(text: str, dialect: str = "markdown") -> str:

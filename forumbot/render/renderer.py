@@ -18,6 +18,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, parse_time
+from forumbot.render.count import FILES, CountWriter, NotThisWay, shipped_path, shipped_unchanged
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -29,7 +30,6 @@ EVENT_THREADS = {"vote_count": "votes", "day_end": "votes", "phase_start": "game
 
 # Characters Reddit markdown reads as markup anywhere in a line ("(" only matters after "]", escaped).
 _PHASE = re.compile(r"(day|night)(\d+)")
-_BLANK_LINES = re.compile(r"\n{3,}")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]#|>~^<])")
 
 
@@ -177,6 +177,29 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         return super().getattr(obj, attribute)
 
 
+class Genders(dict[str, str]):
+    """Player → "f" / "m", counting its changes (a game that signs players up adds them as it goes): a text
+    kept with a player's gender in it is kept for the `changes` it was made at."""
+
+    changes = 0
+
+    def _changing(name: str) -> Any:  # noqa: N805 - makes a method
+        def change(self: Genders, *args: Any, **kwargs: Any) -> Any:
+            self.changes += 1
+            return getattr(dict, name)(self, *args, **kwargs)
+        return change
+
+    __setitem__ = _changing("__setitem__")
+    __delitem__ = _changing("__delitem__")
+    __ior__ = _changing("__ior__")
+    update = _changing("update")
+    pop = _changing("pop")
+    popitem = _changing("popitem")
+    clear = _changing("clear")
+    setdefault = _changing("setdefault")
+    del _changing
+
+
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
@@ -202,7 +225,7 @@ class Renderer:
         self.env = self.environment(jinja2.ChoiceLoader(loaders))
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
-        self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
+        self.genders = Genders(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
         # A template is looked up (and its file read) once per renderer: a running game's templates do not
         # change under it (auto_reload off), and a vote count after every vote must not stat a file each time.
         self._templates: dict[tuple[int, tuple[str, ...]], jinja2.Template] = {}
@@ -210,6 +233,10 @@ class Renderer:
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
         self._wagon_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)    # a FrozenList of them, joined
+        # The shipped vote count, written out in Python; used where the templates chosen are the shipped ones.
+        self._count = CountWriter(dialect, self.phrases, self._filters, self._formatter, self._voters_text,
+                                  self._reason, _when, self.genders)
+        self._shipped_count: dict[tuple[str, ...], bool] = {}
 
     def environment(self, loader: jinja2.BaseLoader,
                     undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
@@ -259,16 +286,23 @@ class Renderer:
     def _voters_text(self, voters: list[Any]) -> str:
         """A wagon's voters, joined. The game's FrozenList of FrozenDict voters cannot change: the text of
         the list, else of each voter, is found by identity (in C); any other voter's by what it says."""
-        if type(voters) is FrozenList:
-            found = self._wagon_texts.get(voters)
-            if found is not None:       # a wagon the last votes did not change
-                return found
-        if type(voters) is not FrozenList or {*map(type, voters)} - {FrozenDict}:
+        if type(voters) is not FrozenList:
             return ", ".join(self._voter(e) for e in voters)
+        found = self._wagon_texts.get(voters)
+        if found is not None:       # a wagon the last votes did not change
+            return found
+        # A voter found is one kept, a FrozenDict; only the others are looked at (in C: a long wagon is not
+        # walked in Python), made and kept (a count after every vote has one or two).
         texts: list[Any] = self._frozen_texts.find(voters)
-        if None in texts:     # new voters (a count after every vote has one or two)
-            texts = [t if t is not None else self._voter(e) for t, e in zip(texts, voters, strict=True)]
-            self._frozen_texts.keep(voters, texts)
+        made: list[int] = []
+        while None in texts:
+            at = texts.index(None, made[-1] + 1 if made else 0)
+            if type(voters[at]) is not FrozenDict:      # not the game's: by what it says, nothing kept
+                return ", ".join(self._voter(e) for e in voters)
+            texts[at] = self._voter(voters[at])
+            made.append(at)
+        if made:
+            self._frozen_texts.keep([voters[at] for at in made], [texts[at] for at in made])
         text = ", ".join(texts)
         self._wagon_texts.keep((voters,), (text,))
         return text
@@ -328,8 +362,35 @@ class Renderer:
     def text(self, event: Event, game: str = "") -> str:
         """The text of one event's post: template <game>/<kind>.j2 if the game has its own, else <kind>.j2.
         Raises ConfigError when a template is missing or broken."""
-        names = [f"{game}/{event.kind}.j2"] if game else []
-        return self.body(self.env, [*names, f"{event.kind}.j2"], event)
+        names = [f"{game}/{event.kind}.j2", f"{event.kind}.j2"] if game else [f"{event.kind}.j2"]
+        if event.kind == "vote_count" and self.counts_as_shipped(names):
+            try:
+                return self._clean(self._count.raw(event.data))
+            except (NotThisWay, LookupError, TypeError, ValueError, AttributeError, jinja2.TemplateError):
+                pass     # a view the shipped template may not read: it renders it, or says what is wrong
+        return self.body(self.env, names, event)
+
+    def counts_as_shipped(self, names: list[str]) -> bool:
+        """Whether a vote count chosen by `names` is the shipped vote_count.j2 with the shipped _wagons.j2,
+        unchanged (then CountWriter prints it as they would); found once per renderer."""
+        key = tuple(names)
+        shipped = self._shipped_count.get(key)
+        if shipped is None:
+            shipped = self._shipped_count[key] = (
+                [self._found(names), self._found(["_wagons.j2"])] == [shipped_path(self.dialect, n) for n in FILES]
+                and shipped_unchanged(self.dialect))
+        return shipped
+
+    def _found(self, names: list[str]) -> Path | None:
+        """The file of the first of the templates `names` this renderer has (found, not compiled)."""
+        assert self.env.loader is not None
+        for name in names:
+            try:
+                filename = self.env.loader.get_source(self.env, name)[1]
+            except jinja2.TemplateNotFound:
+                continue
+            return Path(filename).resolve() if filename else None
+        return None
 
     def _template(self, env: jinja2.Environment, names: list[str]) -> jinja2.Template:
         """The first of the templates `names` that exists in `env`, chosen once."""
@@ -356,9 +417,14 @@ class Renderer:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
         except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError) as err:
             raise template_error(err, event.kind) from None
+        return self._clean(body)
+
+    @staticmethod
+    def _clean(body: str) -> str:
+        """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
         # No bidi control belongs in a bot post: whatever a template printed, none is left.
-        if "\n\n\n" in body:      # found in C, many times faster than the regex engine finds nothing
-            body = _BLANK_LINES.sub("\n\n", body)
+        while "\n\n\n" in body:   # replaced in C, several times faster than the regex: as \n{3,} → \n\n
+            body = body.replace("\n\n\n", "\n\n")
         return strip_bidi(body).strip() + "\n"
 
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,

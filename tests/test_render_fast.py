@@ -1,0 +1,205 @@
+"""The shipped vote count written out in Python (forumbot/render/count.py, issue 16). Pinned here: it prints
+what the shipped templates print, for any view and any phrases a host supplies, in both dialects; it is
+used only while both templates are the shipped ones (a host's or a game's own is rendered by the sandbox);
+and a count with the shipped templates runs no jinja2 and only a few Python calls."""
+
+from __future__ import annotations
+
+import re
+import sys
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from unittest import mock
+
+import jinja2
+import pytest
+from helpers import act, new_game, votes
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from forumbot.errors import ConfigError
+from forumbot.games.mafia.game import view
+from forumbot.kept import FrozenDict, FrozenList
+from forumbot.model import Event, format_time
+from forumbot.render import Renderer
+from forumbot.render import count as counting
+from forumbot.render.defuse import strip_bidi
+from forumbot.render.renderer import _HERE
+
+NAMES = ["vote_count.j2"], ["mafia/vote_count.j2", "vote_count.j2"]
+
+
+def count_event(state: Any) -> Event:
+    return Event("vote_count", view(state, state.phase_started))
+
+
+def outcome(do: Any, *args: Any) -> Any:
+    try:
+        return do(*args)
+    except ConfigError as err:
+        return ("error", str(err), err.path, err.line)
+
+
+@pytest.mark.parametrize("dialect", ["markdown", "bbcode"])
+def test_the_shipped_templates_are_the_ones_count_py_prints(dialect):
+    # Edit vote_count.j2 or _wagons.j2 and this fails: bring CountWriter in line, then the digests.
+    renderer = Renderer(dialect, "en")
+    assert counting.shipped_unchanged(dialect)
+    assert all(renderer.counts_as_shipped(names) for names in NAMES)
+
+
+text = st.lists(st.sampled_from(["a", "Я", " ", "\n", "*", "_", "[", "]", "(", ")", "`", "\\", "#", "|", "<",
+                                 "@", ":", "/", "www.", "https://x.y", "u/", "\u202e", "\u200b", "{", "}"]),
+                max_size=8).map("".join)
+number = st.none() | st.booleans() | st.integers(-2, 30)
+phrase = text | st.sampled_from(["{alive}", "{needed}/{alive}", "{used} of {limit}", "{shown}/{total}", "{x}",
+                                 "{alive.__class__}", "{0}", "{alive:>4}", "{name:gent} {count:a/b}",
+                                 "a\n\n\n\nb", "{author} \u202e{name}"])
+PHRASES = ["day", "vote_count", "corrected_by_host", "no_lynch", "not_voting", "absolute", "simple", "deadline",
+           "vote_errors", "errors_more", "error_bad", "error_bad_candidates", "final"]
+URLS = ["", "https://f/p?1", "https://f/a b)c]", "https://f/\u202e\n\n"]
+voter = st.builds(lambda name, url, final, withdrawn, frozen: (FrozenDict if frozen else dict)(
+    name=name, url=url, post="p1", final=final, withdrawn=withdrawn, at="2026-03-03T10:00:00Z"),
+    text, st.sampled_from(URLS), st.booleans(), st.booleans(), st.booleans())
+wagon = st.fixed_dictionaries({
+    "target": text, "no_lynch": st.booleans(), "count": number, "needed": number, "l_minus": number,
+    "voters": st.lists(voter, max_size=3).map(FrozenList) | st.lists(voter, max_size=3)})
+error = st.fixed_dictionaries({
+    "author": text, "reason": text, "url": st.sampled_from(["", "https://f/p?2", "https://f/\u2066"]),
+    "code": st.sampled_from(["bad", "other", ""]),
+    "params": st.fixed_dictionaries({}, optional={"name": text, "count": number, "candidates": st.lists(text)})})
+views = st.fixed_dictionaries({
+    "day": number, "count": number, "wagons": st.lists(wagon, max_size=4),
+    "not_voting": st.lists(text, max_size=3) | st.lists(text, max_size=2).map(tuple),
+    "rule": st.sampled_from(["absolute", "simple"]), "alive": number, "needed": number,
+    "no_lynch_used": number, "no_lynch_limit": number, "errors": st.lists(error, max_size=3),
+    "error_total": st.integers(0, 5),
+    "deadline": st.sampled_from([format_time(datetime(2026, 3, 4, 20, tzinfo=UTC)), "soon"]),
+}, optional={"corrected": st.booleans(), "at": text})
+
+
+@settings(max_examples=300, deadline=None)
+@given(views, st.dictionaries(st.sampled_from(PHRASES), phrase | st.integers(0, 3)),
+       st.sampled_from(["markdown", "bbcode"]), st.sampled_from(["en", "ru"]), st.integers(1, 3))
+def test_the_written_out_count_prints_what_the_templates_print(data, overrides, dialect, lang, times):
+    renderer = Renderer(dialect, lang, overrides=overrides)
+    event = Event("vote_count", data)
+    for _ in range(times):            # again: what the renderer keeps answers as it did
+        try:
+            raw = renderer._count.raw(data)
+        except (counting.NotThisWay, LookupError, TypeError, ValueError, AttributeError, jinja2.TemplateError):
+            pass
+        else:
+            shown = renderer._with_voter_lists(dict(data))
+            template = renderer._template(renderer.env, ["vote_count.j2"])
+            assert raw == template.render(e=shown, v=shown, t=renderer.phrases)
+        assert outcome(lambda: renderer.text(event, "mafia")) == \
+            outcome(lambda: renderer.body(renderer.env, ["vote_count.j2"], event))
+
+
+# Voters shared by the views of one day, as the game shares them: the same FrozenList in several counts.
+POOL = [FrozenList([FrozenDict(name=n, url=u, post="p", final=f, withdrawn=w, at="t") for n, u, f, w in voters])
+        for voters in ([("P01", "", False, False)], [("P02", URLS[3], True, False), ("Я*", URLS[1], False, True)],
+                       [("www.x", URLS[2], False, False), ("P01", "", True, True)])]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(views.map(lambda v: {**v, "wagons": [{**w, "voters": POOL[hash(str(w)) % 3]} for w in v["wagons"]]}),
+                min_size=1, max_size=5), st.sampled_from(["markdown", "bbcode"]))
+def test_a_count_after_others_prints_what_a_fresh_renderer_prints(day, dialect):
+    live = Renderer(dialect, "ru")        # one renderer for the day: what it keeps from count to count
+    for data in day:
+        fresh = Renderer(dialect, "ru")
+        event = Event("vote_count", data)
+        assert outcome(live.text, event, "mafia") == outcome(fresh.body, fresh.env, ["vote_count.j2"], event)
+
+
+def host_folder(tmp_path: Any, name: str, change: str) -> Any:
+    """A host's template folder with one of the shipped count templates copied and changed."""
+    for dialect in ("markdown", "bbcode"):
+        target = tmp_path / dialect / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shipped = (_HERE / "templates" / dialect / name.split("/")[-1]).read_text(encoding="utf-8")
+        target.write_text(change + shipped, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("dialect", ["markdown", "bbcode"])
+@pytest.mark.parametrize("name", ["vote_count.j2", "_wagons.j2", "mafia/vote_count.j2"])
+def test_a_hosts_own_count_templates_are_used_and_sandboxed(tmp_path, dialect, name):
+    state = new_game(6)
+    state, _ = votes(state, [("P01", "P02"), ("P03", "P02")])
+    state, _ = act(state, "Stranger", "vote", "P02")
+    event = count_event(state)
+    shipped = Renderer(dialect, "en").text(event, "mafia")
+    host = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "mine", name, "HOST {{ v.alive }}\n"))
+    assert not host.counts_as_shipped(["mafia/vote_count.j2", "vote_count.j2"])
+    assert host.text(event, "mafia") != shipped and "HOST 6" in host.text(event, "mafia")
+    breaking = Renderer(dialect, "en", template_dir=host_folder(
+        tmp_path / "breaking", name, "{{ ''.__class__.__mro__[1].__subclasses__() }}\n"))
+    with pytest.raises(ConfigError, match="breaks out of the sandbox"):
+        breaking.text(event, "mafia")
+    # another game's own count, or a host's other templates, leave this game's count as shipped
+    other = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "other", "day_end.j2", "x\n"))
+    assert other.counts_as_shipped(["mafia/vote_count.j2", "vote_count.j2"])
+    assert other.text(event, "mafia") == shipped
+
+
+def test_an_edited_shipped_template_is_rendered_as_it_now_is(monkeypatch):
+    monkeypatch.setitem(counting.SHIPPED, "markdown", ("0", "0"))
+    renderer = Renderer("markdown", "en")
+    assert not renderer.counts_as_shipped(["vote_count.j2"])
+    with mock.patch.object(renderer._count, "raw", side_effect=AssertionError("not the template")):
+        assert renderer.text(count_event(new_game(6)), "mafia").startswith("**Day 1")
+
+
+def calls_made(do: Any) -> int:
+    """Python functions (and generator steps) entered while `do` runs."""
+    entered = 0
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal entered
+        entered += event == "call"
+
+    sys.setprofile(profile)
+    try:
+        do()
+    finally:
+        sys.setprofile(None)
+    return entered
+
+
+@pytest.mark.parametrize("dialect", ["markdown", "bbcode"])
+@pytest.mark.parametrize("players", [12, 60])
+def test_a_count_with_the_shipped_templates_runs_no_jinja_and_few_python_calls(dialect, players):
+    state = new_game(players)
+    state, _ = votes(state, [(f"P{i:02}", f"P{i % 5 + 1:02}") for i in range(1, players // 2)])
+    state, _ = act(state, "Stranger", "vote", "P02")
+    renderer = Renderer(dialect, "ru")
+    renderer.text(count_event(state), "mafia")
+    state, _ = act(state, "P01", "vote", "P03")          # one vote: two wagons change
+    event = Event("vote_count", view(state, state.phase_started + timedelta(minutes=5)))
+    with mock.patch.object(jinja2.Template, "render", side_effect=AssertionError("jinja2 ran")), \
+            mock.patch.object(jinja2.Environment, "get_template", side_effect=AssertionError("jinja2 ran")):
+        # The sandboxed template took some 390 calls here (12 players): five wagons, two of them new, an error
+        made = calls_made(lambda: renderer.text(event, "mafia"))
+    assert made <= 40, made
+
+
+def test_a_kept_error_line_follows_a_players_gender_as_it_changes():
+    state = new_game(6)
+    state, _ = act(state, "Stranger", "vote", "P02")
+    event = count_event(state)
+    said = {"error_not_player": "{author} {author:играл/играла}"}
+    renderer = Renderer("markdown", "ru", overrides=said, genders={"Stranger": "m"})
+    assert "Stranger играл" in renderer.text(event, "mafia")
+    renderer.genders.update({"Stranger": "f"})          # a game that signs players up, as it does
+    assert "Stranger играла" in renderer.text(event, "mafia")
+    assert renderer.text(event, "mafia") == Renderer("markdown", "ru", overrides=said,
+                                                     genders={"Stranger": "f"}).text(event, "mafia")
+
+
+@given(st.text(st.sampled_from(["\n", "a", " ", "\u202e"])))
+@example("x\n\u202e\n\ny")    # blank lines are joined before bidi controls go: this keeps three
+def test_the_clean_up_is_the_patterns_it_replaces(body):
+    assert Renderer._clean(body) == strip_bidi(re.sub(r"\n{3,}", "\n\n", body)).strip() + "\n"   # as it was
