@@ -87,6 +87,7 @@ class Runner:
         # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
+        self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
         # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
@@ -163,11 +164,16 @@ class Runner:
         self._authors[run.name] = (base, (*extra, *lookalikes), found)
         return found
 
-    @staticmethod
-    def _lookalike(run: GameRun) -> Callable[[str], bool] | None:
-        """Whether a PM's author is a lookalike of the host (read too, refused and flagged)."""
+    def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
+        """Whether a PM's author is a lookalike of the host (read too, refused and flagged). The same function
+        for the same host each time: the store tells by it that a game reads the same PMs as last time."""
         host = run.config.host
-        return (lambda author: looks_like(author, host)) if host else None
+        if not host:
+            return None
+        test = self._lookalike_tests.get(host)
+        if test is None:
+            test = self._lookalike_tests[host] = lambda author: looks_like(author, host)
+        return test
 
     def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
         """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
@@ -475,7 +481,8 @@ class Runner:
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
-            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors, also=lookalike)
+            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors, also=lookalike,
+                                                   looked=self._looked)
             in_force = self._in_force.pop(run.name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
                         corrections=corrections.active(self.store, run.name) if in_force is None else in_force)

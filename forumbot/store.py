@@ -150,8 +150,14 @@ _UNPROCESSED_SQL: dict[tuple[int, bool], str] = {}
 
 
 @functools.lru_cache(maxsize=64)
-def _known_posts_sql(count: int) -> str:
-    return f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * count)})"
+def _put_posts_sql(count: int) -> str:
+    """`count` posts stored in one statement: a known id keeps its first text, and a different text is
+    recorded beside it as an edit. Gives back each post written: its id, rowid and whether it is new (an
+    edit has an edited text)."""
+    return ("INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, fetched) "
+            f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)} "
+            "ON CONFLICT(id) DO UPDATE SET edited_body = excluded.body, edited = coalesce(excluded.edited, "
+            "excluded.created) WHERE excluded.body != posts.body RETURNING id, rowid, edited_body IS NULL")
 
 
 @functools.lru_cache(maxsize=64)
@@ -205,6 +211,31 @@ def _post_from_row(row: tuple[Any, ...]) -> Post:
                 pm=bool(pm))
 
 
+def _as_stored(post: Post, row: tuple[Any, ...]) -> Post:
+    """The post as reading its stored row (save_posts' `row`) gives it back: the same one when it is already
+    in that form (times in UTC to the second, a dialect, a url)."""
+    created, edited = post.created, post.edited
+    if created.tzinfo is UTC and not created.microsecond and post.dialect and isinstance(post.url, str) \
+            and type(post.pm) is bool and (edited is None or (edited.tzinfo is UTC and not edited.microsecond)):
+        return post
+    return _post_from_row((row[0], *row[2:10]))
+
+
+@dataclass
+class _Read:
+    """What a game's last read of its new posts gave (Store.unprocessed_posts), less what it processed since."""
+
+    version: int                                # PRAGMA data_version then
+    key: tuple[Any, ...]                        # what it read: threads, PM authors, lookalike test
+    rows: list[tuple[str, int, Post]]           # (created, rowid, post) of the posts still unprocessed
+    seen: int                                   # the posts this connection stored up to then (Store._fresh)
+
+
+# How many posts this connection stored that it keeps for the games' next reads (Store._fresh); past that
+# they are read from the store again.
+_FRESH_KEPT = 5000
+
+
 class Store:
     """The SQLite store. `path` is a file (WAL mode) or ":memory:"."""
 
@@ -229,6 +260,14 @@ class Store:
         # may have changed.
         self._data_version = 0
         self._writes: dict[str, int] = {}
+        # The posts this connection stored, (created, rowid, post), and each game's last read of its new
+        # posts: while no other connection committed, a game's next read is what it left of its last one plus
+        # these (see unprocessed_posts). `_fresh_base` counts the stored posts dropped from the front.
+        self._fresh: list[tuple[str, int, Post]] = []
+        self._fresh_base = 0
+        self._reads: dict[str, _Read] = {}
+        # Posts a statement of save_posts stores (its parameters stay within SQLite's limit).
+        self._batch = max(1, min(500, self.db.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 11))
 
     def close(self) -> None:
         self.db.close()
@@ -243,35 +282,32 @@ class Store:
         if not posts and cursor is None and read_at is None:
             return 0
         fetched = _now()
-        new = 0
         conn = self.db.conn
-        with Transaction(conn):
-            known: dict[str, str] = {}
-            ids = [post.platform_id for post in posts]
-            for start in range(0, len(ids), 500):   # a batch of posts: one look-up, one insert
-                chunk = ids[start:start + 500]
-                known.update(conn.execute(_known_posts_sql(len(chunk)), chunk).fetchall())
-            rows, edits = [], []
-            for post in posts:
-                if post.platform_id not in known:
-                    known[post.platform_id] = post.body
-                    rows.append((post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                                 format_time(post.edited) if post.edited else None, post.body, post.dialect,
-                                 post.url, int(post.pm), fetched))
-                elif post.body != known[post.platform_id]:
-                    edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
-            if rows:
-                conn.executemany(
-                    "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, "
-                    "fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-                new = len(rows)
-            if edits:
-                conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
+        stored: dict[str, tuple[int, bool]] = {}   # id: (rowid, new)
+        rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                 format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
+                 int(post.pm), fetched) for post in posts]
+        with Transaction(conn) as nested:
+            size = self._batch
+            for start in range(0, len(rows), size):   # a batch of posts: one statement
+                chunk = rows[start:start + size]
+                for platform_id, rowid, new in conn.execute(_put_posts_sql(len(chunk)),
+                                                            [v for row in chunk for v in row]).fetchall():
+                    stored[platform_id] = (rowid, new or platform_id in stored and stored[platform_id][1])
             named = [*((("posts", cursor),) if cursor is not None else ()),
                      *((("read_until", format_time(read_at)),) if read_at is not None else ())]
             if named:
                 self._put_cursors(platform, named)
-        return new
+        fresh = []
+        for post, row in zip(posts, rows, strict=True):
+            rowid, new = stored.pop(post.platform_id, (0, False))   # popped: a post twice in the batch counts once
+            if new:
+                fresh.append((row[4], rowid, _as_stored(post, row)))
+        if nested:   # the caller's transaction may still roll back: no read of new posts is taken from memory
+            self._reads.clear()
+        elif fresh:
+            self._stored_fresh(fresh)
+        return len(fresh)
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
         row = self.db.conn.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
@@ -279,15 +315,53 @@ class Store:
         return row[0] if row else None
 
     def unprocessed_posts(self, game: str, threads: Iterable[str], pm_authors: Iterable[str] = (),
-                          also: Callable[[str], bool] | None = None) -> list[Post]:
+                          also: Callable[[str], bool] | None = None, *, looked: bool = False) -> list[Post]:
         """Posts in the game's threads, and private messages from `pm_authors` (or whose author `also` takes),
         that the game has not read yet, oldest first. The game's mark is the newest post up to which it has
         read every post, so the posts stored after it, less those already processed (a step may leave posts
-        after a deadline that cannot fire yet for the next one), are exactly the new ones."""
+        after a deadline that cannot fire yet for the next one), are exactly the new ones.
+
+        `looked`: the caller asked `look` at the start of its step and takes what the store holds as of then
+        (Store.token). While no other connection has committed since the game's last read with the same
+        threads, authors and `also`, the answer is that read's posts less those the game processed since,
+        plus the posts this connection stored since that it reads, and the store is not asked."""
+        threads = tuple(threads)
+        authors = pm_authors if isinstance(pm_authors, tuple) else tuple(pm_authors)
+        key = (threads, authors, also)
+        read = self._reads.get(game) if looked else None
+        if read is not None and read.version == self._data_version and read.key == key:
+            rows = read.rows
+            new = self._fresh[read.seen - self._fresh_base:]
+            if new:
+                wanted = self._wanted(threads, authors, also)
+                rows = [*rows, *(row for row in new if wanted(row[2]))]
+                rows.sort()   # by created, then rowid (unique: the posts themselves are never compared)
+        else:
+            rows = self._unprocessed_rows(game, threads, authors, also)
+        self._reads[game] = _Read(self._data_version, key, rows, self._fresh_base + len(self._fresh))
+        self._handed[game] = sorted((row[1], row[2].platform_id) for row in rows)
+        self._drop_fresh()
+        return [row[2] for row in rows]
+
+    @staticmethod
+    def _wanted(threads: tuple[str, ...], authors: tuple[str, ...],
+                also: Callable[[str], bool] | None) -> Callable[[Post], bool]:
+        """unprocessed_posts' filter, on a post in memory."""
+        in_threads, by = set(threads), set(authors)
+        everyone = "*" in by
+
+        def wanted(post: Post) -> bool:
+            if not post.pm:
+                return post.thread in in_threads
+            return everyone or post.author in by or (also is not None and also(post.author))
+        return wanted
+
+    def _unprocessed_rows(self, game: str, threads: tuple[str, ...], pm_authors: tuple[str, ...],
+                          also: Callable[[str], bool] | None) -> list[tuple[str, int, Post]]:
+        """unprocessed_posts asking the store: (created, rowid, post) each, oldest first."""
         authors = set(pm_authors)
         # Every new PM is selected and those from `authors` kept here: the statement does not grow with the
         # roster (new PMs are few, and the rowid range bounds them).
-        threads = list(threads)
         every_pm = bool(authors) or also is not None
         sql = _UNPROCESSED_SQL.get((len(threads), every_pm))
         if sql is None:
@@ -298,11 +372,28 @@ class Store:
                 f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
                 f"ORDER BY created, rowid")
         everyone = "*" in authors
-        # a row: _POST_COLUMNS (id 0, author 2, pm 8), then the rowid (9)
-        rows = [row for row in self.db.conn.execute(sql, [game, *threads, game]).fetchall()
+        # a row: _POST_COLUMNS (id 0, author 2, created 3, pm 8), then the rowid (9)
+        return [(row[3], row[9], _post_from_row(row[:9]))
+                for row in self.db.conn.execute(sql, [game, *threads, game]).fetchall()
                 if not row[8] or everyone or row[2] in authors or (also is not None and also(row[2]))]
-        self._handed[game] = sorted((row[9], row[0]) for row in rows)
-        return [_post_from_row(row[:9]) for row in rows]
+
+    def _stored_fresh(self, fresh: list[tuple[str, int, Post]]) -> None:
+        """Posts this connection has just stored (committed), for the games' next reads."""
+        if self._reads:
+            self._fresh += fresh
+        else:   # nobody would read them from here
+            self._fresh_base += len(self._fresh) + len(fresh)
+            self._fresh = []
+
+    def _drop_fresh(self) -> None:
+        """Forget the stored posts every game's last read has seen; past _FRESH_KEPT (a game that stopped
+        reading), every read starts from the store again."""
+        if len(self._fresh) > _FRESH_KEPT:
+            self._reads.clear()
+        seen = min((read.seen for read in self._reads.values()), default=self._fresh_base + len(self._fresh))
+        if seen > self._fresh_base:
+            del self._fresh[:seen - self._fresh_base]
+            self._fresh_base = seen
 
     def _mark_after(self, game: str, mark: int, processed: Iterable[str]) -> int:
         """The game's new mark: the newest post handed out such that it and every post handed out before it
@@ -402,8 +493,28 @@ class Store:
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
         read. Raises StaleState when another writer moved the game on (nothing is written)."""
-        stamp = format_time(at) if at else _now()
         processed = list(processed)
+        try:
+            seq, nested = self._commit_step(name, game, setup, state, processed, intents, flags, events, outbox, at,
+                                            expected_seq, expected_version, host)
+        except BaseException:
+            self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
+            raise
+        read = self._reads.get(name)
+        if processed and read is not None:
+            if nested:   # the caller's transaction may still roll back
+                del self._reads[name]
+            else:
+                done = set(processed)
+                read.rows = [row for row in read.rows if row[2].platform_id not in done]
+        return seq
+
+    def _commit_step(self, name: str, game: str, setup: dict[str, Any] | None,
+                     state: dict[str, Any] | str | StateChange | None, processed: list[str],
+                     intents: Iterable[Intent], flags: Iterable[Flag], events: Iterable[tuple[Event, str]],
+                     outbox: Iterable[Outgoing], at: datetime | None, expected_seq: int | None,
+                     expected_version: int | None, host: dict[str, Any] | None) -> tuple[int, bool]:
+        stamp = format_time(at) if at else _now()
         known = self._written.pop(name, None)   # set again below once this step is committed
         conn = self.db.conn
         with self._writing() as nested:
@@ -484,7 +595,7 @@ class Store:
             self._wrote("outbox")
         if not nested:   # known only once committed (a caller's transaction may still roll back)
             self._written[name] = (version + 1, seq, mark, in_parts)
-        return seq
+        return seq, nested
 
     def _write_parts(self, name: str, change: StateChange) -> None:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
