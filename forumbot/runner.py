@@ -613,7 +613,7 @@ class Runner:
         held: dict[tuple[str, str], str] = {}   # the post each slot's messages replace, found this time
         owed = False
         try:
-            for row in self.store.pending():
+            for row in self.store.pending(looked=True):   # (looked above, or at the start of the step)
                 if row["game"] not in games:
                     continue
                 try:

@@ -178,6 +178,19 @@ _PENDING_SQL = {flag: f"SELECT * FROM outbox WHERE delivered IS NULL{' AND game 
                 for flag in (False, True)}
 
 
+# The outbox's columns, as `SELECT *` gives them.
+_OUTBOX_COLUMNS = ["key", "game", "kind", "thread", "pm_to", "subject", "text", "created", "delivered", "platform_id",
+                   "attempts", "last_error", "slot"]
+
+
+def _outbox_row(queued: tuple[Any, ...]) -> dict[str, Any]:
+    """A message just queued (commit_step's row) as pending() reads it back."""
+    key, game, kind, thread, pm_to, subject, text, created, slot = queued
+    return {"key": key, "game": game, "kind": kind, "thread": thread, "pm_to": pm_to, "subject": subject, "text": text,
+            "created": created, "delivered": None, "platform_id": None, "attempts": 0, "last_error": None,
+            "slot": slot}
+
+
 def _now() -> str:
     return format_time(datetime.now(UTC))
 
@@ -266,6 +279,9 @@ class Store:
         self._fresh: list[tuple[str, int, Post]] = []
         self._fresh_base = 0
         self._reads: dict[str, _Read] = {}
+        # The undelivered messages as of the last read of the whole outbox (with the data_version then), kept
+        # up to date with what this connection queued and delivered since (see pending).
+        self._owed: tuple[int, list[dict[str, Any]]] | None = None
         # Posts a statement of save_posts stores (its parameters stay within SQLite's limit).
         self._batch = max(1, min(500, self.db.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 11))
 
@@ -586,13 +602,20 @@ class Store:
                       f.line, format_time(f.at) if f.at else stamp) for f in flags])
             execute("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
                     event_rows)
-            execute("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, "
-                    "attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                    [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
-                      format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox])
+            queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
+                       o.slot or None) for o in outbox]
+            if queued:
+                added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
+                                         "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                                         queued).rowcount
         self._wrote(f"game:{name}")
-        if outbox:
+        if queued:
             self._wrote("outbox")
+            if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
+                if nested or added != len(queued):
+                    self._owed = None
+                else:
+                    self._owed[1].extend(_outbox_row(row) for row in queued)
         if not nested:   # known only once committed (a caller's transaction may still roll back)
             self._written[name] = (version + 1, seq, mark, in_parts)
         return seq, nested
@@ -610,10 +633,21 @@ class Store:
                                      [(name, field, key, text) for field, key, text in change.put])
 
     # ---- outbox --------------------------------------------------------------------------------
-    def pending(self, game: str | None = None) -> list[dict[str, Any]]:
-        """Undelivered messages, in the order they were decided."""
+    def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
+        """Undelivered messages, in the order they were decided.
+
+        `looked`: as in unprocessed_posts. While no other connection has committed since the outbox was last
+        read, that read's messages less those delivered since plus those queued since are the answer, and
+        the store is not asked."""
+        owed = self._owed if looked else None
+        if owed is not None and owed[0] == self._data_version:
+            return [row for row in owed[1] if row["game"] == game] if game else list(owed[1])
         cursor = self.db.conn.execute(_PENDING_SQL[bool(game)], [game] if game else [])
         columns = [c[0] for c in cursor.description]
+        if not game:
+            rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+            self._owed = (self._data_version, rows) if columns == _OUTBOX_COLUMNS else None
+            return list(rows)
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
     def slot_holder(self, game: str, slot: str) -> str | None:
@@ -662,13 +696,23 @@ class Store:
             return
         stamp = format_time(at) if at else _now()
         conn = self.db.conn
-        with Transaction(conn):
+        with Transaction(conn) as nested:
             if sent:
                 conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
                                  "WHERE key = ?", [(stamp, platform_id, key) for key, platform_id in sent])
             if failed is not None:
                 conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
                                 [failed[1], failed[0]])
+        if self._owed is not None:
+            if nested:   # the caller's transaction may still roll back
+                self._owed = None
+                return
+            gone = {key for key, _ in sent}
+            rows = [row for row in self._owed[1] if row["key"] not in gone]
+            if failed is not None:
+                rows = [{**row, "last_error": failed[1], "attempts": row["attempts"] + 1} if row["key"] == failed[0]
+                        else row for row in rows]
+            self._owed = (self._owed[0], rows)
 
     # ---- platform health ------------------------------------------------------------------------
     def platform_ok(self, platform: str, at: datetime) -> None:
