@@ -150,14 +150,19 @@ _UNPROCESSED_SQL: dict[tuple[int, bool], str] = {}
 
 
 @functools.lru_cache(maxsize=64)
-def _put_posts_sql(count: int) -> str:
-    """`count` posts stored in one statement: a known id keeps its first text, and a different text is
-    recorded beside it as an edit. Gives back each post written: its id, rowid and whether it is new (an
-    edit has an edited text)."""
+def _known_posts_sql(count: int) -> str:
+    return f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * count)})"
+
+
+@functools.lru_cache(maxsize=64)
+def _insert_posts_sql(count: int) -> str:
+    """`count` new posts in one statement (its lastrowid is the last one's)."""
     return ("INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, fetched) "
-            f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)} "
-            "ON CONFLICT(id) DO UPDATE SET edited_body = excluded.body, edited = coalesce(excluded.edited, "
-            "excluded.created) WHERE excluded.body != posts.body RETURNING id, rowid, edited_body IS NULL")
+            f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)}")
+
+
+# Past this rowid SQLite may give a new row any free rowid (save_posts counts on them being in turn).
+_LAST_ROWID = 2**62
 
 
 @functools.lru_cache(maxsize=64)
@@ -299,31 +304,45 @@ class Store:
             return 0
         fetched = _now()
         conn = self.db.conn
-        stored: dict[str, tuple[int, bool]] = {}   # id: (rowid, new)
-        rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                 format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
-                 int(post.pm), fetched) for post in posts]
+        fresh: list[tuple[str, int, Post]] = []   # the new posts as a read gives them: (created, rowid, post)
         with Transaction(conn) as nested:
+            known: dict[str, str] = {}
+            ids = [post.platform_id for post in posts]
             size = self._batch
-            for start in range(0, len(rows), size):   # a batch of posts: one statement
+            for start in range(0, len(ids), size):   # a batch of posts: one look-up, one insert
+                chunk = ids[start:start + size]
+                known.update(conn.execute(_known_posts_sql(len(chunk)), chunk).fetchall())
+            rows, new, edits = [], [], []
+            for post in posts:
+                if post.platform_id not in known:
+                    known[post.platform_id] = post.body
+                    row = (post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                           format_time(post.edited) if post.edited else None, post.body, post.dialect,
+                           post.url, int(post.pm), fetched)
+                    rows.append(row)
+                    new.append(_as_stored(post, row))
+                elif post.body != known[post.platform_id]:
+                    edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
+            for start in range(0, len(rows), size):
                 chunk = rows[start:start + size]
-                for platform_id, rowid, new in conn.execute(_put_posts_sql(len(chunk)),
-                                                            [v for row in chunk for v in row]).fetchall():
-                    stored[platform_id] = (rowid, new or platform_id in stored and stored[platform_id][1])
+                last = conn.execute(_insert_posts_sql(len(chunk)), [v for row in chunk for v in row]).lastrowid
+                # SQLite gives new rows the rowids after the largest (below its maximum), in turn
+                first = (last or 0) - len(chunk) + 1
+                fresh += [(row[4], rowid, post) for rowid, row, post in
+                          zip(range(first, first + len(chunk)), chunk, new[start:start + size], strict=True)]
+            if edits:
+                conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
             named = [*((("posts", cursor),) if cursor is not None else ()),
                      *((("read_until", format_time(read_at)),) if read_at is not None else ())]
             if named:
                 self._put_cursors(platform, named)
-        fresh = []
-        for post, row in zip(posts, rows, strict=True):
-            rowid, new = stored.pop(post.platform_id, (0, False))   # popped: a post twice in the batch counts once
-            if new:
-                fresh.append((row[4], rowid, _as_stored(post, row)))
-        if nested:   # the caller's transaction may still roll back: no read of new posts is taken from memory
+        if nested or (fresh and fresh[-1][1] >= _LAST_ROWID):
+            # the caller's transaction may still roll back, or the rowids may not be in turn: new posts are
+            # read from the store
             self._reads.clear()
         elif fresh:
             self._stored_fresh(fresh)
-        return len(fresh)
+        return len(rows)
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
         row = self.db.conn.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
