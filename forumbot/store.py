@@ -336,9 +336,9 @@ class Store:
                      *((("read_until", format_time(read_at)),) if read_at is not None else ())]
             if named:
                 self._put_cursors(platform, named)
-        if nested or (fresh and fresh[-1][1] >= _LAST_ROWID):
-            # the caller's transaction may still roll back, or the rowids may not be in turn: new posts are
-            # read from the store
+        if nested or edits or (fresh and fresh[-1][1] >= _LAST_ROWID):
+            # the caller's transaction may still roll back, an edit changed a post (its edit time), or the
+            # rowids may not be in turn: new posts are read from the store
             self._reads.clear()
         elif fresh:
             self._stored_fresh(fresh)
