@@ -634,8 +634,8 @@ class Runner:
                         held.setdefault((row["game"], row["slot"]), platform_id)
                     sent.append({**row, "platform_id": platform_id, "delivered": now})
         finally:
-            if done:
-                self.store.record_delivery(done, now)
+            if done:   # written with the next poll's first write (Store.record_delivery)
+                self.store.record_delivery(done, now, later=True)
                 crashpoint("delivered")
         if not owed:
             self._settled = token

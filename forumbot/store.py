@@ -151,14 +151,15 @@ _UNPROCESSED_SQL: dict[tuple[int, bool], str] = {}
 
 @functools.lru_cache(maxsize=64)
 def _known_posts_sql(count: int) -> str:
-    return f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * count)})"
+    return f"SELECT id, body, rowid FROM posts WHERE id IN ({','.join('?' * count)})"
 
 
 @functools.lru_cache(maxsize=64)
 def _insert_posts_sql(count: int) -> str:
-    """`count` new posts in one statement (its lastrowid is the last one's)."""
+    """`count` posts in one statement, those whose id is known left out (its rowcount says how many went in,
+    its lastrowid the last one's rowid)."""
     return ("INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, fetched) "
-            f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)}")
+            f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)} ON CONFLICT(id) DO NOTHING")
 
 
 # Past this rowid SQLite may give a new row any free rowid (save_posts counts on them being in turn).
@@ -287,10 +288,14 @@ class Store:
         # The undelivered messages as of the last read of the whole outbox (with the data_version then), kept
         # up to date with what this connection queued and delivered since (see pending).
         self._owed: tuple[int, list[dict[str, Any]]] | None = None
+        # Deliveries recorded `later` (record_delivery), (time, platform id, key) each: written by this
+        # connection's next transaction, or before anything reads the outbox's delivered marks.
+        self._marks: list[tuple[str, str, str]] = []
         # Posts a statement of save_posts stores (its parameters stay within SQLite's limit).
         self._batch = max(1, min(500, self.db.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 11))
 
     def close(self) -> None:
+        self.write_deliveries()
         self.db.close()
 
     # ---- posts ---------------------------------------------------------------------------------
@@ -305,44 +310,47 @@ class Store:
         fetched = _now()
         conn = self.db.conn
         fresh: list[tuple[str, int, Post]] = []   # the new posts as a read gives them: (created, rowid, post)
+        edits: list[tuple[str, str, str]] = []
         with Transaction(conn) as nested:
-            known: dict[str, str] = {}
-            ids = [post.platform_id for post in posts]
+            marks = self._put_marks(nested)
             size = self._batch
-            for start in range(0, len(ids), size):   # a batch of posts: one look-up, one insert
-                chunk = ids[start:start + size]
-                known.update(conn.execute(_known_posts_sql(len(chunk)), chunk).fetchall())
-            rows, new, edits = [], [], []
-            for post in posts:
-                if post.platform_id not in known:
-                    known[post.platform_id] = post.body
-                    row = (post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                           format_time(post.edited) if post.edited else None, post.body, post.dialect,
-                           post.url, int(post.pm), fetched)
-                    rows.append(row)
-                    new.append(_as_stored(post, row))
-                elif post.body != known[post.platform_id]:
-                    edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
-            for start in range(0, len(rows), size):
-                chunk = rows[start:start + size]
-                last = conn.execute(_insert_posts_sql(len(chunk)), [v for row in chunk for v in row]).lastrowid
+            for start in range(0, len(posts), size):   # a batch of posts: one insert (and a look-up if some are known)
+                batch = posts[start:start + size]
+                rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                         format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
+                         int(post.pm), fetched) for post in batch]
+                done = conn.execute(_insert_posts_sql(len(rows)), [v for row in rows for v in row])
                 # SQLite gives new rows the rowids after the largest (below its maximum), in turn
-                first = (last or 0) - len(chunk) + 1
-                fresh += [(row[4], rowid, post) for rowid, row, post in
-                          zip(range(first, first + len(chunk)), chunk, new[start:start + size], strict=True)]
+                added, last = done.rowcount, done.lastrowid or 0
+                ours = range(last - added + 1, last + 1) if added > 0 else range(0)
+                if added == len(rows):   # every post new (the usual poll): nothing to look up
+                    fresh += [(row[4], rowid, _as_stored(post, row)) for rowid, row, post in
+                              zip(ours, rows, batch, strict=True)]
+                    continue
+                # some were known, or came twice: a known id keeps its first text, a different one is an edit
+                stored = {platform_id: (body, rowid) for platform_id, body, rowid in
+                          conn.execute(_known_posts_sql(len(rows)), [row[0] for row in rows]).fetchall()}
+                for post, row in zip(batch, rows, strict=True):
+                    body, rowid = stored[post.platform_id]
+                    if rowid in ours:   # stored by this insert: its first time here
+                        stored[post.platform_id] = (body, 0)
+                        fresh.append((row[4], rowid, _as_stored(post, row)))
+                    elif post.body != body:
+                        edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
             if edits:
                 conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
             named = [*((("posts", cursor),) if cursor is not None else ()),
                      *((("read_until", format_time(read_at)),) if read_at is not None else ())]
             if named:
                 self._put_cursors(platform, named)
-        if nested or edits or (fresh and fresh[-1][1] >= _LAST_ROWID):
+        self._marks_written(marks)
+        if nested or edits or (fresh and max(row[1] for row in fresh) >= _LAST_ROWID):
             # the caller's transaction may still roll back, an edit changed a post (its edit time), or the
             # rowids may not be in turn: new posts are read from the store
             self._reads.clear()
         elif fresh:
             self._stored_fresh(fresh)
-        return len(rows)
+        return len(fresh)
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
         row = self.db.conn.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
@@ -553,6 +561,7 @@ class Store:
         known = self._written.pop(name, None)   # set again below once this step is committed
         conn = self.db.conn
         with self._writing() as nested:
+            marks = self._put_marks(nested)
             if known is not None and expected_version == known[0]:
                 # This connection wrote that version: no read; the write below checks that it is still there.
                 version, seq, mark, in_parts = known
@@ -627,6 +636,7 @@ class Store:
                 added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
                                          "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                                          queued).rowcount
+        self._marks_written(marks)
         self._wrote(f"game:{name}")
         if queued:
             self._wrote("outbox")
@@ -661,6 +671,7 @@ class Store:
         owed = self._owed if looked else None
         if owed is not None and owed[0] == self._data_version:
             return [row for row in owed[1] if row["game"] == game] if game else list(owed[1])
+        self.write_deliveries()
         cursor = self.db.conn.execute(_PENDING_SQL[bool(game)], [game] if game else [])
         columns = [c[0] for c in cursor.description]
         if not game:
@@ -671,6 +682,7 @@ class Store:
 
     def slot_holder(self, game: str, slot: str) -> str | None:
         """The platform id of the post that a slot's messages replace in place (the first one delivered)."""
+        self.write_deliveries()
         row = self.db.conn.execute("SELECT platform_id FROM outbox WHERE game = ? AND slot = ? AND delivered IS NOT "
                                    "NULL AND platform_id NOT LIKE 'superseded:%' ORDER BY rowid LIMIT 1",
                                    [game, slot]).fetchone()
@@ -678,6 +690,7 @@ class Store:
 
     def newer_in_slot(self, game: str, slot: str, key: str) -> str | None:
         """The key of a later undelivered message of the same slot, if any (this one need not go out)."""
+        self.write_deliveries()
         row = self.db.conn.execute("SELECT key FROM outbox WHERE game = ? AND slot = ? AND delivered IS NULL AND "
                                    "rowid > (SELECT rowid FROM outbox WHERE key = ?) ORDER BY rowid DESC LIMIT 1",
                                    [game, slot, key]).fetchone()
@@ -707,21 +720,31 @@ class Store:
                   format_time(f.at) if f.at else _now()) for f in flags])
 
     def record_delivery(self, sent: Iterable[tuple[str, str]], at: datetime | None = None,
-                        failed: tuple[str, str] | None = None) -> None:
+                        failed: tuple[str, str] | None = None, *, later: bool = False) -> None:
         """In one transaction: messages delivered, (key, platform id) each, and the one whose sending
-        failed, (key, error). `attempts` counts the sends tried whose outcome was recorded."""
+        failed, (key, error). `attempts` counts the sends tried whose outcome was recorded.
+
+        `later` (messages delivered, none failed): written by this connection's next transaction instead
+        of one of their own (a runner's next poll writes one anyway), or before anything reads the outbox's
+        delivered marks through this connection. A crash before that loses the marks, which costs what a
+        crash just after a send costs: the platform is asked for the message (by its marker) before it is
+        sent again."""
         sent = list(sent)
         if not sent and failed is None:
             return
         stamp = format_time(at) if at else _now()
-        conn = self.db.conn
-        with Transaction(conn) as nested:
-            if sent:
-                conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
-                                 "WHERE key = ?", [(stamp, platform_id, key) for key, platform_id in sent])
-            if failed is not None:
-                conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
-                                [failed[1], failed[0]])
+        marks = [(stamp, platform_id, key) for key, platform_id in sent]
+        if later and failed is None:
+            self._marks += marks
+            nested = False
+        else:
+            conn = self.db.conn
+            with Transaction(conn) as nested:
+                written = self._put_marks(nested, marks)
+                if failed is not None:
+                    conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
+                                 [failed[1], failed[0]])
+            self._marks_written(written)
         if self._owed is not None:
             if nested:   # the caller's transaction may still roll back
                 self._owed = None
@@ -733,20 +756,48 @@ class Store:
                         else row for row in rows]
             self._owed = (self._owed[0], rows)
 
+    def write_deliveries(self) -> None:
+        """The deliveries recorded `later`, written now (in a transaction of their own)."""
+        if self._marks:
+            with Transaction(self.db.conn) as nested:
+                written = self._put_marks(nested)
+            self._marks_written(written)
+
+    def _put_marks(self, nested: bool, more: list[tuple[str, str, str]] | None = None) -> int:
+        """Within the caller's transaction: the deliveries recorded `later` (unless the transaction is nested:
+        the caller's may still roll back) and `more`. Returns how many of those recorded later were written,
+        for _marks_written once the transaction is committed. A message marked already keeps its mark, so
+        writing a mark twice changes nothing."""
+        count = 0 if nested else len(self._marks)
+        rows = [*self._marks[:count], *(more or ())]
+        if rows:
+            self.db.conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
+                                     "WHERE key = ? AND delivered IS NULL", rows)
+        return count
+
+    def _marks_written(self, count: int) -> None:
+        if count:
+            del self._marks[:count]
+
     # ---- platform health ------------------------------------------------------------------------
     def platform_ok(self, platform: str, at: datetime) -> None:
-        with self.db.atomic():
-            self.db.execute("INSERT INTO platform_status (platform, last_ok, failures, next_try) "
-                            "VALUES (?, ?, 0, NULL) ON CONFLICT(platform) DO UPDATE SET "
-                            "last_ok = excluded.last_ok, failures = 0, next_try = NULL", [platform, format_time(at)])
+        with Transaction(self.db.conn) as nested:
+            marks = self._put_marks(nested)
+            self.db.conn.execute("INSERT INTO platform_status (platform, last_ok, failures, next_try) "
+                                 "VALUES (?, ?, 0, NULL) ON CONFLICT(platform) DO UPDATE SET "
+                                 "last_ok = excluded.last_ok, failures = 0, next_try = NULL",
+                                 [platform, format_time(at)])
+        self._marks_written(marks)
 
     def platform_failed(self, platform: str, at: datetime, error: str, failures: int, next_try: datetime) -> None:
-        with self.db.atomic():
-            self.db.execute("INSERT INTO platform_status (platform, last_error, last_error_at, failures, next_try) "
-                            "VALUES (?, ?, ?, ?, ?) ON CONFLICT(platform) DO UPDATE SET "
-                            "last_error = excluded.last_error, last_error_at = excluded.last_error_at, "
-                            "failures = excluded.failures, next_try = excluded.next_try",
-                            [platform, error, format_time(at), failures, format_time(next_try)])
+        with Transaction(self.db.conn) as nested:
+            marks = self._put_marks(nested)
+            self.db.conn.execute("INSERT INTO platform_status (platform, last_error, last_error_at, failures, "
+                                 "next_try) VALUES (?, ?, ?, ?, ?) ON CONFLICT(platform) DO UPDATE SET "
+                                 "last_error = excluded.last_error, last_error_at = excluded.last_error_at, "
+                                 "failures = excluded.failures, next_try = excluded.next_try",
+                                 [platform, error, format_time(at), failures, format_time(next_try)])
+        self._marks_written(marks)
 
     def platform_status(self) -> list[dict[str, Any]]:
         return list(self.db["platform_status"].rows_where(order_by="platform"))
@@ -771,6 +822,7 @@ class Store:
                              [v for name, value in named for v in (platform, name, value)])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
+        self.write_deliveries()
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
                                                  order_by="rowid"))
 
@@ -901,6 +953,7 @@ class Store:
 
     def bot_post_ids(self, game: str) -> set[str]:
         """The platform ids of the bot's own delivered posts for the game."""
+        self.write_deliveries()
         return {r[0] for r in self.db.execute(
             "SELECT platform_id FROM outbox WHERE game = ? AND platform_id IS NOT NULL", [game]).fetchall()}
 
