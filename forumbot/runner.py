@@ -88,6 +88,7 @@ class Runner:
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
         self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
+        self._thread_ids_held: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}   # per game (_thread_ids)
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
         # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
@@ -291,8 +292,7 @@ class Runner:
         for run in self.started():   # after a restart: the ids of the threads the bot opened for a game
             if run.open_threads:
                 self._isolated(run, result, "find its threads", lambda run=run: self._threads_found(run))
-        threads = sorted({run.thread_id(t) for run in self.started()
-                          for t in set(run.game.threads(self.state(run, check=True)).values())})
+        threads = sorted({t for run in self.started() for t in self._thread_ids(run, self.state(run, check=True))})
         pms: list[Post] = []
         read: datetime | None = None
         try:
@@ -468,8 +468,19 @@ class Runner:
     def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """What a game reads in a state: its threads, and the authors whose private messages it reads (the
         host's lookalikes are read with the new PMs: `_lookalike`)."""
-        threads = tuple(sorted({run.thread_id(t) for t in set(run.game.threads(state).values())}))
-        return threads, self._pm_authors(run, state, host, ())
+        return self._thread_ids(run, state), self._pm_authors(run, state, host, ())
+
+    def _thread_ids(self, run: GameRun, state: Any) -> tuple[str, ...]:
+        """The platform ids of the game's threads in a state, sorted (worked out again only when its threads
+        change: a step asks several times)."""
+        # (a thread the bot opens gets its id once, in run.thread_ids: forumbot/threads.py)
+        names = (len(run.thread_ids), *run.game.threads(state).values())
+        kept = self._thread_ids_held.get(run.name)
+        if kept is not None and kept[0] == names:
+            return kept[1]
+        ids = tuple(sorted({run.thread_id(t) for t in set(names[1:])}))
+        self._thread_ids_held[run.name] = (names, ids)
+        return ids
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         game = run.game

@@ -198,7 +198,9 @@ def _outbox_row(queued: tuple[Any, ...]) -> dict[str, Any]:
 
 
 def _now() -> str:
-    return format_time(datetime.now(UTC))
+    """The time now as format_time writes it, without going through format_time's cache (a time to the
+    microsecond is never asked for again, and would push out the times that are)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")[:19] + "Z"
 
 
 def _refuse_emptied(path: str | Path) -> None:
