@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -197,6 +198,23 @@ def _outbox_row(queued: tuple[Any, ...]) -> dict[str, Any]:
             "slot": slot}
 
 
+# A delivery recorded: (time, platform id, key). A message marked already keeps its first mark.
+_MARK_SQL = ("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 WHERE key = ? AND "
+             "delivered IS NULL")
+
+
+def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) -> None:
+    """The deliveries a store recorded `later` and had not written when it was dropped (Store.__init__)."""
+    if not marks:
+        return
+    try:
+        with Transaction(conn):
+            conn.executemany(_MARK_SQL, marks)
+        marks.clear()
+    except sqlite3.Error:   # closed, or busy: the messages are looked for on the platform before a new send
+        pass
+
+
 def _now() -> str:
     """The time now as format_time writes it, without going through format_time's cache (a time to the
     microsecond is never asked for again, and would push out the times that are)."""
@@ -293,6 +311,8 @@ class Store:
         # Deliveries recorded `later` (record_delivery), (time, platform id, key) each: written by this
         # connection's next transaction, or before anything reads the outbox's delivered marks.
         self._marks: list[tuple[str, str, str]] = []
+        # ... and when the store is dropped or the program ends without `close` (a replay's store)
+        weakref.finalize(self, _write_marks, self.db.conn, self._marks)
         # Posts a statement of save_posts stores (its parameters stay within SQLite's limit).
         self._batch = max(1, min(500, self.db.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 11))
 
@@ -773,8 +793,7 @@ class Store:
         count = 0 if nested else len(self._marks)
         rows = [*self._marks[:count], *(more or ())]
         if rows:
-            self.db.conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
-                                     "WHERE key = ? AND delivered IS NULL", rows)
+            self.db.conn.executemany(_MARK_SQL, rows)
         return count
 
     def _marks_written(self, count: int) -> None:

@@ -5,6 +5,7 @@ every post once."""
 
 from __future__ import annotations
 
+import gc
 from datetime import UTC, datetime, timedelta, timezone
 
 from helpers import START
@@ -140,3 +141,23 @@ def test_a_runner_reads_each_post_once_when_another_writer_reads_some(tmp_path):
     assert bot_posts(forum) == bot_posts(alone_forum)
     assert first.state(run).current == alone.state(alone.runs[0]).current
     assert store.pending() == []
+
+
+def test_deliveries_are_written_with_the_next_write_or_when_the_store_is_dropped(tmp_path):
+    forum, store, run, runner = build(tmp_path)
+    runner.start(START)
+    statements: list[str] = []
+    store.db.conn.set_trace_callback(statements.append)
+    runner.step(START + timedelta(minutes=1))            # the opening goes out: no transaction of its own
+    store.db.conn.set_trace_callback(None)
+    assert len(bot_posts(forum)) == 1 and not [s for s in statements if s.startswith("UPDATE outbox")]
+    console = Store(tmp_path / "bot.db")
+    assert len(console.pending()) == 1                   # not written yet...
+    store.platform_ok("local", START)                    # ...until the next write (the service's poll status)
+    assert console.pending() == []
+    forum.add_post("g/votes", "Alice", "vote Bob", at=START + timedelta(minutes=2))
+    runner.step(START + timedelta(minutes=3))            # the count goes out
+    assert len(console.pending()) == 1
+    del runner, store
+    gc.collect()                                         # a store dropped (a replay's) writes what it held
+    assert console.pending() == [] and len(bot_posts(forum)) == 2
