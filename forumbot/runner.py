@@ -87,6 +87,8 @@ class Runner:
         # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
+        self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
+        self._thread_ids_held: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}   # per game (_thread_ids)
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
         # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
@@ -163,11 +165,16 @@ class Runner:
         self._authors[run.name] = (base, (*extra, *lookalikes), found)
         return found
 
-    @staticmethod
-    def _lookalike(run: GameRun) -> Callable[[str], bool] | None:
-        """Whether a PM's author is a lookalike of the host (read too, refused and flagged)."""
+    def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
+        """Whether a PM's author is a lookalike of the host (read too, refused and flagged). The same function
+        for the same host each time: the store tells by it that a game reads the same PMs as last time."""
         host = run.config.host
-        return (lambda author: looks_like(author, host)) if host else None
+        if not host:
+            return None
+        test = self._lookalike_tests.get(host)
+        if test is None:
+            test = self._lookalike_tests[host] = lambda author: looks_like(author, host)
+        return test
 
     def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
         """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
@@ -285,8 +292,7 @@ class Runner:
         for run in self.started():   # after a restart: the ids of the threads the bot opened for a game
             if run.open_threads:
                 self._isolated(run, result, "find its threads", lambda run=run: self._threads_found(run))
-        threads = sorted({run.thread_id(t) for run in self.started()
-                          for t in set(run.game.threads(self.state(run, check=True)).values())})
+        threads = sorted({t for run in self.started() for t in self._thread_ids(run, self.state(run, check=True))})
         pms: list[Post] = []
         read: datetime | None = None
         try:
@@ -462,8 +468,19 @@ class Runner:
     def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """What a game reads in a state: its threads, and the authors whose private messages it reads (the
         host's lookalikes are read with the new PMs: `_lookalike`)."""
-        threads = tuple(sorted({run.thread_id(t) for t in set(run.game.threads(state).values())}))
-        return threads, self._pm_authors(run, state, host, ())
+        return self._thread_ids(run, state), self._pm_authors(run, state, host, ())
+
+    def _thread_ids(self, run: GameRun, state: Any) -> tuple[str, ...]:
+        """The platform ids of the game's threads in a state, sorted (worked out again only when its threads
+        change: a step asks several times)."""
+        # (a thread the bot opens gets its id once, in run.thread_ids: forumbot/threads.py)
+        names = (len(run.thread_ids), *run.game.threads(state).values())
+        kept = self._thread_ids_held.get(run.name)
+        if kept is not None and kept[0] == names:
+            return kept[1]
+        ids = tuple(sorted({run.thread_id(t) for t in set(names[1:])}))
+        self._thread_ids_held[run.name] = (names, ids)
+        return ids
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         game = run.game
@@ -475,7 +492,8 @@ class Runner:
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
-            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors, also=lookalike)
+            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors, also=lookalike,
+                                                   looked=self._looked)
             in_force = self._in_force.pop(run.name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
                         corrections=corrections.active(self.store, run.name) if in_force is None else in_force)
@@ -606,7 +624,7 @@ class Runner:
         held: dict[tuple[str, str], str] = {}   # the post each slot's messages replace, found this time
         owed = False
         try:
-            for row in self.store.pending():
+            for row in self.store.pending(looked=True):   # (looked above, or at the start of the step)
                 if row["game"] not in games:
                     continue
                 try:
@@ -627,8 +645,8 @@ class Runner:
                         held.setdefault((row["game"], row["slot"]), platform_id)
                     sent.append({**row, "platform_id": platform_id, "delivered": now})
         finally:
-            if done:
-                self.store.record_delivery(done, now)
+            if done:   # written with the next poll's first write (Store.record_delivery)
+                self.store.record_delivery(done, now, later=True)
                 crashpoint("delivered")
         if not owed:
             self._settled = token

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -151,7 +152,19 @@ _UNPROCESSED_SQL: dict[tuple[int, bool], str] = {}
 
 @functools.lru_cache(maxsize=64)
 def _known_posts_sql(count: int) -> str:
-    return f"SELECT id, body FROM posts WHERE id IN ({','.join('?' * count)})"
+    return f"SELECT id, body, rowid FROM posts WHERE id IN ({','.join('?' * count)})"
+
+
+@functools.lru_cache(maxsize=64)
+def _insert_posts_sql(count: int) -> str:
+    """`count` posts in one statement, those whose id is known left out (its rowcount says how many went in,
+    its lastrowid the last one's rowid)."""
+    return ("INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, fetched) "
+            f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)} ON CONFLICT(id) DO NOTHING")
+
+
+# Past this rowid SQLite may give a new row any free rowid (save_posts counts on them being in turn).
+_LAST_ROWID = 2**62
 
 
 @functools.lru_cache(maxsize=64)
@@ -172,8 +185,40 @@ _PENDING_SQL = {flag: f"SELECT * FROM outbox WHERE delivered IS NULL{' AND game 
                 for flag in (False, True)}
 
 
+# The outbox's columns, as `SELECT *` gives them.
+_OUTBOX_COLUMNS = ["key", "game", "kind", "thread", "pm_to", "subject", "text", "created", "delivered", "platform_id",
+                   "attempts", "last_error", "slot"]
+
+
+def _outbox_row(queued: tuple[Any, ...]) -> dict[str, Any]:
+    """A message just queued (commit_step's row) as pending() reads it back."""
+    key, game, kind, thread, pm_to, subject, text, created, slot = queued
+    return {"key": key, "game": game, "kind": kind, "thread": thread, "pm_to": pm_to, "subject": subject, "text": text,
+            "created": created, "delivered": None, "platform_id": None, "attempts": 0, "last_error": None,
+            "slot": slot}
+
+
+# A delivery recorded: (time, platform id, key). A message marked already keeps its first mark.
+_MARK_SQL = ("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 WHERE key = ? AND "
+             "delivered IS NULL")
+
+
+def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) -> None:
+    """The deliveries a store recorded `later` and had not written when it was dropped (Store.__init__)."""
+    if not marks:
+        return
+    try:
+        with Transaction(conn):
+            conn.executemany(_MARK_SQL, marks)
+        marks.clear()
+    except sqlite3.Error:   # closed, or busy: the messages are looked for on the platform before a new send
+        pass
+
+
 def _now() -> str:
-    return format_time(datetime.now(UTC))
+    """The time now as format_time writes it, without going through format_time's cache (a time to the
+    microsecond is never asked for again, and would push out the times that are)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")[:19] + "Z"
 
 
 def _refuse_emptied(path: str | Path) -> None:
@@ -205,6 +250,31 @@ def _post_from_row(row: tuple[Any, ...]) -> Post:
                 pm=bool(pm))
 
 
+def _as_stored(post: Post, row: tuple[Any, ...]) -> Post:
+    """The post as reading its stored row (save_posts' `row`) gives it back: the same one when it is already
+    in that form (times in UTC to the second, a dialect, a url)."""
+    created, edited = post.created, post.edited
+    if created.tzinfo is UTC and not created.microsecond and post.dialect and isinstance(post.url, str) \
+            and type(post.pm) is bool and (edited is None or (edited.tzinfo is UTC and not edited.microsecond)):
+        return post
+    return _post_from_row((row[0], *row[2:10]))
+
+
+@dataclass
+class _Read:
+    """What a game's last read of its new posts gave (Store.unprocessed_posts), less what it processed since."""
+
+    version: int                                # PRAGMA data_version then
+    key: tuple[Any, ...]                        # what it read: threads, PM authors, lookalike test
+    rows: list[tuple[str, int, Post]]           # (created, rowid, post) of the posts still unprocessed
+    seen: int                                   # the posts this connection stored up to then (Store._fresh)
+
+
+# How many posts this connection stored that it keeps for the games' next reads (Store._fresh); past that
+# they are read from the store again.
+_FRESH_KEPT = 5000
+
+
 class Store:
     """The SQLite store. `path` is a file (WAL mode) or ":memory:"."""
 
@@ -229,8 +299,25 @@ class Store:
         # may have changed.
         self._data_version = 0
         self._writes: dict[str, int] = {}
+        # The posts this connection stored, (created, rowid, post), and each game's last read of its new
+        # posts: while no other connection committed, a game's next read is what it left of its last one plus
+        # these (see unprocessed_posts). `_fresh_base` counts the stored posts dropped from the front.
+        self._fresh: list[tuple[str, int, Post]] = []
+        self._fresh_base = 0
+        self._reads: dict[str, _Read] = {}
+        # The undelivered messages as of the last read of the whole outbox (with the data_version then), kept
+        # up to date with what this connection queued and delivered since (see pending).
+        self._owed: tuple[int, list[dict[str, Any]]] | None = None
+        # Deliveries recorded `later` (record_delivery), (time, platform id, key) each: written by this
+        # connection's next transaction, or before anything reads the outbox's delivered marks.
+        self._marks: list[tuple[str, str, str]] = []
+        # ... and when the store is dropped or the program ends without `close` (a replay's store)
+        weakref.finalize(self, _write_marks, self.db.conn, self._marks)
+        # Posts a statement of save_posts stores (its parameters stay within SQLite's limit).
+        self._batch = max(1, min(500, self.db.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 11))
 
     def close(self) -> None:
+        self.write_deliveries()
         self.db.close()
 
     # ---- posts ---------------------------------------------------------------------------------
@@ -243,35 +330,49 @@ class Store:
         if not posts and cursor is None and read_at is None:
             return 0
         fetched = _now()
-        new = 0
         conn = self.db.conn
-        with Transaction(conn):
-            known: dict[str, str] = {}
-            ids = [post.platform_id for post in posts]
-            for start in range(0, len(ids), 500):   # a batch of posts: one look-up, one insert
-                chunk = ids[start:start + 500]
-                known.update(conn.execute(_known_posts_sql(len(chunk)), chunk).fetchall())
-            rows, edits = [], []
-            for post in posts:
-                if post.platform_id not in known:
-                    known[post.platform_id] = post.body
-                    rows.append((post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                                 format_time(post.edited) if post.edited else None, post.body, post.dialect,
-                                 post.url, int(post.pm), fetched))
-                elif post.body != known[post.platform_id]:
-                    edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
-            if rows:
-                conn.executemany(
-                    "INSERT INTO posts (id, platform, thread, author, created, edited, body, dialect, url, pm, "
-                    "fetched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-                new = len(rows)
+        fresh: list[tuple[str, int, Post]] = []   # the new posts as a read gives them: (created, rowid, post)
+        edits: list[tuple[str, str, str]] = []
+        with Transaction(conn) as nested:
+            marks = self._put_marks(nested)
+            size = self._batch
+            for start in range(0, len(posts), size):   # a batch of posts: one insert (and a look-up if some are known)
+                batch = posts[start:start + size]
+                rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                         format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
+                         int(post.pm), fetched) for post in batch]
+                done = conn.execute(_insert_posts_sql(len(rows)), [v for row in rows for v in row])
+                # SQLite gives new rows the rowids after the largest (below its maximum), in turn
+                added, last = done.rowcount, done.lastrowid or 0
+                ours = range(last - added + 1, last + 1) if added > 0 else range(0)
+                if added == len(rows):   # every post new (the usual poll): nothing to look up
+                    fresh += [(row[4], rowid, _as_stored(post, row)) for rowid, row, post in
+                              zip(ours, rows, batch, strict=True)]
+                    continue
+                # some were known, or came twice: a known id keeps its first text, a different one is an edit
+                stored = {platform_id: (body, rowid) for platform_id, body, rowid in
+                          conn.execute(_known_posts_sql(len(rows)), [row[0] for row in rows]).fetchall()}
+                for post, row in zip(batch, rows, strict=True):
+                    body, rowid = stored[post.platform_id]
+                    if rowid in ours:   # stored by this insert: its first time here
+                        stored[post.platform_id] = (body, 0)
+                        fresh.append((row[4], rowid, _as_stored(post, row)))
+                    elif post.body != body:
+                        edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
             if edits:
                 conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
             named = [*((("posts", cursor),) if cursor is not None else ()),
                      *((("read_until", format_time(read_at)),) if read_at is not None else ())]
             if named:
                 self._put_cursors(platform, named)
-        return new
+        self._marks_written(marks)
+        if nested or edits or (fresh and max(row[1] for row in fresh) >= _LAST_ROWID):
+            # the caller's transaction may still roll back, an edit changed a post (its edit time), or the
+            # rowids may not be in turn: new posts are read from the store
+            self._reads.clear()
+        elif fresh:
+            self._stored_fresh(fresh)
+        return len(fresh)
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
         row = self.db.conn.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
@@ -279,15 +380,53 @@ class Store:
         return row[0] if row else None
 
     def unprocessed_posts(self, game: str, threads: Iterable[str], pm_authors: Iterable[str] = (),
-                          also: Callable[[str], bool] | None = None) -> list[Post]:
+                          also: Callable[[str], bool] | None = None, *, looked: bool = False) -> list[Post]:
         """Posts in the game's threads, and private messages from `pm_authors` (or whose author `also` takes),
         that the game has not read yet, oldest first. The game's mark is the newest post up to which it has
         read every post, so the posts stored after it, less those already processed (a step may leave posts
-        after a deadline that cannot fire yet for the next one), are exactly the new ones."""
+        after a deadline that cannot fire yet for the next one), are exactly the new ones.
+
+        `looked`: the caller asked `look` at the start of its step and takes what the store holds as of then
+        (Store.token). While no other connection has committed since the game's last read with the same
+        threads, authors and `also`, the answer is that read's posts less those the game processed since,
+        plus the posts this connection stored since that it reads, and the store is not asked."""
+        threads = tuple(threads)
+        authors = pm_authors if isinstance(pm_authors, tuple) else tuple(pm_authors)
+        key = (threads, authors, also)
+        read = self._reads.get(game) if looked else None
+        if read is not None and read.version == self._data_version and read.key == key:
+            rows = read.rows
+            new = self._fresh[read.seen - self._fresh_base:]
+            if new:
+                wanted = self._wanted(threads, authors, also)
+                rows = [*rows, *(row for row in new if wanted(row[2]))]
+                rows.sort()   # by created, then rowid (unique: the posts themselves are never compared)
+        else:
+            rows = self._unprocessed_rows(game, threads, authors, also)
+        self._reads[game] = _Read(self._data_version, key, rows, self._fresh_base + len(self._fresh))
+        self._handed[game] = sorted((row[1], row[2].platform_id) for row in rows)
+        self._drop_fresh()
+        return [row[2] for row in rows]
+
+    @staticmethod
+    def _wanted(threads: tuple[str, ...], authors: tuple[str, ...],
+                also: Callable[[str], bool] | None) -> Callable[[Post], bool]:
+        """unprocessed_posts' filter, on a post in memory."""
+        in_threads, by = set(threads), set(authors)
+        everyone = "*" in by
+
+        def wanted(post: Post) -> bool:
+            if not post.pm:
+                return post.thread in in_threads
+            return everyone or post.author in by or (also is not None and also(post.author))
+        return wanted
+
+    def _unprocessed_rows(self, game: str, threads: tuple[str, ...], pm_authors: tuple[str, ...],
+                          also: Callable[[str], bool] | None) -> list[tuple[str, int, Post]]:
+        """unprocessed_posts asking the store: (created, rowid, post) each, oldest first."""
         authors = set(pm_authors)
         # Every new PM is selected and those from `authors` kept here: the statement does not grow with the
         # roster (new PMs are few, and the rowid range bounds them).
-        threads = list(threads)
         every_pm = bool(authors) or also is not None
         sql = _UNPROCESSED_SQL.get((len(threads), every_pm))
         if sql is None:
@@ -298,11 +437,28 @@ class Store:
                 f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
                 f"ORDER BY created, rowid")
         everyone = "*" in authors
-        # a row: _POST_COLUMNS (id 0, author 2, pm 8), then the rowid (9)
-        rows = [row for row in self.db.conn.execute(sql, [game, *threads, game]).fetchall()
+        # a row: _POST_COLUMNS (id 0, author 2, created 3, pm 8), then the rowid (9)
+        return [(row[3], row[9], _post_from_row(row[:9]))
+                for row in self.db.conn.execute(sql, [game, *threads, game]).fetchall()
                 if not row[8] or everyone or row[2] in authors or (also is not None and also(row[2]))]
-        self._handed[game] = sorted((row[9], row[0]) for row in rows)
-        return [_post_from_row(row[:9]) for row in rows]
+
+    def _stored_fresh(self, fresh: list[tuple[str, int, Post]]) -> None:
+        """Posts this connection has just stored (committed), for the games' next reads."""
+        if self._reads:
+            self._fresh += fresh
+        else:   # nobody would read them from here
+            self._fresh_base += len(self._fresh) + len(fresh)
+            self._fresh = []
+
+    def _drop_fresh(self) -> None:
+        """Forget the stored posts every game's last read has seen; past _FRESH_KEPT (a game that stopped
+        reading), every read starts from the store again."""
+        if len(self._fresh) > _FRESH_KEPT:
+            self._reads.clear()
+        seen = min((read.seen for read in self._reads.values()), default=self._fresh_base + len(self._fresh))
+        if seen > self._fresh_base:
+            del self._fresh[:seen - self._fresh_base]
+            self._fresh_base = seen
 
     def _mark_after(self, game: str, mark: int, processed: Iterable[str]) -> int:
         """The game's new mark: the newest post handed out such that it and every post handed out before it
@@ -402,11 +558,32 @@ class Store:
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
         read. Raises StaleState when another writer moved the game on (nothing is written)."""
-        stamp = format_time(at) if at else _now()
         processed = list(processed)
+        try:
+            seq, nested = self._commit_step(name, game, setup, state, processed, intents, flags, events, outbox, at,
+                                            expected_seq, expected_version, host)
+        except BaseException:
+            self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
+            raise
+        read = self._reads.get(name)
+        if processed and read is not None:
+            if nested:   # the caller's transaction may still roll back
+                del self._reads[name]
+            else:
+                done = set(processed)
+                read.rows = [row for row in read.rows if row[2].platform_id not in done]
+        return seq
+
+    def _commit_step(self, name: str, game: str, setup: dict[str, Any] | None,
+                     state: dict[str, Any] | str | StateChange | None, processed: list[str],
+                     intents: Iterable[Intent], flags: Iterable[Flag], events: Iterable[tuple[Event, str]],
+                     outbox: Iterable[Outgoing], at: datetime | None, expected_seq: int | None,
+                     expected_version: int | None, host: dict[str, Any] | None) -> tuple[int, bool]:
+        stamp = format_time(at) if at else _now()
         known = self._written.pop(name, None)   # set again below once this step is committed
         conn = self.db.conn
         with self._writing() as nested:
+            marks = self._put_marks(nested)
             if known is not None and expected_version == known[0]:
                 # This connection wrote that version: no read; the write below checks that it is still there.
                 version, seq, mark, in_parts = known
@@ -475,16 +652,24 @@ class Store:
                       f.line, format_time(f.at) if f.at else stamp) for f in flags])
             execute("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
                     event_rows)
-            execute("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, "
-                    "attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                    [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
-                      format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox])
+            queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
+                       o.slot or None) for o in outbox]
+            if queued:
+                added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
+                                         "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                                         queued).rowcount
+        self._marks_written(marks)
         self._wrote(f"game:{name}")
-        if outbox:
+        if queued:
             self._wrote("outbox")
+            if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
+                if nested or added != len(queued):
+                    self._owed = None
+                else:
+                    self._owed[1].extend(_outbox_row(row) for row in queued)
         if not nested:   # known only once committed (a caller's transaction may still roll back)
             self._written[name] = (version + 1, seq, mark, in_parts)
-        return seq
+        return seq, nested
 
     def _write_parts(self, name: str, change: StateChange) -> None:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
@@ -499,14 +684,27 @@ class Store:
                                      [(name, field, key, text) for field, key, text in change.put])
 
     # ---- outbox --------------------------------------------------------------------------------
-    def pending(self, game: str | None = None) -> list[dict[str, Any]]:
-        """Undelivered messages, in the order they were decided."""
+    def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
+        """Undelivered messages, in the order they were decided.
+
+        `looked`: as in unprocessed_posts. While no other connection has committed since the outbox was last
+        read, that read's messages less those delivered since plus those queued since are the answer, and
+        the store is not asked."""
+        owed = self._owed if looked else None
+        if owed is not None and owed[0] == self._data_version:
+            return [row for row in owed[1] if row["game"] == game] if game else list(owed[1])
+        self.write_deliveries()
         cursor = self.db.conn.execute(_PENDING_SQL[bool(game)], [game] if game else [])
         columns = [c[0] for c in cursor.description]
+        if not game:
+            rows = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+            self._owed = (self._data_version, rows) if columns == _OUTBOX_COLUMNS else None
+            return list(rows)
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
     def slot_holder(self, game: str, slot: str) -> str | None:
         """The platform id of the post that a slot's messages replace in place (the first one delivered)."""
+        self.write_deliveries()
         row = self.db.conn.execute("SELECT platform_id FROM outbox WHERE game = ? AND slot = ? AND delivered IS NOT "
                                    "NULL AND platform_id NOT LIKE 'superseded:%' ORDER BY rowid LIMIT 1",
                                    [game, slot]).fetchone()
@@ -514,6 +712,7 @@ class Store:
 
     def newer_in_slot(self, game: str, slot: str, key: str) -> str | None:
         """The key of a later undelivered message of the same slot, if any (this one need not go out)."""
+        self.write_deliveries()
         row = self.db.conn.execute("SELECT key FROM outbox WHERE game = ? AND slot = ? AND delivered IS NULL AND "
                                    "rowid > (SELECT rowid FROM outbox WHERE key = ?) ORDER BY rowid DESC LIMIT 1",
                                    [game, slot, key]).fetchone()
@@ -543,36 +742,83 @@ class Store:
                   format_time(f.at) if f.at else _now()) for f in flags])
 
     def record_delivery(self, sent: Iterable[tuple[str, str]], at: datetime | None = None,
-                        failed: tuple[str, str] | None = None) -> None:
+                        failed: tuple[str, str] | None = None, *, later: bool = False) -> None:
         """In one transaction: messages delivered, (key, platform id) each, and the one whose sending
-        failed, (key, error). `attempts` counts the sends tried whose outcome was recorded."""
+        failed, (key, error). `attempts` counts the sends tried whose outcome was recorded.
+
+        `later` (messages delivered, none failed): written by this connection's next transaction instead
+        of one of their own (a runner's next poll writes one anyway), or before anything reads the outbox's
+        delivered marks through this connection. A crash before that loses the marks, which costs what a
+        crash just after a send costs: the platform is asked for the message (by its marker) before it is
+        sent again."""
         sent = list(sent)
         if not sent and failed is None:
             return
         stamp = format_time(at) if at else _now()
-        conn = self.db.conn
-        with Transaction(conn):
-            if sent:
-                conn.executemany("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 "
-                                 "WHERE key = ?", [(stamp, platform_id, key) for key, platform_id in sent])
+        marks = [(stamp, platform_id, key) for key, platform_id in sent]
+        if later and failed is None:
+            self._marks += marks
+            nested = False
+        else:
+            conn = self.db.conn
+            with Transaction(conn) as nested:
+                written = self._put_marks(nested, marks)
+                if failed is not None:
+                    conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
+                                 [failed[1], failed[0]])
+            self._marks_written(written)
+        if self._owed is not None:
+            if nested:   # the caller's transaction may still roll back
+                self._owed = None
+                return
+            gone = {key for key, _ in sent}
+            rows = [row for row in self._owed[1] if row["key"] not in gone]
             if failed is not None:
-                conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
-                                [failed[1], failed[0]])
+                rows = [{**row, "last_error": failed[1], "attempts": row["attempts"] + 1} if row["key"] == failed[0]
+                        else row for row in rows]
+            self._owed = (self._owed[0], rows)
+
+    def write_deliveries(self) -> None:
+        """The deliveries recorded `later`, written now (in a transaction of their own)."""
+        if self._marks:
+            with Transaction(self.db.conn) as nested:
+                written = self._put_marks(nested)
+            self._marks_written(written)
+
+    def _put_marks(self, nested: bool, more: list[tuple[str, str, str]] | None = None) -> int:
+        """Within the caller's transaction: the deliveries recorded `later` (unless the transaction is nested:
+        the caller's may still roll back) and `more`. Returns how many of those recorded later were written,
+        for _marks_written once the transaction is committed. A message marked already keeps its mark, so
+        writing a mark twice changes nothing."""
+        count = 0 if nested else len(self._marks)
+        rows = [*self._marks[:count], *(more or ())]
+        if rows:
+            self.db.conn.executemany(_MARK_SQL, rows)
+        return count
+
+    def _marks_written(self, count: int) -> None:
+        if count:
+            del self._marks[:count]
 
     # ---- platform health ------------------------------------------------------------------------
     def platform_ok(self, platform: str, at: datetime) -> None:
-        with self.db.atomic():
-            self.db.execute("INSERT INTO platform_status (platform, last_ok, failures, next_try) "
-                            "VALUES (?, ?, 0, NULL) ON CONFLICT(platform) DO UPDATE SET "
-                            "last_ok = excluded.last_ok, failures = 0, next_try = NULL", [platform, format_time(at)])
+        with Transaction(self.db.conn) as nested:
+            marks = self._put_marks(nested)
+            self.db.conn.execute("INSERT INTO platform_status (platform, last_ok, failures, next_try) "
+                                 "VALUES (?, ?, 0, NULL) ON CONFLICT(platform) DO UPDATE SET "
+                                 "last_ok = excluded.last_ok, failures = 0, next_try = NULL",
+                                 [platform, format_time(at)])
+        self._marks_written(marks)
 
     def platform_failed(self, platform: str, at: datetime, error: str, failures: int, next_try: datetime) -> None:
-        with self.db.atomic():
-            self.db.execute("INSERT INTO platform_status (platform, last_error, last_error_at, failures, next_try) "
-                            "VALUES (?, ?, ?, ?, ?) ON CONFLICT(platform) DO UPDATE SET "
-                            "last_error = excluded.last_error, last_error_at = excluded.last_error_at, "
-                            "failures = excluded.failures, next_try = excluded.next_try",
-                            [platform, error, format_time(at), failures, format_time(next_try)])
+        with Transaction(self.db.conn) as nested:
+            marks = self._put_marks(nested)
+            self.db.conn.execute("INSERT INTO platform_status (platform, last_error, last_error_at, failures, "
+                                 "next_try) VALUES (?, ?, ?, ?, ?) ON CONFLICT(platform) DO UPDATE SET "
+                                 "last_error = excluded.last_error, last_error_at = excluded.last_error_at, "
+                                 "failures = excluded.failures, next_try = excluded.next_try",
+                                 [platform, error, format_time(at), failures, format_time(next_try)])
+        self._marks_written(marks)
 
     def platform_status(self) -> list[dict[str, Any]]:
         return list(self.db["platform_status"].rows_where(order_by="platform"))
@@ -597,6 +843,7 @@ class Store:
                              [v for name, value in named for v in (platform, name, value)])
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
+        self.write_deliveries()
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
                                                  order_by="rowid"))
 
@@ -727,6 +974,7 @@ class Store:
 
     def bot_post_ids(self, game: str) -> set[str]:
         """The platform ids of the bot's own delivered posts for the game."""
+        self.write_deliveries()
         return {r[0] for r in self.db.execute(
             "SELECT platform_id FROM outbox WHERE game = ? AND platform_id IS NOT NULL", [game]).fetchall()}
 
