@@ -18,7 +18,6 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, parse_time
-from forumbot.render.count import FILES, CountWriter, NotThisWay, shipped_path, shipped_unchanged
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -177,29 +176,6 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         return super().getattr(obj, attribute)
 
 
-class Genders(dict[str, str]):
-    """Player → "f" / "m", counting its changes (a game that signs players up adds them as it goes): a text
-    kept with a player's gender in it is kept for the `changes` it was made at."""
-
-    changes = 0
-
-    def _changing(name: str) -> Any:  # noqa: N805 - makes a method
-        def change(self: Genders, *args: Any, **kwargs: Any) -> Any:
-            self.changes += 1
-            return getattr(dict, name)(self, *args, **kwargs)
-        return change
-
-    __setitem__ = _changing("__setitem__")
-    __delitem__ = _changing("__delitem__")
-    __ior__ = _changing("__ior__")
-    update = _changing("update")
-    pop = _changing("pop")
-    popitem = _changing("popitem")
-    clear = _changing("clear")
-    setdefault = _changing("setdefault")
-    del _changing
-
-
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
@@ -225,7 +201,7 @@ class Renderer:
         self.env = self.environment(jinja2.ChoiceLoader(loaders))
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
-        self.genders = Genders(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
+        self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
         # A template is looked up (and its file read) once per renderer: a running game's templates do not
         # change under it (auto_reload off), and a vote count after every vote must not stat a file each time.
         self._templates: dict[tuple[int, tuple[str, ...]], jinja2.Template] = {}
@@ -233,10 +209,6 @@ class Renderer:
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
         self._wagon_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)    # a FrozenList of them, joined
-        # The shipped vote count, written out in Python; used where the templates chosen are the shipped ones.
-        self._count = CountWriter(dialect, self.phrases, self._filters, self._formatter, self._voters_text,
-                                  self._reason, _when, self.genders)
-        self._shipped_count: dict[tuple[str, ...], bool] = {}
 
     def environment(self, loader: jinja2.BaseLoader,
                     undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
@@ -362,35 +334,8 @@ class Renderer:
     def text(self, event: Event, game: str = "") -> str:
         """The text of one event's post: template <game>/<kind>.j2 if the game has its own, else <kind>.j2.
         Raises ConfigError when a template is missing or broken."""
-        names = [f"{game}/{event.kind}.j2", f"{event.kind}.j2"] if game else [f"{event.kind}.j2"]
-        if event.kind == "vote_count" and self.counts_as_shipped(names):
-            try:
-                return self._clean(self._count.raw(event.data))
-            except (NotThisWay, LookupError, TypeError, ValueError, AttributeError, jinja2.TemplateError):
-                pass     # a view the shipped template may not read: it renders it, or says what is wrong
-        return self.body(self.env, names, event)
-
-    def counts_as_shipped(self, names: list[str]) -> bool:
-        """Whether a vote count chosen by `names` is the shipped vote_count.j2 with the shipped _wagons.j2,
-        unchanged (then CountWriter prints it as they would); found once per renderer."""
-        key = tuple(names)
-        shipped = self._shipped_count.get(key)
-        if shipped is None:
-            shipped = self._shipped_count[key] = (
-                [self._found(names), self._found(["_wagons.j2"])] == [shipped_path(self.dialect, n) for n in FILES]
-                and shipped_unchanged(self.dialect))
-        return shipped
-
-    def _found(self, names: list[str]) -> Path | None:
-        """The file of the first of the templates `names` this renderer has (found, not compiled)."""
-        assert self.env.loader is not None
-        for name in names:
-            try:
-                filename = self.env.loader.get_source(self.env, name)[1]
-            except jinja2.TemplateNotFound:
-                continue
-            return Path(filename).resolve() if filename else None
-        return None
+        names = [f"{game}/{event.kind}.j2"] if game else []
+        return self.body(self.env, [*names, f"{event.kind}.j2"], event)
 
     def _template(self, env: jinja2.Environment, names: list[str]) -> jinja2.Template:
         """The first of the templates `names` that exists in `env`, chosen once."""

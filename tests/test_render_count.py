@@ -1,17 +1,13 @@
-"""The shipped vote count written out in Python (forumbot/render/count.py, issue 16). Pinned here: it prints
-what the shipped templates print, for any view and any phrases a host supplies, in both dialects; it is
-used only while both templates are the shipped ones (a host's or a game's own is rendered by the sandbox);
-and a count with the shipped templates runs no jinja2 and only a few Python calls."""
+"""A vote count's rendering with what the renderer keeps from one count to the next (issue 16): a day of
+counts prints what a fresh renderer prints; a host's own count templates are used and stay sandboxed; a
+kept text follows a player's gender; the post's clean-up is the patterns it replaced."""
 
 from __future__ import annotations
 
 import re
-import sys
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
-from unittest import mock
 
-import jinja2
 import pytest
 from helpers import act, new_game, votes
 from hypothesis import example, given, settings
@@ -22,11 +18,8 @@ from forumbot.games.mafia.game import view
 from forumbot.kept import FrozenDict, FrozenList
 from forumbot.model import Event, format_time
 from forumbot.render import Renderer
-from forumbot.render import count as counting
 from forumbot.render.defuse import strip_bidi
 from forumbot.render.renderer import _HERE
-
-NAMES = ["vote_count.j2"], ["mafia/vote_count.j2", "vote_count.j2"]
 
 
 def count_event(state: Any) -> Event:
@@ -38,14 +31,6 @@ def outcome(do: Any, *args: Any) -> Any:
         return do(*args)
     except ConfigError as err:
         return ("error", str(err), err.path, err.line)
-
-
-@pytest.mark.parametrize("dialect", ["markdown", "bbcode"])
-def test_the_shipped_templates_are_the_ones_count_py_prints(dialect):
-    # Edit vote_count.j2 or _wagons.j2 and this fails: bring CountWriter in line, then the digests.
-    renderer = Renderer(dialect, "en")
-    assert counting.shipped_unchanged(dialect)
-    assert all(renderer.counts_as_shipped(names) for names in NAMES)
 
 
 text = st.lists(st.sampled_from(["a", "Я", " ", "\n", "*", "_", "[", "]", "(", ")", "`", "\\", "#", "|", "<",
@@ -76,25 +61,6 @@ views = st.fixed_dictionaries({
     "error_total": st.integers(0, 5),
     "deadline": st.sampled_from([format_time(datetime(2026, 3, 4, 20, tzinfo=UTC)), "soon"]),
 }, optional={"corrected": st.booleans(), "at": text})
-
-
-@settings(max_examples=300, deadline=None)
-@given(views, st.dictionaries(st.sampled_from(PHRASES), phrase | st.integers(0, 3)),
-       st.sampled_from(["markdown", "bbcode"]), st.sampled_from(["en", "ru"]), st.integers(1, 3))
-def test_the_written_out_count_prints_what_the_templates_print(data, overrides, dialect, lang, times):
-    renderer = Renderer(dialect, lang, overrides=overrides)
-    event = Event("vote_count", data)
-    for _ in range(times):            # again: what the renderer keeps answers as it did
-        try:
-            raw = renderer._count.raw(data)
-        except (counting.NotThisWay, LookupError, TypeError, ValueError, AttributeError, jinja2.TemplateError):
-            pass
-        else:
-            shown = renderer._with_voter_lists(dict(data))
-            template = renderer._template(renderer.env, ["vote_count.j2"])
-            assert raw == template.render(e=shown, v=shown, t=renderer.phrases)
-        assert outcome(lambda: renderer.text(event, "mafia")) == \
-            outcome(lambda: renderer.body(renderer.env, ["vote_count.j2"], event))
 
 
 # Voters shared by the views of one day, as the game shares them: the same FrozenList in several counts.
@@ -133,60 +99,17 @@ def test_a_hosts_own_count_templates_are_used_and_sandboxed(tmp_path, dialect, n
     event = count_event(state)
     shipped = Renderer(dialect, "en").text(event, "mafia")
     host = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "mine", name, "HOST {{ v.alive }}\n"))
-    assert not host.counts_as_shipped(["mafia/vote_count.j2", "vote_count.j2"])
     assert host.text(event, "mafia") != shipped and "HOST 6" in host.text(event, "mafia")
     breaking = Renderer(dialect, "en", template_dir=host_folder(
         tmp_path / "breaking", name, "{{ ''.__class__.__mro__[1].__subclasses__() }}\n"))
     with pytest.raises(ConfigError, match="breaks out of the sandbox"):
         breaking.text(event, "mafia")
-    # another game's own count, or a host's other templates, leave this game's count as shipped
+    # a host's other templates leave this game's count as shipped
     other = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "other", "day_end.j2", "x\n"))
-    assert other.counts_as_shipped(["mafia/vote_count.j2", "vote_count.j2"])
     assert other.text(event, "mafia") == shipped
 
 
-def test_an_edited_shipped_template_is_rendered_as_it_now_is(monkeypatch):
-    monkeypatch.setitem(counting.SHIPPED, "markdown", ("0", "0"))
-    renderer = Renderer("markdown", "en")
-    assert not renderer.counts_as_shipped(["vote_count.j2"])
-    with mock.patch.object(renderer._count, "raw", side_effect=AssertionError("not the template")):
-        assert renderer.text(count_event(new_game(6)), "mafia").startswith("**Day 1")
-
-
-def calls_made(do: Any) -> int:
-    """Python functions (and generator steps) entered while `do` runs."""
-    entered = 0
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        nonlocal entered
-        entered += event == "call"
-
-    sys.setprofile(profile)
-    try:
-        do()
-    finally:
-        sys.setprofile(None)
-    return entered
-
-
-@pytest.mark.parametrize("dialect", ["markdown", "bbcode"])
-@pytest.mark.parametrize("players", [12, 60])
-def test_a_count_with_the_shipped_templates_runs_no_jinja_and_few_python_calls(dialect, players):
-    state = new_game(players)
-    state, _ = votes(state, [(f"P{i:02}", f"P{i % 5 + 1:02}") for i in range(1, players // 2)])
-    state, _ = act(state, "Stranger", "vote", "P02")
-    renderer = Renderer(dialect, "ru")
-    renderer.text(count_event(state), "mafia")
-    state, _ = act(state, "P01", "vote", "P03")          # one vote: two wagons change
-    event = Event("vote_count", view(state, state.phase_started + timedelta(minutes=5)))
-    with mock.patch.object(jinja2.Template, "render", side_effect=AssertionError("jinja2 ran")), \
-            mock.patch.object(jinja2.Environment, "get_template", side_effect=AssertionError("jinja2 ran")):
-        # The sandboxed template took some 390 calls here (12 players): five wagons, two of them new, an error
-        made = calls_made(lambda: renderer.text(event, "mafia"))
-    assert made <= 40, made
-
-
-def test_a_kept_error_line_follows_a_players_gender_as_it_changes():
+def test_an_error_line_follows_a_players_gender_as_it_changes():
     state = new_game(6)
     state, _ = act(state, "Stranger", "vote", "P02")
     event = count_event(state)
