@@ -135,15 +135,17 @@ def games(table: Table, scale: float) -> None:
 
 
 def essential(table: Table, scale: float, runs: int) -> None:
-    table.section("the essential parts alone (bench_parts.py) beside the pipeline, same day, same process")
     n = max(100, int(5000 * scale))
-    found = _case("parts", str(n), str(runs))
-    for name, seconds in found["timing"].items():
-        table.row(f"  {name}", "", seconds, found["rss"], None, "")
-    table.row(f"sum of the parts ({found['votes']} votes, {found['counts']} counts, {found['rows']} rows)", n,
-              found["parts"], found["rss"], found["parts"] / n * 1000, "")
-    table.row("pipeline: replay() of the same day", n, found["pipeline"], found["rss"],
-              found["pipeline"] / n * 1000, f"x{found['ratio']:.2f} the parts")
+    for poll in (0, 60):
+        grid = f", --poll {poll}" if poll else ""
+        table.section(f"the essential parts alone (bench_parts.py{grid}) beside the pipeline, same day, same process")
+        found = _case("parts", str(n), str(runs), str(poll))
+        for name, seconds in found["timing"].items():
+            table.row(f"  {name}", "", seconds, found["rss"], None, "")
+        table.row(f"sum of the parts ({found['votes']} votes, {found['counts']} counts, {found['rows']} rows)", n,
+                  found["parts"], found["rss"], found["parts"] / n * 1000, "")
+        table.row(f"pipeline: replay(){grid} of the same day", n, found["pipeline"], found["rss"],
+                  found["pipeline"] / n * 1000, f"x{found['ratio']:.2f} the parts")
 
 
 def child(args: list[str]) -> None:
@@ -162,8 +164,7 @@ def child(args: list[str]) -> None:
         found = backlog(int(args[1]), int(args[2]))
     else:
         from bench_parts import measure
-        found = measure(int(args[1]), 12, 1, int(args[2]))
-        found.pop("outbox", None)
+        found = measure(int(args[1]), 12, 1, int(args[2]), int(args[3]))
         found["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(found))
 

@@ -110,16 +110,18 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
 
     runner.start(config.start)
     step(config.start)
-    pending = list(scenario.posts)
+    posts = scenario.posts
     phase_before_last = _phase(run, runner)
-    while pending:
-        deadline = runner.next_deadline()
-        next_post = _grid(config.start, pending[0].at, poll)
+    index = 0   # the next post to put on the forum (an index: popping the head of a long list costs a copy)
+    while index < len(posts):
+        deadline = _next_deadline(runner)
+        next_post = _grid(config.start, posts[index].at, poll)
         now = min(deadline, next_post) if deadline else next_post
         if scenario.until is not None and now > scenario.until:
             break
-        while pending and pending[0].at <= now:
-            post = pending.pop(0)
+        while index < len(posts) and posts[index].at <= now:
+            post = posts[index]
+            index += 1
             if on_post:
                 on_post({"at": format_time(post.at), "author": post.author, "text": post.text,
                          **({"pm": True} if post.pm else {"thread": post.thread})})
@@ -127,7 +129,8 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
                 forum.add_pm(post.author, forum.account, post.text, at=post.at)
             else:
                 forum.add_post(run.thread_id(post.thread or ""), post.author, post.text, at=post.at)
-        phase_before_last = _phase(run, runner)
+        if index == len(posts):   # the last step with posts: the phase they were in (see below)
+            phase_before_last = _phase(run, runner)
         step(now)
     if scenario.until is not None:
         while (deadline := runner.next_deadline()) is not None and deadline <= scenario.until:
@@ -138,6 +141,16 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
                     for f in store.flags(run.name)]
     result.state = run.game.summary(runner.state(run))
     return result
+
+
+def _next_deadline(runner: Runner) -> datetime | None:
+    """`runner.next_deadline()` right after a step, from the states the runner holds: the replay is the
+    only writer of its store, so there is nothing to look for since the step looked (a look is a query)."""
+    started = runner.started()
+    deadlines = [run.game.next_deadline(runner.state(run, check=False)) for run in started]
+    times = [t + runner.settle for t in deadlines if t is not None]
+    times += [run.config.start for run in runner.runs if run not in started]
+    return min(times) if times else None
 
 
 def _phase(run: GameRun, runner: Runner) -> Any:

@@ -45,6 +45,13 @@ def _utcnow() -> datetime:
 _EDGES = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELECT max(id) FROM forum_posts)"
 
 
+_INSERT_POST = "INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)"
+# The bot's unread PMs that are due, and (the row without an id, first) when the first one not yet due is due.
+_PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipient = ?1 AND read = 0 AND created <= ?2 "
+        "UNION ALL SELECT NULL, NULL, NULL, min(created), NULL FROM forum_pms "
+        "WHERE recipient = ?1 AND read = 0 AND created > ?2 ORDER BY id")
+
+
 @functools.lru_cache(maxsize=64)
 def _fetch_posts_sql(threads: int) -> str:
     """fetch_posts' statement for a number of threads (built once, not every poll)."""
@@ -68,6 +75,10 @@ class LocalForum:
             # Safe under WAL (a power cut may lose the last commits, never corrupt the file): no fsync a post.
             self.db.execute("PRAGMA synchronous=NORMAL")
             forum_migrations.apply(self.db)
+            # Autocommit: a single statement (a post, a PM, marking PMs read) is atomic on its own, so it
+            # needs no BEGIN/COMMIT round trip; writes of several statements still open a transaction
+            # (Transaction, atomic()). Setting it commits nothing: the migrations committed.
+            self.db.conn.isolation_level = None
         except (sqlite3.Error, OSError) as err:
             raise PlatformError(f"cannot open the local forum {path}: {err}") from err
         if edit_policy not in EDIT_POLICIES:
@@ -80,6 +91,12 @@ class LocalForum:
         self.batch = batch
         # Threads known to exist (nothing deletes a thread): a post in one is then a single insert.
         self._threads: set[str] = set()
+        # fetch_pms found no PM due at this mark (see _mark) and the first unread PM to come is due at
+        # _pm_due (None: none): until the mark moves or that time comes, no PM can be due.
+        self._pm_seen: tuple[int, int] | None = None
+        self._pm_due: str | None = None
+        # A database in memory is this connection's alone: no other connection can write it.
+        self._private = str(path) == ":memory:"
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -89,20 +106,23 @@ class LocalForum:
 
     def add_post(self, thread: str, author: str, body: str, at: datetime | None = None) -> str:
         conn = self.db.conn
-        with Transaction(conn):
-            if thread not in self._threads:
+        created = format_time(at or self.clock())
+        before = conn.total_changes
+        if thread in self._threads:   # one statement: atomic in autocommit
+            row_id = conn.execute(_INSERT_POST, (thread, author, body, created)).lastrowid
+        else:
+            with Transaction(conn):
                 conn.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
                              [thread, thread, format_time(self.clock())])
-            row_id = conn.execute("INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)",
-                                  [thread, author, body, format_time(at or self.clock())]).lastrowid
-        self._threads.add(thread)   # only once committed (a rolled-back insert made no thread)
+                row_id = conn.execute(_INSERT_POST, (thread, author, body, created)).lastrowid
+            self._threads.add(thread)   # only once committed (a rolled-back insert made no thread)
+        self._wrote_no_pms(before)
         return f"local:{row_id}"
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
         number = self._number(platform_id)
-        with self.db.atomic():
-            cursor = self.db.execute("UPDATE forum_posts SET body = ?, edited = ? WHERE id = ?",
-                                     [body, format_time(at or self.clock()), number])
+        cursor = self.db.conn.execute("UPDATE forum_posts SET body = ?, edited = ? WHERE id = ?",
+                                      [body, format_time(at or self.clock()), number])   # atomic in autocommit
         if cursor.rowcount == 0:
             raise PlatformError(f"no post {platform_id} on the local forum")
 
@@ -116,10 +136,9 @@ class LocalForum:
 
     def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
                at: datetime | None = None) -> str:
-        with self.db.atomic():
-            row_id = self.db.execute("INSERT INTO forum_pms (sender, recipient, subject, body, created, read) "
-                                     "VALUES (?, ?, ?, ?, ?, 0)",
-                                     [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
+        row_id = self.db.conn.execute("INSERT INTO forum_pms (sender, recipient, subject, body, created, read) "
+                                      "VALUES (?, ?, ?, ?, ?, 0)",   # one statement: atomic in autocommit
+                                      [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
         return f"local-pm:{row_id}"
 
     def thread_posts(self, thread: str) -> list[dict[str, str]]:
@@ -162,17 +181,31 @@ class LocalForum:
         return posts, str(max(after, min(first_future - 1, newest) if first_future else newest))
 
     def fetch_pms(self) -> list[Post]:
-        rows = self.db.conn.execute("SELECT id, sender, body, created, subject FROM forum_pms "
-                                    "WHERE recipient = ? AND read = 0 AND created <= ? ORDER BY id",
-                                    [self.account, format_time(self.clock())]).fetchall()
+        now = format_time(self.clock())
+        mark = self._mark()
+        if mark == self._pm_seen and (self._pm_due is None or now < self._pm_due):
+            return []   # nothing written since an empty read, and nothing has come due
+        rows = self.db.conn.execute(_PMS, [self.account, now]).fetchall()
+        self._pm_due = next(r[3] for r in rows if r[0] is None)
+        self._pm_seen = mark if len(rows) == 1 else None   # kept only while the PMs due are none
         return [Post(platform_id=f"local-pm:{r[0]}", thread="", author=r[1], created=parse_time(r[3]),
-                     body=r[2], dialect=self.dialect, pm=True) for r in rows]
+                     body=r[2], dialect=self.dialect, pm=True) for r in rows if r[0] is not None]
+
+    def _mark(self) -> tuple[int, int]:
+        """What has been written to the forum: by other connections (data_version moves when one commits;
+        a database in memory has none) and by this one (total_changes)."""
+        conn = self.db.conn
+        return (0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
+
+    def _wrote_no_pms(self, before: int) -> None:
+        """This connection wrote posts only (no PM): an empty read of the PMs before it still holds."""
+        if self._pm_seen is not None and self._pm_seen[1] == before:
+            self._pm_seen = (self._pm_seen[0], self.db.conn.total_changes)
 
     def mark_read(self, platform_ids: Sequence[str]) -> None:
         numbers = [self._number(pid) for pid in platform_ids]
-        with Transaction(self.db.conn):
-            self.db.conn.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
-                                 numbers)
+        self.db.conn.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
+                             numbers)   # one statement: atomic in autocommit
 
     def marker(self, key: str) -> str:
         """An invisible marker: an empty link in markdown, an empty url tag in BBCode."""

@@ -1,0 +1,43 @@
+"""What a replay step costs in round trips (issue 16): the forum runs one statement a post and one read of
+the posts a step (no BEGIN/COMMIT, no PM read while none can be due), and the replay's own loop asks the
+store nothing between steps (the step looked; the replay is its store's only writer)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from forumbot.platforms.local import LocalForum
+from forumbot.replay import replay
+from forumbot.store import Store
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _traced(monkeypatch, cls: type, seen: list[str]) -> None:
+    init = cls.__init__
+
+    def traced_init(self, *args, **kwargs) -> None:
+        init(self, *args, **kwargs)
+        self.db.conn.set_trace_callback(seen.append)
+
+    monkeypatch.setattr(cls, "__init__", traced_init)
+
+
+def test_a_replay_step_costs_the_forum_and_the_store_no_extra_trip(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    from bench_replay import generated_day
+    forum: list[str] = []
+    store: list[str] = []
+    _traced(monkeypatch, LocalForum, forum)
+    _traced(monkeypatch, Store, store)
+    day = generated_day(300, players=12, every=1)
+    result = replay(day)
+    kinds = Counter(" ".join(s.split()[:3]) for s in forum)
+    steps = kinds["SELECT id, thread,"]   # fetch_posts: one a step
+    assert steps >= len(day.posts)   # a step at every post's time (and the day's deadlines)
+    assert kinds["INSERT INTO forum_posts"] == len(day.posts) + len(result.messages)
+    assert kinds["BEGIN"] == kinds["COMMIT"] <= 2   # the two threads' first posts only
+    assert not [s for s in forum if "forum_pms" in s][1:]   # the PMs read once: none came, nothing due
+    # the store is looked at once a step (Runner.step), not again by the replay for the next deadline
+    assert Counter(store)["PRAGMA data_version"] <= steps + 2
