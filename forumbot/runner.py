@@ -91,8 +91,6 @@ class Runner:
         self._cursor: str | None = None
         # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
-        # Per game, the recheck mark (_recheck) with the store's "set cursors" token it was read at.
-        self._recheck_marks: dict[str, tuple[tuple[int, int], str | None]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
         self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
         # Per game (_threads_held): the state asked about, how many thread ids the bot had opened, the thread
@@ -171,7 +169,8 @@ class Runner:
         if lookalikes is None:
             lookalikes = self._lookalikes(run)
         base = run.game.pm_authors(state)
-        kept = self._authors.get(run.name)
+        name = run.name
+        kept = self._authors.get(name)
         if kept is not None and kept[0] is base and kept[3] is host and kept[4] == lookalikes:
             # the same roster and host layer as last time (a HostState is replaced, never changed in place)
             return kept[2]
@@ -181,7 +180,7 @@ class Runner:
             found = kept[2]
         else:
             found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
-        self._authors[run.name] = (base, (*extra, *lookalikes), found, host, lookalikes)
+        self._authors[name] = (base, (*extra, *lookalikes), found, host, lookalikes)
         return found
 
     def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
@@ -464,12 +463,7 @@ class Runner:
         if deadline is None or reach is None or deadline > min(now, reach):
             return
         mark = f"recheck:{name}"
-        # The mark as of this step's look: read again only when a cursor was set since (Store.token)
-        token = self.store.token("set cursors")   # taken before the read
-        done = self._recheck_marks.get(name)
-        if done is None or done[0] != token:
-            done = self._recheck_marks[name] = (token, self.store.cursor(self.platform.name, mark))
-        if done[1] == format_time(deadline):
+        if self.store.cursor(self.platform.name, mark) == format_time(deadline):   # (once per deadline: it fires)
             return
         found = recheck(self.store.command_posts(name, deadline - RECHECK_WINDOW), policy)
         flags = list(found.flags)
@@ -524,23 +518,25 @@ class Runner:
         return kept
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
-        game = run.game
-        version, state, host = self._states[run.name]   # (what state(run, check=False) gives: _advance checked)
-        seq = self._event_seq(run, version)
+        game, name = run.game, run.name
+        version, state, host = self._states[name]   # (what state(run, check=False) gives: _advance checked)
+        known = self._seqs.get(name)   # (_event_seq)
+        seq = known[1] if known is not None and known[0] == version else self.store.event_seq(name)
         lookalike = self._lookalike(run)
-        threads, authors = self._reading(run, state, host)
+        threads, authors = self._threads_held(run, state)[3], self._pm_authors(run, state, host, ())   # (_reading)
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
-            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors, also=lookalike,
+            pending = self.store.unprocessed_posts(name, threads, pm_authors=authors, also=lookalike,
                                                    looked=self._looked)
-            in_force = self._in_force.pop(run.name, None)   # read with this step's waiting corrections
+            in_force = self._in_force.pop(name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
-                        corrections=corrections.active(self.store, run.name) if in_force is None else in_force)
+                        corrections=corrections.active(self.store, name) if in_force is None else in_force)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
-            more_threads, more_authors = self._reading(run, step.state, step.host)
+            more_threads = self._threads_held(run, step.state)[3]
+            more_authors = self._pm_authors(run, step.state, step.host, ())
             if (more_threads is threads or set(more_threads) <= set(threads)) \
                     and (more_authors is authors or set(more_authors) <= set(authors)):
                 break
@@ -554,8 +550,9 @@ class Runner:
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
-        stored = None if unchanged else self._store_form(run, before, state)
-        seq = self.store.commit_step(run.name, game.name, None, stored,
+        # (_store_form)
+        stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
+        seq = self.store.commit_step(name, game.name, None, stored,
                                      processed=step.processed,
                                      intents=step.intents, flags=step.flags,
                                      events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
@@ -637,12 +634,12 @@ class Runner:
                 host: HostState | None = None) -> list[Outgoing]:
         roles = self._threads_held(run, state)[4]   # (the renderer does not change it)
         out: list[Outgoing] = []
+        name, render, game = run.name, run.renderer.render, run.game.name
         for offset, event in enumerate(events, start=1):
             if host is not None and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
                 # a replaced player's private messages go to the account that plays them now
                 event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})
-            out += run.renderer.render(event, key=f"{run.name}:{seq + offset}", threads=roles, at=at,
-                                       game=run.game.name)
+            out += render(event, key=f"{name}:{seq + offset}", threads=roles, at=at, game=game)
         return out
 
     # ---- delivery ------------------------------------------------------------------------------

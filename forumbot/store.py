@@ -535,8 +535,7 @@ class Store:
         self._data_version = self.db.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def token(self, what: str) -> tuple[int, int]:
-        """Differs from an earlier token of `what` ("game:NAME", "cursors", "set cursors" for those set_cursor
-        writes, "corrections", "outbox") whenever,
+        """Differs from an earlier token of `what` ("game:NAME", "cursors", "corrections", "outbox") whenever,
         between the `look`s before the two, another connection committed or `what` was written through this one. A
         reader that takes the token before it reads, and reads again only when the token differs, holds
         what the store holds as of its last `look`."""
@@ -844,8 +843,6 @@ class Store:
                                "ORDER BY platform, name", [len(prefix), prefix]).fetchall()
 
     def set_cursor(self, platform: str, name: str, value: str) -> None:
-        """A cursor other than those save_posts writes (its token is "set cursors" as well as "cursors")."""
-        self._wrote("set cursors")
         with Transaction(self.db.conn):
             self._put_cursor(platform, name, value)
 
