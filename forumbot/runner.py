@@ -311,7 +311,10 @@ class Runner:
         for run in started:   # after a restart: the ids of the threads the bot opened for a game
             if run.open_threads:
                 self._isolated(run, result, "find its threads", self._threads_found, run)
-        threads = sorted({t for run in started for t in self._thread_ids(run, self.state(run, check=True))})
+        if len(started) == 1:   # (its ids are sorted and distinct already)
+            threads = list(self._thread_ids(started[0], self.state(started[0], check=True)))
+        else:
+            threads = sorted({t for run in started for t in self._thread_ids(run, self.state(run, check=True))})
         pms: list[Post] = []
         read: datetime | None = None
         try:
@@ -390,10 +393,10 @@ class Runner:
     def _reconcile(self, now: datetime) -> None:
         """Every game a lobby has spawned gets its runner (built again after a restart: the lobby's state is
         the record), and a finished one's result goes back to its lobby."""
-        for lobby in list(self.started()):
-            spawned = getattr(lobby.game, "spawned", None)
-            if spawned is None:
-                continue
+        lobbies = [run for run in self.runs if getattr(run.game, "spawned", None) is not None]
+        for lobby in [run for run in lobbies if run.name in self._states
+                      or self.store.game_version(run.name) is not None]:   # (those started: started())
+            spawned = lobby.game.spawned
             for entry in spawned(self.state(lobby)):
                 child = self._run_named(entry["name"])
                 if child is None:
