@@ -82,8 +82,9 @@ class Runner:
         # The event count each game had at the version held (the step that wrote it returned it).
         self._seqs: dict[str, tuple[int, int]] = {}
         # Per game, the PM authors last worked out: (the game's own list, the others, the merged list, the
-        # host layer's state and the lookalikes they were worked out with).
-        self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...], HostState, tuple[str, ...]]] = {}
+        # host layer's state, the lookalikes and the config they were worked out with).
+        self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...], HostState, tuple[str, ...],
+                                       Any]] = {}
         # The store's token (Store.token) at which each thing held was last read or written: while it is the
         # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
         # cursor.
@@ -171,8 +172,10 @@ class Runner:
         base = run.game.pm_authors(state)
         name = run.name
         kept = self._authors.get(name)
-        if kept is not None and kept[0] is base and kept[3] is host and kept[4] == lookalikes:
-            # the same roster and host layer as last time (a HostState is replaced, never changed in place)
+        if kept is not None and kept[0] is base and kept[3] is host and kept[4] == lookalikes \
+                and kept[5] is run.config:
+            # the same roster, host layer and config as last time (a HostState is replaced, never changed in
+            # place; so is a config)
             return kept[2]
         extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
         if kept is not None and kept[1] == (*extra, *lookalikes) and (kept[0] is base or kept[0] == base):
@@ -180,7 +183,7 @@ class Runner:
             found = kept[2]
         else:
             found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
-        self._authors[name] = (base, (*extra, *lookalikes), found, host, lookalikes)
+        self._authors[name] = (base, (*extra, *lookalikes), found, host, lookalikes, run.config)
         return found
 
     def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
