@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from operator import attrgetter
 from typing import Any
 
 from forumbot import corrections
@@ -44,6 +45,9 @@ class StepResult:
 _LOGGED_SHORT = {"vote_count": ("day", "count", "at", "alive", "needed", "rule")}
 
 
+_key = attrgetter("key")   # an outgoing message's key
+
+
 def _for_log(event: Event) -> Event:
     keep = _LOGGED_SHORT.get(event.kind)
     if keep is None:
@@ -77,8 +81,10 @@ class Runner:
         self._in_force: dict[str, dict[str, Any]] = {}   # the corrections in force, read once a step per game
         # The event count each game had at the version held (the step that wrote it returned it).
         self._seqs: dict[str, tuple[int, int]] = {}
-        # Per game, the PM authors last worked out: (the game's own list, the others, the merged list).
-        self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...]]] = {}
+        # Per game, the PM authors last worked out: (the game's own list, the others, the merged list, the
+        # host layer's state, the lookalikes and the config they were worked out with).
+        self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...], HostState, tuple[str, ...],
+                                       Any]] = {}
         # The store's token (Store.token) at which each thing held was last read or written: while it is the
         # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
         # cursor.
@@ -88,7 +94,9 @@ class Runner:
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
         self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
-        self._thread_ids_held: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}   # per game (_thread_ids)
+        # Per game (_threads_held): the state asked about, how many thread ids the bot had opened, the thread
+        # names by role, their platform ids (sorted) and the ids by role.
+        self._thread_ids_held: dict[str, tuple[Any, int, dict[str, str], tuple[str, ...], dict[str, str]]] = {}
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
         # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
@@ -102,26 +110,27 @@ class Runner:
     def state(self, run: GameRun, *, check: bool = True) -> Any:
         """The game's current state. `check=False` trusts what this runner last read or wrote (within one
         step, where nobody else writes). Raises ConfigError for a game not started."""
-        cached = self._states.get(run.name)
+        name = run.name
+        cached = self._states.get(name)
         if cached is not None and not check:
             return cached[1]
         if not self._looked:
             self.store.look()
-        what = f"game:{run.name}"
+        what = f"game:{name}"
         token = self.store.token(what)   # taken before the read: a write after it shows at the next look
         if cached is not None and self._tokens.get(what) == token:
             return cached[1]
-        version = self.store.game_version(run.name)
+        version = self.store.game_version(name)
         self._tokens[what] = token
         if cached is not None and cached[0] == version:
             return cached[1]
-        row = self.store.game(run.name)
+        row = self.store.game(name)
         if row is None:
-            raise ConfigError(f"game {run.name} has not been started")
+            raise ConfigError(f"game {name} has not been started")
         state = run.game.from_json(row.state)
-        self._states[run.name] = (row.version, state, HostState.from_json(row.host))
+        self._states[name] = (row.version, state, HostState.from_json(row.host))
         self._held_in_parts(run, row.parts)
-        self._seqs[run.name] = (row.version, row.event_seq)
+        self._seqs[name] = (row.version, row.event_seq)
         return state
 
     def _held_in_parts(self, run: GameRun, parts: bool) -> None:
@@ -137,12 +146,17 @@ class Runner:
     def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, stored: Any, seq: int,
                outbox: list[Outgoing]) -> None:
         """What this runner holds after it committed a step of the game at `version`."""
-        self._states[run.name] = (version, state, host)
+        name = run.name
+        self._states[name] = (version, state, host)
         if stored is not None:
-            self._held_in_parts(run, isinstance(stored, StateChange))
-        self._seqs[run.name] = (version, seq)
-        self._tokens[f"game:{run.name}"] = self.store.token(f"game:{run.name}")
-        self._unsent.update(o.key for o in outbox)
+            if isinstance(stored, StateChange):
+                self._in_parts.add(name)
+            else:
+                self._in_parts.discard(name)
+        self._seqs[name] = (version, seq)
+        what = f"game:{name}"
+        self._tokens[what] = self.store.token(what)
+        self._unsent.update(map(_key, outbox))
 
     def host_state(self, run: GameRun) -> HostState:
         """The host layer's state of a game (pause, replaced accounts)."""
@@ -153,16 +167,23 @@ class Runner:
                     lookalikes: tuple[str, ...] | None = None) -> tuple[str, ...]:
         """The authors whose private messages the game reads; lookalikes of the host too unless `lookalikes`
         says which (a step reads them with the new PMs, `_lookalike`)."""
-        extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
         if lookalikes is None:
             lookalikes = self._lookalikes(run)
         base = run.game.pm_authors(state)
-        kept = self._authors.get(run.name)
+        name = run.name
+        kept = self._authors.get(name)
+        if kept is not None and kept[0] is base and kept[3] is host and kept[4] == lookalikes \
+                and kept[5] is run.config:
+            # the same roster, host layer and config as last time (a HostState is replaced, never changed in
+            # place; so is a config)
+            return kept[2]
+        extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
         if kept is not None and kept[1] == (*extra, *lookalikes) and (kept[0] is base or kept[0] == base):
             # the same roster as last time (a game may build the tuple anew each time): not merged again
-            return kept[2]
-        found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
-        self._authors[run.name] = (base, (*extra, *lookalikes), found)
+            found = kept[2]
+        else:
+            found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
+        self._authors[name] = (base, (*extra, *lookalikes), found, host, lookalikes, run.config)
         return found
 
     def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
@@ -188,11 +209,11 @@ class Runner:
         names = sorted(r.name for r in self.runs if host and r.config.host == host and r.name in self._states)
         return tuple(names) if len(names) > 1 else ()
 
-    def _isolated(self, run: GameRun, result: StepResult, what: str, action: Any) -> None:
-        """Run one game's part of a step; an exception (other than the store's own) is logged and flagged to
-        the host once, and the other games go on. The game's unread posts wait for the next poll."""
+    def _isolated(self, run: GameRun, result: StepResult, what: str, action: Any, *args: Any) -> None:
+        """Run one game's part of a step, `action(*args)`; an exception (other than the store's own) is logged
+        and flagged to the host once, and the other games go on. The game's unread posts wait for the next poll."""
         try:
-            action()
+            action(*args)
         except (sqlite3.Error, StoreError, PlatformError):
             raise
         except Exception as err:
@@ -289,10 +310,14 @@ class Runner:
         result = StepResult()
         self._reconcile(now)
         self.start(now, isolate=True)
-        for run in self.started():   # after a restart: the ids of the threads the bot opened for a game
+        started = self.started()   # (finding a game's threads starts no game)
+        for run in started:   # after a restart: the ids of the threads the bot opened for a game
             if run.open_threads:
-                self._isolated(run, result, "find its threads", lambda run=run: self._threads_found(run))
-        threads = sorted({t for run in self.started() for t in self._thread_ids(run, self.state(run, check=True))})
+                self._isolated(run, result, "find its threads", self._threads_found, run)
+        if len(started) == 1:   # (its ids are sorted and distinct already)
+            threads = list(self._thread_ids(started[0], self.state(started[0], check=True)))
+        else:
+            threads = sorted({t for run in started for t in self._thread_ids(run, self.state(run, check=True))})
         pms: list[Post] = []
         read: datetime | None = None
         try:
@@ -313,15 +338,14 @@ class Runner:
         for run in self.runs:
             run_reach: datetime | None = reach
             try:
-                self._isolated(run, result, "re-read its posts", lambda run=run: self._recheck(run, now, reach))
+                self._isolated(run, result, "re-read its posts", self._recheck, run, now, reach)
             except PlatformError as err:
                 result.errors.append(err)
                 run_reach = None
                 log.warning("re-reading %s's posts failed (%s); its deadline waits", run.name, err)
-            self._isolated(run, result, "apply the host's corrections", lambda run=run: self._correct(run, now))
-            self._isolated(run, result, "read its posts",
-                           lambda run=run, run_reach=run_reach: self._advance(run, now, result, run_reach))
-            self._isolated(run, result, "settle its results", lambda run=run: self._settle(run, now))
+            self._isolated(run, result, "apply the host's corrections", self._correct, run, now)
+            self._isolated(run, result, "read its posts", self._advance, run, now, result, run_reach)
+            self._isolated(run, result, "settle its results", self._settle, run, now)
         if pms:
             # Only now, with every game's reading of them committed, may a private message count as read.
             try:
@@ -372,10 +396,10 @@ class Runner:
     def _reconcile(self, now: datetime) -> None:
         """Every game a lobby has spawned gets its runner (built again after a restart: the lobby's state is
         the record), and a finished one's result goes back to its lobby."""
-        for lobby in list(self.started()):
-            spawned = getattr(lobby.game, "spawned", None)
-            if spawned is None:
-                continue
+        lobbies = [run for run in self.runs if getattr(run.game, "spawned", None) is not None]
+        for lobby in [run for run in lobbies if run.name in self._states
+                      or self.store.game_version(run.name) is not None]:   # (those started: started())
+            spawned = lobby.game.spawned
             for entry in spawned(self.state(lobby)):
                 child = self._run_named(entry["name"])
                 if child is None:
@@ -396,7 +420,7 @@ class Runner:
 
     def _tell(self, run: GameRun, intent: Intent, now: datetime) -> None:
         """An intent from the bot itself (not from a post), applied and committed as a step of its own."""
-        self._fresh(run, lambda: self._tell_once(run, intent, now))
+        self._fresh(run, self._tell_once, run, intent, now)
 
     def _event_seq(self, run: GameRun, version: int) -> int:
         """The game's event count at `version` (asked of the store unless this runner wrote that version)."""
@@ -416,12 +440,13 @@ class Runner:
                                      expected_seq=seq, expected_version=version)
         self._wrote(run, version + 1, state, host, stored, seq, outbox)
 
-    def _fresh(self, run: GameRun, work: Callable[[], None]) -> None:
-        """Do a step's work; when its commit finds that another writer moved the game on, forget the state
-        held, read the game again and redo the work (a step never commits over a state it did not read)."""
+    def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
+        """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
+        the state held, read the game again and redo the work (a step never commits over a state it did not
+        read)."""
         for attempt in range(1, STALE_RETRIES + 1):
             try:
-                work()
+                work(*args)
                 return
             except StaleState as err:
                 if attempt == STALE_RETRIES:
@@ -436,14 +461,17 @@ class Runner:
         under "edited" the new text read again as a post made at the time of the edit."""
         recheck = getattr(self.platform, "recheck", None)
         policy = getattr(self.platform, "edit_policy", "first_seen")
-        if recheck is None or run.name not in self._states:
+        name = run.name
+        held = self._states.get(name)
+        if recheck is None or held is None:
             return
-        deadline = run.game.next_deadline(self.state(run, check=False))
-        mark = f"recheck:{run.name}"
-        if deadline is None or reach is None or deadline > min(now, reach) \
-                or self.store.cursor(self.platform.name, mark) == format_time(deadline):
+        deadline = run.game.next_deadline(held[1])   # (the state `state(run, check=False)` gives)
+        if deadline is None or reach is None or deadline > min(now, reach):
             return
-        found = recheck(self.store.command_posts(run.name, deadline - RECHECK_WINDOW), policy)
+        mark = f"recheck:{name}"
+        if self.store.cursor(self.platform.name, mark) == format_time(deadline):   # (once per deadline: it fires)
+            return
+        found = recheck(self.store.command_posts(name, deadline - RECHECK_WINDOW), policy)
         flags = list(found.flags)
         reread = []
         if policy == "edited":
@@ -463,7 +491,7 @@ class Runner:
     def _advance(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         if run.name not in self._states:
             return
-        self._fresh(run, lambda: self._advance_once(run, now, result, reach))
+        self._fresh(run, self._advance_once, run, now, result, reach)
 
     def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """What a game reads in a state: its threads, and the authors whose private messages it reads (the
@@ -473,35 +501,50 @@ class Runner:
     def _thread_ids(self, run: GameRun, state: Any) -> tuple[str, ...]:
         """The platform ids of the game's threads in a state, sorted (worked out again only when its threads
         change: a step asks several times)."""
+        return self._threads_held(run, state)[3]
+
+    def _threads_held(self, run: GameRun, state: Any) -> tuple[Any, int, dict[str, str], tuple[str, ...],
+                                                               dict[str, str]]:
+        """(state, ids the bot opened, names by role, ids sorted, ids by role) of the game's threads in
+        `state`. The same state object asks the game nothing (a game never changes a state in place: apply
+        returns a new one, as the runner's `state is before` relies on too)."""
+        name = run.name
+        kept = self._thread_ids_held.get(name)
         # (a thread the bot opens gets its id once, in run.thread_ids: forumbot/threads.py)
-        names = (len(run.thread_ids), *run.game.threads(state).values())
-        kept = self._thread_ids_held.get(run.name)
-        if kept is not None and kept[0] == names:
-            return kept[1]
-        ids = tuple(sorted({run.thread_id(t) for t in set(names[1:])}))
-        self._thread_ids_held[run.name] = (names, ids)
-        return ids
+        count = len(run.thread_ids)
+        if kept is not None and kept[0] is state and kept[1] == count:
+            return kept
+        roles = run.game.threads(state)
+        if kept is not None and kept[1] == count and kept[2] == roles:
+            kept = (state, count, roles, kept[3], kept[4])
+        else:
+            by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
+            kept = (state, count, roles, tuple(sorted(set(by_role.values()))), by_role)
+        self._thread_ids_held[name] = kept
+        return kept
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
-        game = run.game
-        state = self.state(run, check=False)
-        version, _, host = self._states[run.name]
-        seq = self._event_seq(run, version)
+        game, name = run.game, run.name
+        version, state, host = self._states[name]   # (what state(run, check=False) gives: _advance checked)
+        known = self._seqs.get(name)   # (_event_seq)
+        seq = known[1] if known is not None and known[0] == version else self.store.event_seq(name)
         lookalike = self._lookalike(run)
-        threads, authors = self._reading(run, state, host)
+        threads, authors = self._threads_held(run, state)[3], self._pm_authors(run, state, host, ())   # (_reading)
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
-            pending = self.store.unprocessed_posts(run.name, threads, pm_authors=authors, also=lookalike,
+            pending = self.store.unprocessed_posts(name, threads, pm_authors=authors, also=lookalike,
                                                    looked=self._looked)
-            in_force = self._in_force.pop(run.name, None)   # read with this step's waiting corrections
+            in_force = self._in_force.pop(name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
-                        corrections=corrections.active(self.store, run.name) if in_force is None else in_force)
+                        corrections=corrections.active(self.store, name) if in_force is None else in_force)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over.
-            more_threads, more_authors = self._reading(run, step.state, step.host)
-            if set(more_threads) <= set(threads) and (more_authors is authors or set(more_authors) <= set(authors)):
+            more_threads = self._threads_held(run, step.state)[3]
+            more_authors = self._pm_authors(run, step.state, step.host, ())
+            if (more_threads is threads or set(more_threads) <= set(threads)) \
+                    and (more_authors is authors or set(more_authors) <= set(authors)):
                 break
             threads = tuple(sorted({*threads, *more_threads}))
             authors = tuple(dict.fromkeys((*authors, *more_authors)))
@@ -513,8 +556,9 @@ class Runner:
         outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
         crashpoint("advanced")
         unchanged = state is before and not step.events      # talk in the game thread: only marks to write
-        stored = None if unchanged else self._store_form(run, before, state)
-        seq = self.store.commit_step(run.name, game.name, None, stored,
+        # (_store_form)
+        stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
+        seq = self.store.commit_step(name, game.name, None, stored,
                                      processed=step.processed,
                                      intents=step.intents, flags=step.flags,
                                      events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
@@ -550,17 +594,18 @@ class Runner:
     def _correct(self, run: GameRun, now: datetime) -> None:
         """The host corrected (or undid a correction of) a post the game has read: read the game again from
         its first post with the corrections in force, and post a vote count that says so."""
-        if run.name not in self._states:
+        name = run.name
+        if name not in self._states:
             return
         token = self.store.token("corrections")   # taken before the read: a write after it shows next step
-        kept = self._corrections.get(run.name)
+        kept = self._corrections.get(name)
         if kept is None or kept[0] != token:
-            kept = (token, corrections.for_step(self.store, run.name))
-            self._corrections[run.name] = kept
-        ids, self._in_force[run.name] = kept[1]
+            kept = (token, corrections.for_step(self.store, name))
+            self._corrections[name] = kept
+        ids, self._in_force[name] = kept[1]
         if ids:
-            self._in_force.pop(run.name)   # applying them may refuse some: the step reads them again
-            self._fresh(run, lambda: self._correct_once(run, now, ids))
+            self._in_force.pop(name)   # applying them may refuse some: the step reads them again
+            self._fresh(run, self._correct_once, run, now, ids)
 
     def _correct_once(self, run: GameRun, now: datetime, ids: list[int]) -> None:
         live = self.state(run)
@@ -593,14 +638,14 @@ class Runner:
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
                 host: HostState | None = None) -> list[Outgoing]:
-        roles = {role: run.thread_id(name) for role, name in run.game.threads(state).items()}
+        roles = self._threads_held(run, state)[4]   # (the renderer does not change it)
         out: list[Outgoing] = []
+        name, render, game = run.name, run.renderer.render, run.game.name
         for offset, event in enumerate(events, start=1):
             if host is not None and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
                 # a replaced player's private messages go to the account that plays them now
                 event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})
-            out += run.renderer.render(event, key=f"{run.name}:{seq + offset}", threads=roles, at=at,
-                                       game=run.game.name)
+            out += render(event, key=f"{name}:{seq + offset}", threads=roles, at=at, game=game)
         return out
 
     # ---- delivery ------------------------------------------------------------------------------

@@ -268,6 +268,7 @@ class _Read:
     key: tuple[Any, ...]                        # what it read: threads, PM authors, lookalike test
     rows: list[tuple[str, int, Post]]           # (created, rowid, post) of the posts still unprocessed
     seen: int                                   # the posts this connection stored up to then (Store._fresh)
+    wanted: Callable[[tuple[str, int, Post]], bool] | None = None   # Store._wanted for `key`, once asked
 
 
 # How many posts this connection stored that it keeps for the games' next reads (Store._fresh); past that
@@ -333,6 +334,7 @@ class Store:
         conn = self.db.conn
         fresh: list[tuple[str, int, Post]] = []   # the new posts as a read gives them: (created, rowid, post)
         edits: list[tuple[str, str, str]] = []
+        top = 0   # the largest rowid stored (the last of an insert that added rows: `ours` below)
         with Transaction(conn) as nested:
             marks = self._put_marks(nested)
             size = self._batch
@@ -345,6 +347,8 @@ class Store:
                 # SQLite gives new rows the rowids after the largest (below its maximum), in turn
                 added, last = done.rowcount, done.lastrowid or 0
                 ours = range(last - added + 1, last + 1) if added > 0 else range(0)
+                if added > 0:
+                    top = max(top, last)
                 if added == len(rows):   # every post new (the usual poll): nothing to look up
                     fresh += [(row[4], rowid, _as_stored(post, row)) for rowid, row, post in
                               zip(ours, rows, batch, strict=True)]
@@ -366,7 +370,7 @@ class Store:
             if named:
                 self._put_cursors(platform, named)
         self._marks_written(marks)
-        if nested or edits or (fresh and max(row[1] for row in fresh) >= _LAST_ROWID):
+        if nested or edits or (fresh and top >= _LAST_ROWID):
             # the caller's transaction may still roll back, an edit changed a post (its edit time), or the
             # rowids may not be in turn: new posts are read from the store
             self._reads.clear()
@@ -398,24 +402,27 @@ class Store:
             rows = read.rows
             new = self._fresh[read.seen - self._fresh_base:]
             if new:
-                wanted = self._wanted(threads, authors, also)
-                rows = [*rows, *(row for row in new if wanted(row[2]))]
+                if read.wanted is None:   # the same filter for as long as the key is the same
+                    read.wanted = self._wanted(threads, authors, also)
+                rows = [*rows, *filter(read.wanted, new)]
                 rows.sort()   # by created, then rowid (unique: the posts themselves are never compared)
+            read.rows, read.seen = rows, self._fresh_base + len(self._fresh)   # (its version and key are the same)
         else:
             rows = self._unprocessed_rows(game, threads, authors, also)
-        self._reads[game] = _Read(self._data_version, key, rows, self._fresh_base + len(self._fresh))
-        self._handed[game] = sorted((row[1], row[2].platform_id) for row in rows)
+            self._reads[game] = _Read(self._data_version, key, rows, self._fresh_base + len(self._fresh))
+        self._handed[game] = sorted([(row[1], row[2].platform_id) for row in rows])
         self._drop_fresh()
         return [row[2] for row in rows]
 
     @staticmethod
     def _wanted(threads: tuple[str, ...], authors: tuple[str, ...],
-                also: Callable[[str], bool] | None) -> Callable[[Post], bool]:
-        """unprocessed_posts' filter, on a post in memory."""
+                also: Callable[[str], bool] | None) -> Callable[[tuple[str, int, Post]], bool]:
+        """unprocessed_posts' filter, on a row (created, rowid, post) in memory."""
         in_threads, by = set(threads), set(authors)
         everyone = "*" in by
 
-        def wanted(post: Post) -> bool:
+        def wanted(row: tuple[str, int, Post]) -> bool:
+            post = row[2]
             if not post.pm:
                 return post.thread in in_threads
             return everyone or post.author in by or (also is not None and also(post.author))
@@ -455,7 +462,10 @@ class Store:
         reading), every read starts from the store again."""
         if len(self._fresh) > _FRESH_KEPT:
             self._reads.clear()
-        seen = min((read.seen for read in self._reads.values()), default=self._fresh_base + len(self._fresh))
+        seen = self._fresh_base + len(self._fresh)
+        for read in self._reads.values():   # (a loop: a step has a read or two)
+            if read.seen < seen:
+                seen = read.seen
         if seen > self._fresh_base:
             del self._fresh[:seen - self._fresh_base]
             self._fresh_base = seen
@@ -600,58 +610,62 @@ class Store:
                     raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
                 if expected_version is not None and version != expected_version:
                     raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
-            if isinstance(state, StateChange) and not state.whole and not in_parts:
+            change = state if isinstance(state, StateChange) else None
+            if change is not None and not change.whole and not in_parts:
                 raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
             before = (seq, version, mark)
             event_rows = []
             for event, post in events:
                 seq += 1
-                event_rows.append((name, seq, event.kind, _dumps(event.data), post,
-                                   stamp))
+                event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
             if processed:
                 mark = self._mark_after(name, mark, processed)
-            record: dict[str, Any] = {"name": name, "game": game, "event_seq": seq, "updated": stamp,
-                                      "version": version + 1, "post_mark": mark}
-            if isinstance(state, StateChange):
-                record["state"] = None
+            # The game's row: these columns (the same order every time: one statement text per set of them)
+            columns = ["game", "event_seq", "updated", "version", "post_mark"]
+            values: list[Any] = [game, seq, stamp, version + 1, mark]
+            if change is not None:
+                columns.append("state")
+                values.append(None)
                 in_parts = True
             elif state is not None or row is None:
-                record["state"] = state if isinstance(state, str) else _dumps(state or {})
+                columns.append("state")
+                values.append(state if isinstance(state, str) else _dumps(state or {}))
                 in_parts = False
             if host is not None:
-                record["host"] = _dumps(host)
+                columns.append("host")
+                values.append(_dumps(host))
             if setup is not None or row is None:
-                record["setup"] = _dumps(setup or {})
+                columns.append("setup")
+                values.append(_dumps(setup or {}))
             # The game's row first: an existing one only if it is still the version read (checked in the
             # write itself, so a step never commits over a state it did not read).
             if row is None:
-                conn.execute(f"INSERT INTO games ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
-                             list(record.values()))
+                marks_sql = ", ".join("?" * (len(columns) + 1))
+                conn.execute(f"INSERT INTO games (name, {', '.join(columns)}) VALUES ({marks_sql})", [name, *values])
             else:
-                changes = tuple(key for key in record if key != "name")
-                written = conn.execute(_update_game_sql(changes), [*(record[key] for key in changes), name, *before])
+                written = conn.execute(_update_game_sql(tuple(columns)), [*values, name, *before])
                 if written.rowcount != 1:
                     raise StaleState(f"game {name} changed under us (not at version {version} any more)")
-            if isinstance(state, StateChange):
-                self._write_parts(name, state)
+            if change is not None:
+                self._write_parts(name, change)
 
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
             # more than the rows themselves on this path (one step per poll, per game).
-            def execute(sql: str, rows: list[tuple[Any, ...]]) -> None:
-                if rows:
-                    conn.executemany(sql, rows)
-
-            execute("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
-                    [(name, p, stamp) for p in processed])
-            execute("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                    [(name, i.post_id, i.kind, _dumps(i.data),
-                      format_time(i.at) if i.at else stamp) for i in intents])
-            execute("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)),
-                      f.line, format_time(f.at) if f.at else stamp) for f in flags])
-            execute("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
-                    event_rows)
+            if processed:
+                conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
+                                 [(name, p, stamp) for p in processed])
+            if intents:
+                conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                                 [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
+                                  for i in intents])
+            if flags:
+                conn.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
+                                   format_time(f.at) if f.at else stamp) for f in flags])
+            if event_rows:
+                conn.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
+                                 event_rows)
             queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
                        o.slot or None) for o in outbox]
             if queued:
@@ -666,7 +680,7 @@ class Store:
                 if nested or added != len(queued):
                     self._owed = None
                 else:
-                    self._owed[1].extend(_outbox_row(row) for row in queued)
+                    self._owed[1].extend(map(_outbox_row, queued))
         if not nested:   # known only once committed (a caller's transaction may still roll back)
             self._written[name] = (version + 1, seq, mark, in_parts)
         return seq, nested
