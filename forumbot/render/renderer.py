@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import tomllib
 import traceback
+from _string import formatter_parser
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +163,34 @@ def template_error(err: Exception, kind: str) -> ConfigError:
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
+@lru_cache(maxsize=1024)   # the phrases of a few languages and a host's overrides
+def _named_fields(phrase: str) -> frozenset[str] | None:
+    """The fields of a phrase when each is a bare name (`{alive}`, `{count:vote/votes}`, `{x!r}`) and no
+    format spec holds a field of its own; None for any other phrase (`{x.y}`, `{0[1]}`, `{}`, `{a:{b}}`) or
+    one that does not parse."""
+    names = set()
+    try:
+        for _text, field, spec, _conversion in formatter_parser(phrase):
+            if field is None:
+                continue
+            if not field.isidentifier() or "{" in spec:
+                return None
+            names.add(field)
+    except ValueError:
+        return None
+    return frozenset(names)
+
+
+def _format_named(env: _Sandbox, phrase: str, fields: frozenset[str], *args: Any, **kwargs: Any) -> str:
+    """`phrase.format(...)` from a template. With only bare-name fields, all given by name, str.format (in C)
+    reads nothing but the arguments the template passed and formats each as the sandbox's formatter would
+    (the same conversion, the same __format__): the same text and the same errors, nothing more reachable.
+    Any other call goes through the sandbox's formatter."""
+    if args or not fields <= kwargs.keys():
+        return ImmutableSandboxedEnvironment.getattr(env, phrase, "format")(*args, **kwargs)
+    return phrase.format(**kwargs)
+
+
 class _Sandbox(ImmutableSandboxedEnvironment):
     """The sandbox, with its answer for the commonest lookup found first: `v.day` on a plain dict, which has
     no attribute `day`, is `v["day"]` (what the sandbox returns too, after failing to find the attribute and
@@ -173,6 +202,10 @@ class _Sandbox(ImmutableSandboxedEnvironment):
                 return obj[attribute]
             except KeyError:
                 pass
+        elif attribute == "format" and type(obj) is str:    # `t.absolute.format(...)`: see _format_named
+            fields = _named_fields(obj)
+            if fields is not None:
+                return partial(_format_named, self, obj, fields)
         return super().getattr(obj, attribute)
 
 
