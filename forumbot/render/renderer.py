@@ -208,6 +208,12 @@ class _Sandbox(ImmutableSandboxedEnvironment):
                 return partial(_format_named, self, obj, fields)
         return super().getattr(obj, attribute)
 
+    def make_globals(self, d: Mapping[str, Any] | None) -> Any:
+        """A template's globals as a plain dict, not jinja's ChainMap over the environment's: each render and
+        each include copies them into a new context, and a ChainMap is walked key by key in Python. The
+        renderer sets its globals before it loads a template, and never after."""
+        return {**self.globals, **(d or {})}
+
 
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
