@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import tomllib
 import traceback
+from _string import formatter_parser
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,37 @@ def template_error(err: Exception, kind: str) -> ConfigError:
 # Every attribute a plain dict has (a dict instance has no __dict__ of its own: its attributes are its
 # class's), so `v.day` on a plain dict, which has no attribute `day`, can only be its item.
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+# What a template may read of a plain dict's methods: the sandbox allows these (it refuses only those that
+# change the dict) and returns the bound method itself, as the fast path does (`v.get("corrected")`).
+_DICT_READERS = {"get": dict.get, "items": dict.items, "keys": dict.keys, "values": dict.values}
+
+
+@lru_cache(maxsize=1024)   # the phrases of a few languages and a host's overrides
+def _named_fields(phrase: str) -> frozenset[str] | None:
+    """The fields of a phrase when each is a bare name (`{alive}`, `{count:vote/votes}`, `{x!r}`) and no
+    format spec holds a field of its own; None for any other phrase (`{x.y}`, `{0[1]}`, `{}`, `{a:{b}}`) or
+    one that does not parse."""
+    names = set()
+    try:
+        for _text, field, spec, _conversion in formatter_parser(phrase):
+            if field is None:
+                continue
+            if not field.isidentifier() or "{" in spec:
+                return None
+            names.add(field)
+    except ValueError:
+        return None
+    return frozenset(names)
+
+
+def _format_named(env: _Sandbox, phrase: str, fields: frozenset[str], *args: Any, **kwargs: Any) -> str:
+    """`phrase.format(...)` from a template. With only bare-name fields, all given by name, str.format (in C)
+    reads nothing but the arguments the template passed and formats each as the sandbox's formatter would
+    (the same conversion, the same __format__): the same text and the same errors, nothing more reachable.
+    Any other call goes through the sandbox's formatter."""
+    if args or not fields <= kwargs.keys():
+        return ImmutableSandboxedEnvironment.getattr(env, phrase, "format")(*args, **kwargs)
+    return phrase.format(**kwargs)
 
 
 class _Sandbox(ImmutableSandboxedEnvironment):
@@ -173,7 +205,19 @@ class _Sandbox(ImmutableSandboxedEnvironment):
                 return obj[attribute]
             except KeyError:
                 pass
+        elif type(obj) is dict and attribute in _DICT_READERS:
+            return _DICT_READERS[attribute].__get__(obj)
+        elif attribute == "format" and type(obj) is str:    # `t.absolute.format(...)`: see _format_named
+            fields = _named_fields(obj)
+            if fields is not None:
+                return partial(_format_named, self, obj, fields)
         return super().getattr(obj, attribute)
+
+    def make_globals(self, d: Mapping[str, Any] | None) -> Any:
+        """A template's globals as a plain dict, not jinja's ChainMap over the environment's: each render and
+        each include copies them into a new context, and a ChainMap is walked key by key in Python. The
+        renderer sets its globals before it loads a template, and never after."""
+        return {**self.globals, **(d or {})}
 
 
 class Renderer:
