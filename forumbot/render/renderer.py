@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
+import string
 import tomllib
 import traceback
-from _string import formatter_parser
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import lru_cache, partial
@@ -173,7 +173,7 @@ def _named_fields(phrase: str) -> frozenset[str] | None:
     one that does not parse."""
     names = set()
     try:
-        for _text, field, spec, _conversion in formatter_parser(phrase):
+        for _text, field, spec, _conversion in string.Formatter().parse(phrase):
             if field is None:
                 continue
             if not field.isidentifier() or "{" in spec:
