@@ -152,6 +152,11 @@ def _compile_template(command: Command, template: str, number: int) -> tuple[str
     return pattern, _Compiled(command, template, group, tuple(slots), literal_length)
 
 
+_UNSEEN: Any = object()
+_new_tuple = tuple.__new__
+_LEADS_KEPT = 4096          # two-character line starts whose regex is kept (a line start's is a pure function)
+
+
 class Grammar:
     """The commands of one game in one language, compiled for matching lines."""
 
@@ -197,6 +202,12 @@ class Grammar:
                              for ch in {ch for chars in firsts if chars is not None for ch in chars}}
         self._everywhere = [i for i, chars in enumerate(firsts) if chars is None]
         self._by_first: dict[str, re.Pattern[str]] = {}
+        # The regex to try where a line's first two characters are these (None: no template starts so):
+        # may_start() and _lead_regex() in one dict look-up. Bounded: a stranger's text cannot grow it.
+        self._by_lead: dict[str, re.Pattern[str] | None] = {}
+        self._may: dict[tuple[str, str | None], bool] = {}      # may_start's answers, bounded the same way
+        # A Match's slot types by template (the same for every match of it; nobody changes them).
+        self._types = {c.group: {name: kind for name, kind, _ in c.slots} for _, c in compiled}
         # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
         self.start_pattern = _trie(self._keys | self._short_keys)
 
@@ -216,7 +227,16 @@ class Grammar:
         """Whether a template that starts with literal text could start at `at` (its first two characters).
         With `kind`: whether match() could find a command of that kind there (False only when no template
         of the kind could start there, and none of the kind starts with a slot)."""
-        key = text[at:at + 2].lower().replace("ё", "е")
+        raw = text[at:at + 2]
+        known = self._may.get((raw, kind))      # a pure function of the two characters and the kind
+        if known is None:
+            known = self._may_start(raw, kind)
+            if len(self._may) < _LEADS_KEPT:
+                self._may[raw, kind] = known
+        return known
+
+    def _may_start(self, raw: str, kind: str | None) -> bool:
+        key = raw.lower().replace("ё", "е")
         if len(key) == 2 and key[1].isspace():
             key = key[0] + " "
         keys, short = self._keys, self._short_keys
@@ -249,8 +269,14 @@ class Grammar:
         lead = start
         while lead < end and text[lead].isspace():
             lead += 1
-        if self.may_start(text, lead):
-            best = self._lead_regex(text[lead]).match(text, start, end)
+        key = text[lead:lead + 2]
+        regex = self._by_lead.get(key, _UNSEEN)
+        if regex is _UNSEEN:
+            regex = self._lead_regex(text[lead]) if self.may_start(text, lead) else None
+            if len(self._by_lead) < _LEADS_KEPT:
+                self._by_lead[key] = regex
+        if regex is not None:
+            best = regex.match(text, start, end)
         if slots_first and self._slot_regex is not None:
             other = self._slot_regex.match(text, start, end)
             if other is not None and (best is None or self._by_group[other.lastgroup or ""].literal_length
@@ -261,12 +287,19 @@ class Grammar:
         compiled = self._by_group[best.lastgroup or ""]
         if compiled.command.where not in (where, "any"):
             return None
-        slots = {name: (best.group(group) or "").strip() for name, _, group in compiled.slots}
-        types = {name: kind for name, kind, _ in compiled.slots}
-        first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
-        next_from = best.start(compiled.slots[-1][2]) + 1 if len(compiled.slots) > 1 else first_slot
-        return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group),
-                     best.end(), first_slot, next_from)
+        types = self._types[compiled.group]
+        if len(compiled.slots) == 1:        # most commands (a vote): the general lines below, for one slot
+            name, _, group = compiled.slots[0]
+            value = best.group(group)
+            slots = {name: value.strip() if value else ""}
+            first_slot = next_from = best.start(group)
+        else:
+            slots = {name: (best.group(group) or "").strip() for name, _, group in compiled.slots}
+            first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
+            next_from = best.start(compiled.slots[-1][2]) + 1 if len(compiled.slots) > 1 else first_slot
+        # tuple.__new__: the same tuple as Match(...) without the Python frame of its __new__
+        return _new_tuple(Match, (compiled.command, compiled.template, slots, types, best.start(compiled.group),
+                                  best.end(), first_slot, next_from))
 
     def _lead_regex(self, char: str) -> re.Pattern[str]:
         """The alternation of the literal-first templates that can start with `char` (in the same order, so

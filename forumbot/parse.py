@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -31,7 +31,6 @@ from forumbot.text.reading import (
     READINGS,
     SELF_WORDS,
     Line,
-    default_reading,
     is_question,
     lines_of,
     starts,
@@ -55,7 +54,7 @@ def _bare(text: str) -> str:
 _CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 
 
-@dataclass
+@dataclass(init=False)
 class Parsed:
     """What one post asks for, in order, and what the host should look at."""
 
@@ -66,6 +65,16 @@ class Parsed:
     # How each name slot was read, by command: (its slots, {slot: Resolution}). Only `parse --explain` shows
     # it, so the lines of `names` are written when asked for, not for every post the bot reads.
     read: list[tuple[dict[str, str], dict[str, Resolution]]] = field(default_factory=list)
+
+    def __init__(self, intents: list[Intent] | None = None, flags: list[Flag] | None = None, found: int = 0,
+                 more: str | None = None,
+                 read: list[tuple[dict[str, str], dict[str, Resolution]]] | None = None) -> None:
+        # Written out: the dataclass's own __init__ costs a post twice the bytecodes (its default factories).
+        self.intents = [] if intents is None else intents
+        self.flags = [] if flags is None else flags
+        self.found = found
+        self.more = more
+        self.read = [] if read is None else read
 
     @property
     def names(self) -> list[str]:
@@ -86,6 +95,11 @@ class _Source(NamedTuple):
     url: str
 
 
+_new_tuple = tuple.__new__
+_new_object = object.__new__
+# _intent fills an Intent's fields itself: a field added to Intent must be added there too.
+assert [f.name for f in fields(Intent)] == ["kind", "data", "post_id", "author", "at", "line", "url"] \
+    and not hasattr(Intent, "__post_init__") and not hasattr(Intent, "__slots__")
 NOT_BOLD = "not bold: this game counts only bold votes or vote tags"
 # Why a vote-like line did not count → its code (phrases `error_not_counted_<code>` in render/phrases).
 NOT_COUNTED_CODES = {"a question": "question", "more words follow: part of a sentence": "sentence",
@@ -116,6 +130,7 @@ class PostParser:
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
+        self._data: dict[int, tuple[Any, dict[str, Any]]] = {}     # by id(command): see _data_of
         # The no-lynch phrases by their first word: a vote's name is compared with those that start like it.
         self._no_lynch: dict[str, list[tuple[str, ...]]] = {}
         for word in grammar.no_lynch_words:
@@ -130,20 +145,23 @@ class PostParser:
         """The reading mode for a post in this dialect (private messages: always `commands`)."""
         if where == "pm":
             return "commands"
-        return self.reading or default_reading(self.grammar.readings, dialect)
+        return self.reading or self.grammar.readings.get(dialect, "commands")     # default_reading, inline
 
     def parse(self, post: Post) -> Parsed:
         """The intents of a stored post (its thread decides thread or PM commands)."""
-        return self.parse_text(post.body, post.dialect, where="pm" if post.pm else "thread",
-                               author=post.author, post_id=post.platform_id, at=post.created, url=post.url)
+        where = "pm" if post.pm else "thread"
+        return self._parse(post.body, post.dialect, where, self.mode(post.dialect, where),
+                           _new_tuple(_Source, (post.author, post.platform_id, post.created, post.url)))
 
     def parse_text(self, text: str, dialect: str = "plain", *, where: str = "thread", author: str = "",
                    post_id: str = "", at: datetime | None = None, url: str = "",
                    reading: str | None = None) -> Parsed:
         """The intents of raw post text. Never raises for any text (a bad dialect is a ConfigError)."""
         mode = self.mode(dialect, where) if reading is None or where == "pm" else reading
+        return self._parse(text, dialect, where, mode, _new_tuple(_Source, (author, post_id, at, url)))
+
+    def _parse(self, text: str, dialect: str, where: str, mode: str, source: _Source) -> Parsed:
         parsed = Parsed()
-        source = _Source(author, post_id, at, url)
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
         more: str | None = None   # the text slot that takes the following lines (a note of several lines)
         for line in lines_of(cleaned):
@@ -158,7 +176,7 @@ class PostParser:
             more = parsed.more if len(parsed.intents) > last else None
             if parsed.found >= MAX_COMMANDS:
                 parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not "
-                                                "read", post_id=post_id, author=author, at=at))
+                                                "read", post_id=source.post_id, author=source.author, at=source.at))
                 break
         return parsed
 
@@ -166,16 +184,18 @@ class PostParser:
 
     def _read_line(self, parsed: Parsed, line: Line, mode: str, where: str, source: _Source) -> None:
         done = 0    # where the last command lets another start (Match.next_from): a later start lies beyond it
-        slots_first = self.grammar.slot_line(line.text)
-        for at, why in starts(line, mode, "" if slots_first else self.grammar.start_pattern):
+        grammar, text = self.grammar, line.text
+        slots_first = grammar.slot_line(text)
+        for at, why in starts(line, mode, "" if slots_first else grammar.start_pattern):
             if parsed.found >= MAX_COMMANDS:
                 break
             if at < done:
                 continue
-            span = line.bold_span(at)
+            span = line.bold_span(at) if line.bold else None
             first = True
             while at is not None and parsed.found < MAX_COMMANDS:
-                found = self._match(line.text, at, span, where, slots_first)
+                found = (self._match(text, at, span, where, slots_first) if span is not None
+                         else grammar._match_at(text, at, where, None, slots_first))   # _match without bold
                 if found is None:
                     if first and (span is not None or why == "tag") and where == "thread":
                         self._keyword_only(parsed, line.text, at, span, source)
@@ -196,7 +216,7 @@ class PostParser:
             if found is not None and found.command.kind in VOTE_KINDS \
                     and all(_bare(value) for value in found.slots.values()):
                 return found        # else the name follows the bold: "[b]vote:[/b] Alice"
-        return self.grammar.match_at(text, at, where, None, slots_first)
+        return self.grammar._match_at(text, at, where, None, slots_first)   # match_at without its wrapper
 
     def _consider(self, parsed: Parsed, line: Line, found: Match, why: str, mode: str,
                   span: tuple[int, int] | None, source: _Source) -> None:
@@ -274,6 +294,13 @@ class PostParser:
         phrases = self._no_lynch.get(words[0]) if words else None   # most names start no no-lynch phrase
         return phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases)
 
+    def _data_of(self, command: Any) -> dict[str, Any]:
+        """What a command's intents carry from its grammar entry (all but `more_lines`), made once a command."""
+        kept = self._data.get(id(command))
+        if kept is None or kept[0] is not command:      # the command itself is kept: its id stays its own
+            kept = self._data[id(command)] = (command, {k: v for k, v in command.data.items() if k != "more_lines"})
+        return kept[1]
+
     def _inner(self, kind: str, raw: str) -> str:
         """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
         if not self.grammar.may_start(raw, 0, kind):
@@ -287,7 +314,9 @@ class PostParser:
                 source: _Source) -> tuple[Intent, list[Flag], dict[str, Resolution]]:
         """The intent of one command, the flags it raises, and how each name slot was read."""
         kind = found.command.kind
-        data: dict[str, Any] = {k: v for k, v in found.command.data.items() if k != "more_lines"}
+        kept = self._data.get(id(found.command))
+        data: dict[str, Any] = dict(kept[1] if kept is not None and kept[0] is found.command
+                                    else self._data_of(found.command))
         flags: list[Flag] = []
         how: dict[str, Resolution] = {}
         for slot, raw in found.slots.items():
@@ -309,7 +338,7 @@ class PostParser:
             if kind in VOTE_KINDS:
                 self._check_target(words, resolution, mode)
             how[slot] = resolution
-            if resolution.ok:
+            if resolution.name is not None:      # resolution.ok, without the property's frame
                 data[name] = resolution.name
                 if resolution.method != "exact":
                     data.setdefault("matched", {})[name] = f"{resolution.matched} ({resolution.method})"
@@ -333,8 +362,10 @@ class PostParser:
                               candidates=resolution.candidates, line=line))
         if kind == "vote" or (kind == "no_lynch" and "final" in data):
             data["final"] = bool(data.get("final", False))
-        intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,
-                        url=source.url)
+        # Intent(...) as its frozen dataclass __init__ would fill it, at a third of the bytecodes (a vote's).
+        intent = _new_object(Intent)
+        intent.__dict__.update(kind=kind, data=data, post_id=source.post_id, author=source.author, at=source.at,
+                               line=line, url=source.url)
         return intent, flags, how
 
     def _self_vote(self, words: tuple[str, ...], resolution: Resolution, author: str) -> Resolution:
@@ -351,7 +382,7 @@ class PostParser:
             words = words[1:]
         if words and words[0] in CHAT_TARGETS and resolution.method not in _WHOLE_NAME:
             raise _Chat("the target is not a name")
-        if resolution.ok and mode != "bold":
+        if resolution.name is not None and mode != "bold":          # resolution.ok
             rest = resolution.rest     # most names end their line: nothing after them to read
             if rest and not CONDITIONS.isdisjoint(words_until_break(rest, 0, len(rest))):
                 raise _Chat("a condition follows")

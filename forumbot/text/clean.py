@@ -76,12 +76,18 @@ def _newlines(text: str) -> str:
     return text
 
 
+# What str.splitlines() splits at.
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _tidy_lines(text: str) -> str:
     """Each line stripped; blank lines at the ends dropped and runs of them collapsed to one.
 
     Lines are split as str.splitlines() splits them (U+2028, \\x0b, \\x85... too), because that is how
     the caller reads them: every line it sees is then stripped, and "\\n" is the only separator left.
     """
+    if _LINE_BREAK.search(text) is None:           # one line (most posts): only its edges to strip
+        return text.strip(_EDGE)
     text = "\n".join([line.strip(_EDGE) for line in text.splitlines()])
     if "\n\n\n" in text:
         text = _BLANK_RUNS.sub("\n\n", text)

@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -109,6 +110,9 @@ LEADING_PREPOSITIONS = frozenset({
 _WORD = re.compile(r"[\w]+(?:['’.\-][\w]+)*")
 _CYRILLIC = re.compile(r"[а-яё]")
 _LOOSE = str.maketrans({"э": "е", "'": None, "’": None, ".": None, "-": None})
+_span_of = re.Match.span
+_key_of = operator.itemgetter(0)        # a _Word's folded key
+_new_tuple = tuple.__new__
 _BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a name
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
@@ -340,6 +344,12 @@ class Roster:
         self.max_words = max((len(w) for words_of in spellings for w in words_of), default=1)
         self._shapes = Shapes((index, spelling) for index, player in enumerate(self.players)
                               for spelling in (player.name, *player.aliases))
+        # The three whole-name tables as one, each key with the method of the first table that has it: one
+        # look-up a length instead of three.
+        self._whole: dict[str, tuple[str, frozenset[int]]] = {}
+        for method, table in self._whole_tables:
+            for key, players in table.items():
+                self._whole.setdefault(key, (method, players))
 
     # -- building -------------------------------------------------------------------------------------------
 
@@ -455,21 +465,24 @@ class Roster:
     def _leading_words(self, text: str) -> list[_Word]:
         """The first words of `text`, folded, at most as many as the longest name; one leading
         preposition that is not a name word is skipped."""
-        spans: list[tuple[int, int]] = []
-        for match in itertools.islice(_WORD.finditer(text), self.max_words + 1):
-            if spans and not _BREAKS.isdisjoint(text[spans[-1][1]:match.start()]):
-                break                                           # "Alice, Bob": a comma ends a name
-            spans.append(match.span())
+        if _BREAKS.isdisjoint(text):        # most names: nothing can end the run early
+            spans = list(map(_span_of, itertools.islice(_WORD.finditer(text), self.max_words + 1)))
+        else:
+            spans = []
+            for match in itertools.islice(_WORD.finditer(text), self.max_words + 1):
+                if spans and not _BREAKS.isdisjoint(text[spans[-1][1]:match.start()]):
+                    break                                       # "Alice, Bob": a comma ends a name
+                spans.append(match.span())
         if not spans:
             return []
         keys = _fold_words(text[spans[0][0]:spans[-1][1]])     # one fold for the whole leading run
         if len(keys) == len(spans):
-            words = [(key, start, end) for key, (start, end) in zip(keys, spans, strict=True)]
+            words = list(zip(keys, *zip(*spans, strict=True), strict=True))   # (key, start, end), in C
         else:                                                   # NFKC split a word ("½" → "1⁄2")
             words = [(key, start, end) for start, end in spans for key in _fold_words(text[start:end])]
         if len(words) > 1 and words[0][0] in LEADING_PREPOSITIONS and words[0][0] not in self._name_words:
             del words[0]
-        return words[: self.max_words]
+        return words[: self.max_words] if len(words) > self.max_words else words
 
     def _found(self, text: str, words: list[_Word], n: int, method: str, players: Iterable[int],
                score: float | None = None) -> Resolution:
@@ -477,25 +490,24 @@ class Roster:
         chosen = sorted(players)
         start, end = words[0][1], words[n - 1][2]
         matched, rest = text[start:end], text[end:].lstrip(_REST_LEAD).rstrip()
-        if len(chosen) == 1:
-            return Resolution(text.strip(), self.names[chosen[0]], method, matched, rest, (), score)
+        if len(chosen) == 1:    # tuple.__new__: Resolution(...) without the Python frame of its __new__
+            return _new_tuple(Resolution, (text.strip(), self.names[chosen[0]], method, matched, rest, (), score))
         return Resolution(text.strip(), None, "ambiguous", matched, rest,
                           tuple(self.names[i] for i in chosen), score)
 
     def _whole_name(self, text: str, words: list[_Word]) -> Resolution | None:
         # The longest run first; at one length exact, then alias, then inflected forms.
-        keys = [w[0] for w in words]
+        keys = list(map(_key_of, words))
+        whole = self._whole
         for n in range(len(words), 0, -1):
-            key = " ".join(keys[:n])
-            for method, table in self._whole_tables:
-                players = table.get(key)
-                if players is not None:
-                    return self._found(text, words, n, method, players)
+            found = whole.get(" ".join(keys[:n]))
+            if found is not None:
+                return self._found(text, words, n, *found)
         return None
 
     def _partial_name(self, text: str, words: list[_Word]) -> Resolution | None:
         for n in range(min(len(words), self.max_words - 1), 0, -1):
-            players = self._partial.get(" ".join(w[0] for w in words[:n]))
+            players = self._partial.get(" ".join(map(_key_of, words[:n])))
             if players:
                 return self._found(text, words, n, "partial", players)
         return None

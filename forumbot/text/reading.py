@@ -48,6 +48,8 @@ _TERMINATOR = re.compile(r"[.!?…\n]")
 _SENTENCE_BREAK = re.compile(r"[.!?…]\s|[.!?…]$")
 _WORDS = re.compile(r"[\w'’]+")
 _PIECE_END = re.compile(r"[.,;!?…]")
+_new_tuple = tuple.__new__     # Line(...) without the Python frame of a NamedTuple's __new__
+_end_of = re.Match.end
 SENTENCE_LIMIT = 300         # how far a guard looks for the end of a sentence
 
 # Words that cannot be the target of a real vote unless they are a player's name.
@@ -95,6 +97,10 @@ def default_reading(readings: dict[str, str], dialect: str) -> str:
 
 def lines_of(cleaned: str) -> list[Line]:
     """The lines of text cleaned with marks=True, each with its bold spans (a bold span may run over lines)."""
+    if BOLD_OPEN not in cleaned and BOLD_CLOSE not in cleaned:     # most posts: no bold, no spans
+        if "\n" not in cleaned:
+            return [_new_tuple(Line, (cleaned, ()))]
+        return [_new_tuple(Line, (raw, ())) for raw in cleaned.split("\n")]
     out: list[Line] = []
     depth = 0
     for raw in cleaned.split("\n"):
@@ -145,6 +151,32 @@ def starts(line: Line, mode: str, lookahead: str = "") -> Iterator[tuple[int, st
     reader that stops early never pays for the rest of a long line."""
     text = line.text
     boundary, word, check = _finders(lookahead)
+    if not line.bold and mode != "natural":         # most lines: one source of places, nothing bold
+        return _unmarked_starts(text, itertools.chain((0,), map(_end_of, boundary.finditer(text))), check,
+                                "plain" if mode == "bold" else "start")
+    return _marked_starts(line, mode, text, boundary, word, check)
+
+
+def _unmarked_starts(text: str, places: Iterable[int], check: re.Pattern[str] | None,
+                     why: str) -> Iterator[tuple[int, str]]:
+    """starts() of a line with no bold text outside natural mode: the line and piece starts only (in bold
+    mode they are all `plain`: no bold span holds them)."""
+    last = -1
+    end = len(text)
+    for at in places:
+        if check is not None and not check.match(text, at):
+            continue
+        lead = at
+        while lead < end and text[lead].isspace():
+            lead += 1
+        if lead >= end or lead == last:
+            continue
+        last = lead
+        yield lead, "tag" if text[lead] == "[" else why
+
+
+def _marked_starts(line: Line, mode: str, text: str, boundary: re.Pattern[str], word: re.Pattern[str],
+                   check: re.Pattern[str] | None) -> Iterator[tuple[int, str]]:
     places: Iterable[tuple[int, int]] = itertools.chain([(0, 0)], ((m.end(), 0) for m in boundary.finditer(text)))
     if line.bold or mode == "natural":          # more sources: merged in order, lazily
         sources = [places, [(start, 1) for start, _ in line.bold]]
