@@ -450,10 +450,13 @@ class Store:
                 if not row[8] or everyone or row[2] in authors or (also is not None and also(row[2]))]
 
     def _stored_fresh(self, fresh: list[tuple[str, int, Post]]) -> None:
-        """Posts this connection has just stored (committed), for the games' next reads."""
-        if self._reads:
+        """Posts this connection has just stored (committed), for the games' next reads. Past _FRESH_KEPT (a
+        backlog fetched batch by batch) none are kept and every read starts from the store again: the runner
+        holds one batch at a time, and this must not hold them all."""
+        if self._reads and len(self._fresh) + len(fresh) <= _FRESH_KEPT:
             self._fresh += fresh
-        else:   # nobody would read them from here
+        else:   # nobody would read them from here, or too many to keep
+            self._reads.clear()
             self._fresh_base += len(self._fresh) + len(fresh)
             self._fresh = []
 

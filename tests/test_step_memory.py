@@ -161,3 +161,23 @@ def test_deliveries_are_written_with_the_next_write_or_when_the_store_is_dropped
     del runner, store
     gc.collect()                                         # a store dropped (a replay's) writes what it held
     assert console.pending() == [] and len(bot_posts(forum)) == 2
+
+
+def test_a_backlog_fetched_batch_by_batch_is_not_all_kept_in_memory(tmp_path, monkeypatch):
+    """The runner holds one batch of a backlog at a time; the posts the store keeps for the games' next reads
+    must not hold them all: past the bound none are kept, and the games read from the store."""
+    import forumbot.store as store_module
+
+    monkeypatch.setattr(store_module, "_FRESH_KEPT", 5)
+    store = Store(tmp_path / "s.db")
+    store.look()
+    store.unprocessed_posts("g", ("t1",), looked=True)   # a game has read: new posts would be kept for it
+    batches = [[Post(platform_id=f"p{b}-{n}", thread="t1", author="Al", created=T0 + timedelta(seconds=10 * b + n),
+                     body="vote Bo") for n in range(3)] for b in range(4)]
+    for number, batch in enumerate(batches):
+        store.save_posts("local", batch, str(number))
+        assert len(store._fresh) <= 5
+    store.look()
+    got = store.unprocessed_posts("g", ("t1",), looked=True)
+    assert [p.platform_id for p in got] == [p.platform_id for batch in batches for p in batch]
+    assert got == store.unprocessed_posts("g", ("t1",))   # what SQL gives
