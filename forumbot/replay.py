@@ -114,7 +114,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     phase_before_last = _phase(run, runner)
     index = 0   # the next post to put on the forum (an index: popping the head of a long list costs a copy)
     while index < len(posts):
-        deadline = _next_deadline(runner)
+        deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
         next_post = _grid(config.start, posts[index].at, poll)
         now = min(deadline, next_post) if deadline else next_post
         if scenario.until is not None and now > scenario.until:
@@ -141,16 +141,6 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
                     for f in store.flags(run.name)]
     result.state = run.game.summary(runner.state(run))
     return result
-
-
-def _next_deadline(runner: Runner) -> datetime | None:
-    """`runner.next_deadline()` right after a step, from the states the runner holds: the replay is the
-    only writer of its store, so there is nothing to look for since the step looked (a look is a query)."""
-    started = runner.started()
-    deadlines = [run.game.next_deadline(runner.state(run, check=False)) for run in started]
-    times = [t + runner.settle for t in deadlines if t is not None]
-    times += [run.config.start for run in runner.runs if run not in started]
-    return min(times) if times else None
 
 
 def _phase(run: GameRun, runner: Runner) -> Any:

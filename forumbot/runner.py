@@ -278,12 +278,17 @@ class Runner:
         """The games that exist in the store."""
         return [run for run in self.runs if run.name in self._states or self.store.game_version(run.name) is not None]
 
-    def next_deadline(self) -> datetime | None:
-        """The soonest deadline of a running game, or start time of a game yet to start."""
+    def next_deadline(self, *, held: bool = False) -> datetime | None:
+        """The soonest deadline of a running game, or start time of a game yet to start. `held`: from the
+        states this runner holds, without asking the store (right after a step, when it is the store's only
+        writer: a replay)."""
         started = self.started()
-        if started and not self._looked:
-            self.store.look()   # once for every game
-        deadlines = [run.game.next_deadline(self._checked(run)) for run in started]
+        if held:
+            deadlines = [run.game.next_deadline(self.state(run, check=False)) for run in started]
+        else:
+            if started and not self._looked:
+                self.store.look()   # once for every game
+            deadlines = [run.game.next_deadline(self._checked(run)) for run in started]
         times = [t + self.settle for t in deadlines if t is not None]
         times += [run.config.start for run in self.runs if run not in started]
         return min(times) if times else None
