@@ -218,7 +218,7 @@ def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) ->
 def _now() -> str:
     """The time now as format_time writes it, without going through format_time's cache (a time to the
     microsecond is never asked for again, and would push out the times that are)."""
-    return datetime.now(UTC).isoformat(timespec="seconds")[:19] + "Z"
+    return format_time.__wrapped__(datetime.now(UTC))
 
 
 def _refuse_emptied(path: str | Path) -> None:
