@@ -17,7 +17,7 @@ from operator import is_not
 from typing import Any, NamedTuple
 
 from forumbot.games.mafia.options import MafiaOptions
-from forumbot.model import format_time, parse_time
+from forumbot.model import filled, format_time, parse_time
 from forumbot.stateparts import BASE, StateChange, item_key, whole_parts
 
 NO_LYNCH = "no_lynch"
@@ -324,15 +324,9 @@ def _put(old: _Derived, at: int | None, entry: VoteEntry, text: str) -> tuple[Vo
 
 def new_entry(voter: str, target: str, seq: int, at: str, post: str = "", url: str = "", final: bool = False,
               withdrawn: bool = False) -> VoteEntry:
-    """VoteEntry(...) as __init__ makes it, without its eight object.__setattr__ calls (a frozen dataclass):
-    two are made a vote."""
-    entry = _new(VoteEntry)
-    entry.__dict__.update(voter=voter, target=target, seq=seq, at=at, post=post, url=url, final=final,
-                          withdrawn=withdrawn)
-    return entry
-
-
-_new = object.__new__
+    """VoteEntry(...) as __init__ makes it (model.filled: two are made a vote)."""
+    return filled(VoteEntry, voter=voter, target=target, seq=seq, at=at, post=post, url=url, final=final,
+                  withdrawn=withdrawn)
 
 
 def struck(entries: tuple[VoteEntry, ...], voter: str, target: str) -> tuple[VoteEntry, ...]:

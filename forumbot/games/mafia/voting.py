@@ -15,6 +15,7 @@ from operator import attrgetter, is_not
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
 from forumbot.kept import ByIdentity
+from forumbot.model import filled
 
 
 @dataclass(frozen=True)
@@ -127,13 +128,8 @@ _CHANGES = 8          # entries changed since the wagons last made, beyond which
 def _wagon(target: str, entries: tuple[VoteEntry, ...]) -> Wagon:
     voters = tuple(filterfalse(_WITHDRAWN, entries))
     reached = voters[-1].seq if voters else entries[0].seq
-    wagon = _new(Wagon)   # filled as __init__ would, without its six object.__setattr__ (a frozen dataclass)
-    wagon.__dict__.update(target=target, voters=voters, withdrawn=tuple(filter(_WITHDRAWN, entries)),
-                          reached=reached, entries=entries, order=(-len(voters), reached, entries[0].seq, target))
-    return wagon
-
-
-_new = object.__new__
+    return filled(Wagon, target=target, voters=voters, withdrawn=tuple(filter(_WITHDRAWN, entries)),
+                  reached=reached, entries=entries, order=(-len(voters), reached, entries[0].seq, target))
 
 
 def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
