@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from forumbot.errors import ConfigError
 from forumbot.grammar import Grammar, Match
 from forumbot.model import Flag, Intent, PlayerRef, Post, filled
-from forumbot.text.clean import clean
+from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
 from forumbot.text.reading import (
@@ -43,6 +43,7 @@ _FIELD_OF_SLOT = {"player": "target"}
 VOTE_KINDS = frozenset({"vote", "unvote", "no_lynch"})
 MAX_COMMANDS = 100           # commands read from one post; no real post has more
 _WHOLE_NAME = frozenset({"exact", "alias", "inflection"})
+_TARGET_STOPS = LEADING_PREPOSITIONS | CHAT_TARGETS     # a target's first words _check_target looks at
 _CLOSERS = re.compile(r"\[/[^\[\]]*\]|[\s:;.!\-]+")
 
 
@@ -148,9 +149,12 @@ class PostParser:
 
     def parse(self, post: Post) -> Parsed:
         """The intents of a stored post (its thread decides thread or PM commands)."""
-        where = "pm" if post.pm else "thread"
-        return self._parse(post.body, post.dialect, where, self.mode(post.dialect, where),
-                           _new_tuple(_Source, (post.author, post.platform_id, post.created, post.url)))
+        source = _new_tuple(_Source, (post.author, post.platform_id, post.created, post.url))
+        if post.pm:
+            return self._parse(post.body, post.dialect, "pm", "commands", source)
+        # self.mode(post.dialect), without its frame
+        return self._parse(post.body, post.dialect, "thread",
+                           self.reading or self.grammar.readings.get(post.dialect, "commands"), source)
 
     def parse_text(self, text: str, dialect: str = "plain", *, where: str = "thread", author: str = "",
                    post_id: str = "", at: datetime | None = None, url: str = "",
@@ -162,6 +166,13 @@ class PostParser:
     def _parse(self, text: str, dialect: str, where: str, mode: str, source: _Source) -> Parsed:
         parsed = Parsed()
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
+        if "\n" not in cleaned and BOLD_OPEN not in cleaned and BOLD_CLOSE not in cleaned:
+            # One line and nothing bold (most posts): the loop below for lines_of's one Line, without it.
+            if cleaned.strip():
+                self._read_line(parsed, _new_tuple(Line, (cleaned, ())), mode, where, source)
+                if parsed.found >= MAX_COMMANDS:
+                    self._too_many(parsed, source)
+            return parsed
         more: str | None = None   # the text slot that takes the following lines (a note of several lines)
         for line in lines_of(cleaned):
             before, last = parsed.found, len(parsed.intents)
@@ -174,10 +185,14 @@ class PostParser:
                 continue
             more = parsed.more if len(parsed.intents) > last else None
             if parsed.found >= MAX_COMMANDS:
-                parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not "
-                                                "read", post_id=source.post_id, author=source.author, at=source.at))
+                self._too_many(parsed, source)
                 break
         return parsed
+
+    @staticmethod
+    def _too_many(parsed: Parsed, source: _Source) -> None:
+        parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not read",
+                                 post_id=source.post_id, author=source.author, at=source.at))
 
     # -- finding the commands of a line ------------------------------------------------------------------
 
@@ -324,17 +339,26 @@ class PostParser:
             if slot_type != "player":
                 data[name] = raw
                 continue
-            raw = self._inner(kind, raw)
-            if kind in VOTE_KINDS and not _bare(raw):
+            if self.grammar._may.get((raw[:2], kind)) is not False:    # grammar.may_start(raw, 0, kind), kept
+                raw = self._inner(kind, raw)
+            voting = kind in VOTE_KINDS
+            # _bare(raw) is not empty when raw starts with a letter or a digit (no closing tag, space or
+            # punctuation it drops): most names.
+            if voting and not raw[:1].isalnum() and not _bare(raw):
                 raise _Chat("a vote that names nobody")
             words = tuple(tokens(raw))   # the slot's folded words, once for every check below
-            if kind == "vote" and self._is_no_lynch(words):
-                kind = "no_lynch"
-                continue
+            if kind == "vote" and words:   # self._is_no_lynch(words), without its frame
+                phrases = self._no_lynch.get(words[0])     # most names start no no-lynch phrase
+                if phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases):
+                    kind = "no_lynch"
+                    continue
             resolution = self.roster.resolve(raw)
             if kind == "vote" and (mode == "bold" or found.template.startswith("[")):
                 resolution = self._self_vote(words, resolution, source.author)
-            if kind in VOTE_KINDS:
+            # _check_target finds nothing to say unless the first word is a preposition or a chat word, or
+            # words follow a name read outside bold text.
+            if voting and ((words and words[0] in _TARGET_STOPS)
+                           or (resolution.rest and resolution.name is not None and mode != "bold")):
                 self._check_target(words, resolution, mode)
             how[slot] = resolution
             if resolution.name is not None:      # resolution.ok, without the property's frame

@@ -117,6 +117,9 @@ _BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
 STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy")
+# A text of letters and digits (ASCII and basic Cyrillic) in words one space apart: NFC, NFKC and casefold
+# leave it as lower() does, and the chain's words are its words (resolve's direct answers).
+_PLAIN_RUN = re.compile(r"[0-9A-Za-zА-яЁё]+(?: [0-9A-Za-zА-яЁё]+)*")
 _MENTION = re.compile(r"\s*(?:/?u/|@)(?=\w)", re.IGNORECASE)
 LONG_HANDLE = 8                 # a one-word handle this long also offers its first 4-7 letters to fuzzy
 
@@ -350,6 +353,31 @@ class Roster:
         for method, table in self._whole_tables:
             for key, players in table.items():
                 self._whole.setdefault(key, (method, players))
+        self._direct = self._direct_answers()
+
+    def _direct_answers(self) -> dict[str, tuple[str | None, str, tuple[str, ...]]]:
+        """What resolve() answers for a text that is exactly a whole name (a name, an alias or one of their
+        forms), or one word that is part of a name and no whole one, when the text is a plain run of words
+        (_PLAIN_RUN): (name or None, method, candidates), by the folded text. For such a text the chain's
+        first stage that finds anything finds it at its longest run, the whole text, so its answer is this
+        one; resolve() takes it without splitting, folding and trying run after run."""
+        out: dict[str, tuple[str | None, str, tuple[str, ...]]] = {}
+        tables: list[tuple[str, str, frozenset[int]]] = [(key, method, players)
+                                                         for key, (method, players) in self._whole.items()]
+        if self.max_words > 1:      # a one-word text reaches the partial stage only when names have 2+ words
+            tables += [(key, "partial", players) for key, players in self._partial.items()
+                       if " " not in key and key not in self._whole]
+        for key, method, players in tables:
+            words = key.split(" ")
+            # Only keys the slow path reads as these very words: plain, no longer than the longest name, and
+            # no leading preposition it would skip.
+            if _PLAIN_RUN.fullmatch(key) is None or len(words) > self.max_words or (
+                    len(words) > 1 and words[0] in LEADING_PREPOSITIONS and words[0] not in self._name_words):
+                continue
+            chosen = sorted(players)
+            out[key] = ((self.names[chosen[0]], method, ()) if len(chosen) == 1
+                        else (None, "ambiguous", tuple(self.names[i] for i in chosen)))
+        return out
 
     # -- building -------------------------------------------------------------------------------------------
 
@@ -449,6 +477,15 @@ class Roster:
         """The player named at the START of `text`; words after the name are returned in `rest`.
 
         Never raises: whatever the text, the answer is a Resolution."""
+        # Most slots of a vote are a name as written, nothing around it: one look-up (see _direct_answers).
+        direct = self._direct.get(text.lower().replace("ё", "е"))
+        if direct is not None and _PLAIN_RUN.fullmatch(text) is not None:
+            # tuple.__new__: Resolution(text, *direct..., matched=text) without the frame of its __new__
+            return _new_tuple(Resolution, (text, direct[0], direct[1], text, "", direct[2], None))
+        return self._resolve(text)
+
+    def _resolve(self, text: str) -> Resolution:
+        """resolve() through the whole chain, without its direct answers (tests compare the two)."""
         text = unicodedata.normalize("NFC", text) if not text.isascii() else text
         mention = _MENTION.match(text)
         if mention is not None:
