@@ -208,6 +208,10 @@ class Grammar:
         self._may: dict[tuple[str, str | None], bool] = {}      # may_start's answers, bounded the same way
         # A Match's slot types by template (the same for every match of it; nobody changes them).
         self._types = {c.group: {name: kind for name, kind, _ in c.slots} for _, c in compiled}
+        # What a Match of a one-slot template takes from it, in one tuple: (command, template, where it is read,
+        # slot types, slot name, slot group).
+        self._one_slot = {c.group: (c.command, c.template, c.command.where, self._types[c.group], c.slots[0][0],
+                                    c.slots[0][2]) for _, c in compiled if len(c.slots) == 1}
         # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
         self.start_pattern = _trie(self._keys | self._short_keys)
 
@@ -284,11 +288,21 @@ class Grammar:
                 best = other
         if best is None:
             return None
-        compiled = self._by_group[best.lastgroup or ""]
+        group = best.lastgroup or ""
+        one = self._one_slot.get(group)
+        if one is not None:     # most commands (a vote): the general lines below, for one slot, from one tuple
+            command, template, read_in, types, name, slot_group = one
+            if read_in != where and read_in != "any":
+                return None
+            value = best.group(slot_group)
+            first_slot = best.start(slot_group)
+            return _new_tuple(Match, (command, template, {name: value.strip() if value else ""}, types,
+                                      best.start(group), best.end(), first_slot, first_slot))
+        compiled = self._by_group[group]
         if compiled.command.where not in (where, "any"):
             return None
         types = self._types[compiled.group]
-        if len(compiled.slots) == 1:        # most commands (a vote): the general lines below, for one slot
+        if len(compiled.slots) == 1:
             name, _, group = compiled.slots[0]
             value = best.group(group)
             slots = {name: value.strip() if value else ""}

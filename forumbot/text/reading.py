@@ -152,21 +152,26 @@ def starts(line: Line, mode: str, lookahead: str = "") -> Iterator[tuple[int, st
     text = line.text
     boundary, word, check = _finders(lookahead)
     if not line.bold and mode != "natural":         # most lines: one source of places, nothing bold
-        return _unmarked_starts(text, itertools.chain((0,), map(_end_of, boundary.finditer(text))), check,
-                                "plain" if mode == "bold" else "start")
+        return _unmarked_starts(text, boundary, check, "plain" if mode == "bold" else "start")
     return _marked_starts(line, mode, text, boundary, word, check)
 
 
-def _unmarked_starts(text: str, places: Iterable[int], check: re.Pattern[str] | None,
+def _unmarked_starts(text: str, boundary: re.Pattern[str], check: re.Pattern[str] | None,
                      why: str) -> Iterator[tuple[int, str]]:
     """starts() of a line with no bold text outside natural mode: the line and piece starts only (in bold
     mode they are all `plain`: no bold span holds them)."""
-    last = -1
     end = len(text)
-    for at in places:
+    lead = 0
+    while lead < end and text[lead].isspace():
+        lead += 1
+    last = -1
+    if lead < end and (check is None or check.match(text, 0)):     # the line's start
+        last = lead
+        yield lead, "tag" if text[lead] == "[" else why
+    for found in boundary.finditer(text):                          # the starts of its pieces
+        at = lead = found.end()
         if check is not None and not check.match(text, at):
             continue
-        lead = at
         while lead < end and text[lead].isspace():
             lead += 1
         if lead >= end or lead == last:
