@@ -391,3 +391,32 @@ class _Slow:
 
     def resolve(self, text: str) -> Any:
         return self.roster._resolve(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="Пп ротив,.;!?[]/bvVote и\t\u00a0я", max_size=40), st.sampled_from(["commands", "bold"]),
+       st.booleans())
+def test_the_starts_of_a_line_without_bold_are_those_the_general_reading_finds(text, mode, anything):
+    from forumbot.text.reading import Line, _finders, _marked_starts, starts
+
+    lookahead = "" if anything else _GRAMMAR.start_pattern
+    boundary, word, check = _finders(lookahead)
+    line = Line(text, ())
+    assert list(starts(line, mode, lookahead)) == list(_marked_starts(line, mode, text, boundary, word, check))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ab \t\n\r>`~*_&;!]()[^\\#", "&amp;", "&amp;#42;", "&lt;", "&#95;", "&nbsp;",
+                                 "    "]), max_size=15).map("".join), st.booleans())
+def test_markdown_with_nothing_to_unwrap_is_cleaned_as_every_pass_would(text, marks):
+    import html
+
+    from forumbot.text import clean as clean_module
+
+    unescaped = clean_module._newlines(html.unescape(text) if "&" in text else text)     # as _clean_markdown
+    if clean_module._MD_BLOCK_START.match(unescaped) or clean_module._MD_BLOCK_START_AFTER_NL.search(unescaped):
+        return
+    paragraphs = clean_module._MD_BLANK_LINE.split(unescaped)
+    every_pass = clean_module._tidy_lines("\n\n".join([clean_module._markdown_inline(para, marks)
+                                                       for para in paragraphs]))
+    assert clean_module._clean_markdown(text, marks) == every_pass

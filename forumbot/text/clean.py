@@ -110,6 +110,8 @@ _MD_INDENTED = re.compile(r" {4}| {0,3}\t")
 _MD_BLOCK_START = re.compile(r" {0,3}[>`~\t]| {4}")
 _MD_BLOCK_START_AFTER_NL = re.compile(r"\n(?: {0,3}[>`~\t]| {4})")
 _MD_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+# The characters _markdown_inline's passes are gated on (`, \, >!, ~~, ](, ^, *, _, &).
+_MD_INLINE_MARK = re.compile(r"[`\\>~\]^*_&]")
 _MD_BACKTICKS = re.compile(r"`+")
 # ~~struck~~. A failed attempt means no `~~` follows at all, so the lazy scan never repeats: linear.
 _MD_STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
@@ -144,6 +146,10 @@ def _clean_markdown(raw: str, marks: bool = False) -> str:
     text = _newlines(html.unescape(raw) if "&" in raw else raw)
     if _MD_BLOCK_START.match(text) or _MD_BLOCK_START_AFTER_NL.search(text):
         paragraphs = ["\n".join(lines) for lines in _markdown_blocks(text)]
+    elif _MD_INLINE_MARK.search(text) is None:
+        # No block and no character an inline pass looks for (most posts): every paragraph is left as it is,
+        # and a line of spaces between two is blank to _tidy_lines as it is.
+        return _tidy_lines(text)
     else:
         paragraphs = _MD_BLANK_LINE.split(text)
     return _tidy_lines("\n\n".join([_markdown_inline(para, marks) for para in paragraphs]))

@@ -143,7 +143,7 @@ def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Patte
     return boundary, word, check
 
 
-def starts(line: Line, mode: str, lookahead: str = "") -> Iterator[tuple[int, str]]:
+def starts(line: Line, mode: str, lookahead: str = "") -> Iterable[tuple[int, str]]:
     """Where a command may start in a line (`lookahead`: a regex of what a command may start with; empty:
     anything), in order: (position of its first non-space character, why) with why one of `start` (a line,
     sentence or piece start), `bold` (a bold span), `tag` (an opening tag), `word` (any word, natural mode).
@@ -152,7 +152,13 @@ def starts(line: Line, mode: str, lookahead: str = "") -> Iterator[tuple[int, st
     text = line.text
     boundary, word, check = _finders(lookahead)
     if not line.bold and mode != "natural":         # most lines: one source of places, nothing bold
-        return _unmarked_starts(text, boundary, check, "plain" if mode == "bold" else "start")
+        why = "plain" if mode == "bold" else "start"
+        if boundary.search(text) is None:           # one piece (most lines): its start only, no generator
+            lead = len(text) - len(text.lstrip())   # the first character that is not a space
+            if lead < len(text) and (check is None or check.match(text, 0)):
+                return ((lead, "tag" if text[lead] == "[" else why),)
+            return ()
+        return _unmarked_starts(text, boundary, check, why)
     return _marked_starts(line, mode, text, boundary, word, check)
 
 
