@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +13,7 @@ from forumbot.corrections import intents_for
 from forumbot.gamerun import GameRun
 from forumbot.games.base import refusal
 from forumbot.host import HOST_KINDS, HostState, account_key, apply_host
-from forumbot.model import Event, Flag, Intent, Post
+from forumbot.model import Event, Flag, Intent, Post, filled
 from forumbot.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.play")
@@ -34,6 +34,11 @@ class Step:
     corrections: dict[str, Any] = field(default_factory=dict)   # the host's, by post (forumbot/corrections.py)
 
 
+# play() fills every Step field itself (model.filled): a field added to Step must be added there too.
+assert [f.name for f in fields(Step)] == ["state", "host", "events", "intents", "flags", "processed", "corrections"] \
+    and not hasattr(Step, "__post_init__") and not hasattr(Step, "__slots__")
+
+
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
          host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None,
          corrections: dict[str, Any] | None = None) -> Step:
@@ -48,7 +53,10 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     `corrections`: the host's corrections in force, by post: a corrected post is read as corrected."""
     game = run.game
     reach = now if reach is None else min(reach, now)
-    step = Step(state, host or HostState(), corrections=corrections or {})
+    # Step(...) as its dataclass __init__ would fill it (model.filled), at a third of the bytecodes of its
+    # default factories.
+    step = filled(Step, state=state, host=host or HostState(), events=[], intents=[], flags=[], processed=[],
+                  corrections=corrections or {})
     commands = {run.thread_id(t) for t in game.command_threads(state)}
     index = 0
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
