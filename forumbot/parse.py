@@ -30,8 +30,9 @@ from forumbot.text.reading import (
     NOT_NOW,
     READINGS,
     SELF_WORDS,
+    SENTENCE_LIMIT,
+    TERMINATOR,
     Line,
-    is_question,
     lines_of,
     starts,
     words_before,
@@ -279,7 +280,10 @@ class PostParser:
         if found.template.startswith("[") or found.command.kind not in VOTE_KINDS:
             return                      # a tag is never chat; night actions and moves are read as before
         bound = span[1] if mode == "bold" and span is not None else len(text)
-        if is_question(text, found.literal_end, bound):
+        # is_question(text, found.literal_end, bound), without its frame
+        after = found.literal_end
+        stop = TERMINATOR.search(text, after, min(bound, after + SENTENCE_LIMIT))
+        if stop is not None and stop.group() == "?":
             raise _Chat("a question")
         if why == "word":
             before = words_before(text, found.start)

@@ -95,7 +95,7 @@ def _tidy_lines(text: str) -> str:
 
 
 def _clean_plain(raw: str, marks: bool = False) -> str:
-    return _tidy_lines(_newlines(raw))
+    return _tidy_lines(_newlines(raw) if "\r" in raw else raw)
 
 
 # ---------------------------------------------------------------------------------------------- markdown
@@ -143,7 +143,9 @@ _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 def _clean_markdown(raw: str, marks: bool = False) -> str:
     # Reddit's API hands back the body with & < > escaped; undo that before `>` can be seen as a quote.
-    text = _newlines(html.unescape(raw) if "&" in raw else raw)
+    text = html.unescape(raw) if "&" in raw else raw
+    if "\r" in text:
+        text = _newlines(text)
     if _MD_BLOCK_START.match(text) or _MD_BLOCK_START_AFTER_NL.search(text):
         paragraphs = ["\n".join(lines) for lines in _markdown_blocks(text)]
     elif _MD_INLINE_MARK.search(text) is None:

@@ -44,7 +44,7 @@ __all__ = ["READINGS", "Line", "default_reading", "lines_of", "starts"]
 _BOUNDARY = re.compile(r"[.!?…]+\s+|[,;]\s*|\[/[^\[\]\n]{0,40}\]\s*|(?=\[[^\[\]/\s])"
                        r"|\s(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 _MARK = re.compile(f"[{BOLD_OPEN}{BOLD_CLOSE}]")
-_TERMINATOR = re.compile(r"[.!?…\n]")
+TERMINATOR = re.compile(r"[.!?…\n]")     # where a sentence ends (is_question)
 _SENTENCE_BREAK = re.compile(r"[.!?…]\s|[.!?…]$")
 _WORDS = re.compile(r"[\w'’]+")
 _PIECE_END = re.compile(r"[.,;!?…]")
@@ -216,7 +216,7 @@ def _marked_starts(line: Line, mode: str, text: str, boundary: re.Pattern[str], 
 
 def is_question(text: str, after: int, end: int) -> bool:
     """Whether the sentence going on at `after` ends with a question mark before `end`."""
-    found = _TERMINATOR.search(text, after, min(end, after + SENTENCE_LIMIT))
+    found = TERMINATOR.search(text, after, min(end, after + SENTENCE_LIMIT))
     return found is not None and found.group() == "?"
 
 
