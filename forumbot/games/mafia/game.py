@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from itertools import compress, repeat
-from operator import is_
+from functools import partial
 from typing import Any
 
 from forumbot.errors import ConfigError
@@ -584,17 +583,10 @@ def _voter_view(entry: VoteEntry) -> FrozenDict:
 def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
     """The views of a wagon's entries (in the order given)."""
     found = _WAGON_VOTERS.get(entries)
-    if found is not None:
-        return found
-    # A changed wagon has all its entries but one from before: found in C, the new one made.
-    views: list[Any] = _ENTRY_VIEWS.find(entries)
-    if None in views:   # the places of the new entries found in C; only those made and kept
-        for at in compress(range(len(views)), map(is_, views, repeat(None))):
-            made = views[at] = _voter_view(entries[at])
-            _ENTRY_VIEWS.put(entries[at], made)
-    voters = FrozenList(views)
-    _WAGON_VOTERS.put(entries, voters)
-    return voters
+    if found is None:   # a changed wagon has all its entries but one or two from before: only those made
+        found = FrozenList(_ENTRY_VIEWS.made(entries, _voter_view))
+        _WAGON_VOTERS.put(entries, found)
+    return found
 
 
 # A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
@@ -616,12 +608,8 @@ def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDic
         if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
             _WAGON_VIEWS.clear()
         kept = _WAGON_VIEWS[need] = ByIdentity(1024)
-    views: list[Any] = kept.find(wagons)
-    if None in views:   # the wagons the last votes changed: found in C, only those made and kept
-        for at in compress(range(len(views)), map(is_, views, repeat(None))):
-            made = views[at] = _wagon_view(wagons[at], need)
-            kept.put(wagons[at], made)
-    return views
+    # The wagons the last votes changed are the only ones made (and kept).
+    return kept.made(wagons, partial(_wagon_view, need=need))
 
 
 def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
