@@ -297,22 +297,31 @@ class Renderer:
         key = (entry["name"], entry.get("url", ""), bool(entry.get("final")), bool(entry.get("withdrawn")))
         text = self._voter_cache.get(key)
         if text is None:
-            f = self._filters
-            text = f["link"](f["esc"](key[0]), key[1])
-            if key[2]:
-                text += f" ({self.phrases['final']})"
-            text = f["strike"](text) if key[3] else text
+            text = self._voter_made(*key)
             if len(self._voter_cache) > 50_000:   # a long game: start afresh rather than grow forever
                 self._voter_cache.clear()
             self._voter_cache[key] = text
         return text
+
+    def _frozen_voter(self, entry: FrozenDict) -> str:
+        """_voter's text of a voter that cannot change: kept by its identity (_voters_text), so not by what
+        it says as well."""
+        return self._voter_made(entry["name"], entry.get("url", ""), bool(entry.get("final")),
+                                bool(entry.get("withdrawn")))
+
+    def _voter_made(self, name: str, url: str, final: bool, withdrawn: bool) -> str:
+        f = self._filters
+        text = f["link"](f["esc"](name), url)
+        if final:
+            text += f" ({self.phrases['final']})"
+        return f["strike"](text) if withdrawn else text
 
     def _voters_text(self, voters: list[Any]) -> str:
         """A wagon's voters, joined. The game's FrozenList of FrozenDict voters cannot change: the text of
         each voter is found by identity (in C), only a new one made (a count after every vote has one or two);
         any other voter's by what it says."""
         if type(voters) is FrozenList and _ONLY_FROZEN.issuperset(map(type, voters)):
-            return ", ".join(self._frozen_texts.made(voters, self._voter))
+            return ", ".join(self._frozen_texts.made(voters, self._frozen_voter))
         return ", ".join(self._voter(e) for e in voters)
 
     def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:
@@ -374,7 +383,7 @@ class Renderer:
         if type(wagon) is not FrozenDict or type(voters) is not FrozenList \
                 or not _ONLY_FROZEN.issuperset(map(type, voters)):
             raise _NotFrozen
-        return {**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._voter))}
+        return {**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))}
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""

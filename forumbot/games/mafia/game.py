@@ -568,25 +568,15 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 
 
 # A vote count after every vote shows the wagons of the count before but one or two. Entries are immutable and
-# reused from one state to the next, and so is an unchanged wagon's tuple of them (voting.wagons keeps them):
-# each entry's view and each wagon's list of them are kept by the identity of the entries, or of the
-# wagon's tuple. The views cannot be changed (FrozenDict, FrozenList): every count that shows them shares them.
-_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)
-_WAGON_VOTERS: ByIdentity[FrozenList] = ByIdentity(1024)     # a few MB at most, then started afresh
+# reused from one state to the next: each entry's view is kept by the identity of the entry, so a changed
+# wagon's list of views makes only its new entries' (one or two). The views cannot be changed (FrozenDict,
+# FrozenList): every count that shows them shares them.
+_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)     # a few MB at most, then started afresh
 
 
 def _voter_view(entry: VoteEntry) -> FrozenDict:
     return FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
                       withdrawn=entry.withdrawn, at=entry.at)
-
-
-def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
-    """The views of a wagon's entries (in the order given)."""
-    found = _WAGON_VOTERS.get(entries)
-    if found is None:   # a changed wagon has all its entries but one or two from before: only those made
-        found = FrozenList(_ENTRY_VIEWS.made(entries, _voter_view))
-        _WAGON_VOTERS.put(entries, found)
-    return found
 
 
 # A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
@@ -599,7 +589,8 @@ _ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
 def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
     count = len(wagon.voters)
     return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
-                      l_minus=(need - count) if need is not None else None, voters=_voters_view(wagon.entries))
+                      l_minus=(need - count) if need is not None else None,
+                      voters=FrozenList(_ENTRY_VIEWS.made(wagon.entries, _voter_view)))
 
 
 def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDict]:
