@@ -36,12 +36,12 @@ from forumbot.games.mafia.state import (
     MafiaState,
     VoteEntry,
     VoteError,
+    moved,
     new_entry,
     state_change,
     state_from_json,
     state_to_json,
     struck,
-    voted,
 )
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
@@ -466,15 +466,13 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
         return state, False
     # One new state a vote: the withdrawal from the old wagon and the vote on the new one together.
     current = dict(state.current)
-    entries = state.entries
     if old is not None:
         del current[voter]
-        entries = struck(entries, voter, old)
     current[voter] = target
     voting.moved(state.current, current, voter)
     seq = state.seq + 1
-    entries = voted(entries, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
-                                       intent.post_id, intent.url, final))
+    entries = moved(state.entries, old, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
+                                                  intent.post_id, intent.url, final))
     return state.with_(
         entries=entries, current=current, seq=seq,
         locked=state.locked | {voter} if final else state.locked,
