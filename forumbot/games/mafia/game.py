@@ -146,6 +146,8 @@ class MafiaGame:
         return _after(state, events, intent.at or state.phase_started)
 
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+        if intent.kind in VOTE_KINDS:    # the commonest, first: no other kind below is a vote kind
+            return _vote(state, intent)
         if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
             return _modkill(state, intent)
         if intent.kind in SIGNUP_KINDS:
@@ -162,30 +164,7 @@ class MafiaGame:
                                     intent.data.get("error_code", "not_counted"),
                                     intent.data.get("params", {}))
             return state, []
-        if intent.kind not in VOTE_KINDS:
-            return _refuse(state, intent, "not_command", {"kind": intent.kind})
-        refusal = _vote_refusal(state, intent)
-        if refusal:
-            return _refuse(state, intent, *refusal)
-        if intent.kind == "unvote":
-            state, changed = _withdraw(state, intent.author)
-            return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
-        target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
-        events: list[Event] = []
-        if target is None:   # an unknown or ambiguous name: counts as no vote
-            name_error = intent.data.get("error_code", {}).get("target", {})
-            state = _note_error(state, intent, intent.data.get("error") or "the name was not understood",
-                                name_error.get("code", "name_unknown"), name_error.get("params", {}))
-            if state.options.unresolved_vote == "withdraw":
-                state, changed = _withdraw(state, intent.author)
-                if changed:
-                    events.append(Event("vote", {"voter": intent.author, "target": None}))
-            return state, events
-        final = bool(intent.data.get("final")) and _final_locks(state)
-        state, changed = _cast(state, intent, target, final)
-        if changed:
-            events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
-        return _maybe_end_early(state, intent.at or state.phase_started, events)
+        return _refuse(state, intent, "not_command", {"kind": intent.kind})
 
     # ---- time --------------------------------------------------------------------------------
     def next_deadline(self, state: MafiaState) -> datetime | None:
@@ -400,6 +379,32 @@ REFUSALS = {
     "self_vote": "self-votes are not allowed in this game",
     "no_lynch_limit": "the no-lynch limit ({limit}) is used up; the player(s) with the most votes hang at the deadline",
 }
+
+
+def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A vote, an unvote or a no-lynch vote."""
+    refusal = _vote_refusal(state, intent)
+    if refusal:
+        return _refuse(state, intent, *refusal)
+    if intent.kind == "unvote":
+        state, changed = _withdraw(state, intent.author)
+        return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
+    target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
+    events: list[Event] = []
+    if target is None:   # an unknown or ambiguous name: counts as no vote
+        name_error = intent.data.get("error_code", {}).get("target", {})
+        state = _note_error(state, intent, intent.data.get("error") or "the name was not understood",
+                            name_error.get("code", "name_unknown"), name_error.get("params", {}))
+        if state.options.unresolved_vote == "withdraw":
+            state, changed = _withdraw(state, intent.author)
+            if changed:
+                events.append(Event("vote", {"voter": intent.author, "target": None}))
+        return state, events
+    final = bool(intent.data.get("final")) and _final_locks(state)
+    state, changed = _cast(state, intent, target, final)
+    if changed:
+        events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
+    return _maybe_end_early(state, intent.at or state.phase_started, events)
 
 
 def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any]] | None:

@@ -219,13 +219,15 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
         keys = list(compress(now, map(is_not, now.values(), was.values())))
     else:
         keys = [key for key, value in now.items() if value is not getattr(old, key)]
+    put = change.put
     for key in keys:
-        if key == "current":
-            continue
-        if key == "entries":
-            _entries_change(getattr(old, key), now[key], change)
-        else:
-            change.put.append((key, BASE, _field_text(key, now[key])))
+        value = now[key]
+        if type(value) is int:   # the counters a vote moves (seq, changes): as _field_text writes them
+            put.append((key, BASE, int.__repr__(value)))
+        elif key == "entries":
+            _entries_change(getattr(old, key), value, change)
+        elif key != "current":
+            put.append((key, BASE, _field_text(key, value)))
     return change
 
 
