@@ -259,3 +259,20 @@ def test_a_count_and_its_voter_lists_stay_under_their_budget_of_bytecodes():
     per_count = _bytecodes(lambda: [renderer._with_voter_lists(mafia.view(state, at))
                                     for state, at in states[260:]]) / 60
     assert per_count <= 1500, per_count
+
+
+def test_those_not_voting_are_the_same_list_while_nobody_joins_or_leaves_them():
+    """A vote that moves a voter leaves those not voting as they were: the same FrozenList in the next count,
+    whose text the renderer keeps; a first vote makes a new one."""
+    state = new_game(9)
+    state, _ = act(state, "P01", "vote", "P02")
+    renderer = Renderer("bbcode", "en")
+    first = _count(state)["not_voting"]
+    text = renderer._with_voter_lists(_count(state))["not_voting_text"]
+    state, _ = act(state, "P01", "vote", "P03")
+    assert _count(state)["not_voting"] is first and type(first) is FrozenList
+    assert renderer._with_voter_lists(_count(state))["not_voting_text"] is text
+    state, _ = act(state, "P02", "vote", "P03")
+    assert _count(state)["not_voting"] == [n for n in names(9) if n not in ("P01", "P02")]
+    assert renderer._with_voter_lists(_count(state))["not_voting_text"] == ", ".join(
+        n for n in names(9) if n not in ("P01", "P02"))

@@ -225,6 +225,7 @@ class _NotFrozen(Exception):
 
 
 _ONLY_FROZEN = frozenset((FrozenDict,))   # the types of a FrozenList's voters whose texts are kept
+_ONLY_STR = frozenset((str,))             # of a FrozenList of names
 
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
@@ -261,6 +262,7 @@ class Renderer:
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
         # A FrozenDict wagon's view with its voters' text, by the view's identity.
         self._finished: ByIdentity[dict[str, Any]] = ByIdentity(self._KEEP_WAGONS)
+        self._not_voting_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)   # a FrozenList of names, joined
 
     def environment(self, loader: jinja2.BaseLoader,
                     undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
@@ -372,8 +374,17 @@ class Renderer:
         except _NotFrozen:     # not the game's views (read back from JSON): each by what it says, none kept
             finished = [{**w, "voters_text": self._voters_text(w["voters"])} for w in wagons]
         out = {**view, "wagons": finished}
-        if isinstance(view.get("not_voting"), list):
-            out["not_voting_text"] = ", ".join(map(self._filters["esc"], view["not_voting"]))
+        not_voting = view.get("not_voting")
+        if not_voting == []:    # a list, empty (the commonest once the day is under way)
+            out["not_voting_text"] = ""
+        elif type(not_voting) is FrozenList and _ONLY_STR.issuperset(map(type, not_voting)):
+            text = self._not_voting_texts.get(not_voting)   # the game's list of the count before
+            if text is None:
+                text = ", ".join(map(self._filters["esc"], not_voting))
+                self._not_voting_texts.put(not_voting, text)
+            out["not_voting_text"] = text
+        elif isinstance(not_voting, list):
+            out["not_voting_text"] = ", ".join(map(self._filters["esc"], not_voting))
         return out
 
     def _finished_wagon(self, wagon: Any) -> dict[str, Any]:

@@ -617,16 +617,35 @@ def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
     return found
 
 
+# Those not voting change only when a player votes for the first time, unvotes or dies: the list of the count
+# before is shown again (the renderer keeps its text by its identity), kept by the identity of the living.
+_NOT_VOTING: ByIdentity[FrozenList] = ByIdentity(64)
+
+
+_NOBODY = FrozenList()
+
+
+def _not_voting_view(state: MafiaState) -> FrozenList:
+    names = voting.not_voting(state)
+    if not names:          # the commonest, once the day is under way
+        return _NOBODY
+    kept = _NOT_VOTING.get(state.alive)
+    if kept is None or kept != names:     # compared in C
+        kept = FrozenList(names)
+        _NOT_VOTING.put(state.alive, kept)
+    return kept
+
+
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
-    a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts)."""
+    a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": _wagon_views(voting.wagons(state), need), "not_voting": voting.not_voting(state),
+        "wagons": _wagon_views(voting.wagons(state), need), "not_voting": _not_voting_view(state),
         "locked": sorted(state.locked) if state.locked else [], "errors": _errors_view(state.errors),
         "error_total": state.error_total,
     }
