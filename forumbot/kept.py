@@ -54,14 +54,11 @@ class ByIdentity(Generic[T]):
         """The value of one object, or None."""
         return self._dicts[0].get(id(obj))
 
-    def find(self, objects: Sequence[Any]) -> list[T | None]:
-        """The value of each object, None where there is none."""
-        return list(map(self._dicts[0].get, map(id, objects)))
-
     def made(self, objects: Sequence[Any], make: Callable[[Any], T]) -> list[T]:
         """The value of each object: those kept found in C, only the others made by `make` (one call each)
         and kept. A vote count's wagons or a wagon's voters are all kept but one or two: the work follows
-        what changed. The bound may be passed by the values of one call (then the next starts afresh)."""
+        what changed. The bound may be passed by the values of one call (then the next starts afresh). A value
+        is never None (None is what is not kept)."""
         values_by_id, kept = self._dicts
         values: list[Any] = list(map(values_by_id.get, map(id, objects)))
         if None in values:

@@ -365,7 +365,7 @@ def moved(entries: tuple[VoteEntry, ...], left: str | None, entry: VoteEntry) ->
     index = old.index
     at_left = None if left is None else index.get((entry.voter, left))
     at = index.get((entry.voter, entry.target))
-    if at_left is None or at_left == at:    # from no wagon
+    if at_left is None or at_left == at:    # from no wagon: only the new entry
         return _put(old, at, entry, _entry_text(entry))
     gone, gone_text = _withdrawn(old, at_left)
     items, texts = list(entries), list(old.texts)
