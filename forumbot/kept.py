@@ -4,7 +4,9 @@ what changed since the one before."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import compress, repeat
+from operator import is_
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -52,9 +54,23 @@ class ByIdentity(Generic[T]):
         """The value of one object, or None."""
         return self._dicts[0].get(id(obj))
 
-    def find(self, objects: Sequence[Any]) -> list[T | None]:
-        """The value of each object, None where there is none."""
-        return list(map(self._dicts[0].get, map(id, objects)))
+    def made(self, objects: Sequence[Any], make: Callable[[Any], T]) -> list[T]:
+        """The value of each object: those kept found in C, only the others made by `make` (one call each)
+        and kept. A vote count's wagons or a wagon's voters are all kept but one or two: the work follows
+        what changed. The bound may be passed by the values of one call (then the next starts afresh). A value
+        is never None (None is what is not kept)."""
+        values_by_id, kept = self._dicts
+        values: list[Any] = list(map(values_by_id.get, map(id, objects)))
+        if None in values:
+            if len(values_by_id) >= self.size:
+                values_by_id, kept = self._dicts = ({}, {})
+            for at in compress(range(len(values)), map(is_, values, repeat(None))):   # found in C
+                obj = objects[at]
+                value = values[at] = make(obj)
+                key = id(obj)
+                kept[key] = obj                  # the object first: then its value
+                values_by_id[key] = value
+        return values
 
     def put(self, obj: Any, value: T) -> None:
         """keep((obj,), (value,)) for one object, without the tuples."""

@@ -6,19 +6,23 @@ step changed found by identity, are what json.dumps and a field-by-field compari
 from __future__ import annotations
 
 import json
+import operator
 from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 from helpers import act, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_render_kept import view_afresh
 
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia import game as mafia
 from forumbot.games.mafia import state as mafia_state
 from forumbot.games.mafia.state import MafiaState, new_entry, struck, voted
 from forumbot.kept import FrozenDict, FrozenList
-from forumbot.model import Intent
+from forumbot.model import Event, Intent
+from forumbot.render import Renderer
 from forumbot.stateparts import BASE
 
 
@@ -49,7 +53,8 @@ def test_a_wagon_shown_with_another_majority_is_a_view_of_its_own():
     simple = state.with_(no_lynch_used=state.options.no_lynch_limit)   # the same wagons, no majority needed
     shown = _count(simple)["wagons"][0]
     assert (wagon["needed"], shown["needed"], shown["l_minus"]) == (5, None, None)
-    assert shown["voters"] is wagon["voters"]
+    # the same voters' views (the renderer finds their texts by identity), in a list of its own
+    assert shown["voters"] == wagon["voters"] and all(map(operator.is_, shown["voters"], wagon["voters"]))
     assert _count(state)["wagons"][0] is wagon
 
 
@@ -140,3 +145,134 @@ def test_whose_pms_a_game_reads_is_kept_while_the_roster_masks_and_host_are_the_
         else:
             state = state.with_(seq=state.seq + 1)
         assert MAFIA.pm_authors(state) == _pm_authors_afresh(state)
+
+
+# ---- issue 16, round 6: the count's data path redoes only what the last votes changed ------------------------
+KINDS = ["vote", "vote", "vote", "final", "unvote", "no_lynch", "error", "modkill", "count"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(KINDS), st.sampled_from(PLAYERS), st.sampled_from(PLAYERS)),
+                max_size=40), st.integers(0, 2), st.sampled_from(["markdown", "bbcode"]), st.booleans())
+def test_the_kept_count_is_the_count_made_from_scratch(plan, used, dialect, early_end):
+    """Over random days (votes, final votes, unvotes, no-lynch votes, vote errors, modkills, counts after
+    some changes or none): each count's view, the day's end's, and their texts from one renderer kept all day
+    are those made from scratch (view_afresh; a new renderer of plain JSON copies, where nothing is kept)."""
+    state = new_game(6, no_lynch_used=used, early_end=early_end, final_votes="always", vote_count_every=1)
+    live = Renderer(dialect, "en")
+    ended_from: list[MafiaState] = []          # the state a day's end shows the count of
+    end_day = mafia._end_day
+
+    def same_text(event: Event) -> None:
+        plain = Event(event.kind, json.loads(json.dumps(event.data)))
+        assert live.text(event) == Renderer(dialect, "en").text(plain)
+
+    for step, (kind, who, target) in enumerate(plan):
+        at = state.phase_started + timedelta(minutes=step + 1)
+        if kind == "modkill":
+            intent = Intent("modkill", {"target": target}, author="host", at=at)
+        elif kind == "error":
+            intent = Intent("not_counted", {"error": "x"}, author=who, at=at)
+        else:
+            data = {"target": target, "final": kind == "final"} if kind in ("vote", "final") else {}
+            intent = Intent("vote" if kind == "final" else kind, data, post_id=f"p{step}", author=who,
+                            url=f"u/{step}", at=at)
+        if kind != "count":
+            with mock.patch.object(mafia, "_end_day", lambda s, *a: ended_from.append(s) or end_day(s, *a)):
+                state, events = MAFIA.apply(state, intent)
+            for event in events:
+                if event.kind == "day_end":
+                    assert event.data["view"] == view_afresh(ended_from[-1], at)
+                    same_text(event)
+        if not state.is_day:
+            break
+        counted, events = MAFIA.report(state, at)
+        for event in events:
+            assert event.data == view_afresh(counted, at)
+            same_text(event)
+            assert live._with_voter_lists(event.data) == Renderer(dialect, "en")._with_voter_lists(
+                json.loads(json.dumps(event.data)))
+        state = counted
+
+
+def test_a_count_renders_only_the_wagons_the_vote_changed():
+    """The renderer keeps each wagon's dict with its voters' text by the game's view of it: a wagon the vote
+    did not change is the very same dict in the next count, nothing of it made again."""
+    state = new_game(9, vote_count_every=1)
+    for voter, target in [("P01", "P07"), ("P02", "P07"), ("P03", "P08"), ("P04", "P09")]:
+        state, _ = act(state, voter, "vote", target)
+    renderer = Renderer("markdown", "en")
+    before = {w["target"]: w for w in renderer._with_voter_lists(_count(state))["wagons"]}
+    state, _ = act(state, "P03", "vote", "P09")                   # P03 leaves P08's wagon for P09's
+    after = {w["target"]: w for w in renderer._with_voter_lists(_count(state))["wagons"]}
+    assert after["P07"] is before["P07"] and type(after["P07"]) is dict
+    assert after["P08"] is not before["P08"] and after["P09"]["voters_text"] == "P04, P03"
+    plain = Renderer("markdown", "en")._with_voter_lists(json.loads(json.dumps(_count(state))))
+    assert {w["target"]: w for w in plain["wagons"]} == after
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(names(4)), st.sampled_from(names(4) + [None]),
+                          st.sampled_from(names(4))), max_size=30))
+def test_a_vote_moved_in_one_change_is_the_vote_struck_then_cast(moves):
+    """state.moved (one tuple, one derivation a vote) leaves what struck then voted leave: the same entries, the
+    same JSON of each, and the same positions written by the step."""
+    entries: tuple[Any, ...] = ()
+    for seq, (voter, left, target) in enumerate(moves, start=1):
+        if left == target:
+            continue
+        entry = new_entry(voter, target, seq, "t", f"p{seq}", f"u{seq}")
+        two = voted(struck(entries, voter, left) if left is not None else entries, entry)
+        one = mafia_state.moved(entries, left, entry)
+        assert one == two
+        assert mafia_state._derived(one).texts == mafia_state._derived(two).texts
+        assert mafia_state._derived(one).index == mafia_state._derived(two).index
+        assert mafia_state._changed_since(entries, one) == mafia_state._changed_since(entries, two)
+        entries = one
+
+
+def test_no_other_kind_the_game_reads_is_a_vote_kind():
+    """MafiaGame._apply looks for the vote kinds first: no table of other kinds may hold one."""
+    from forumbot.games.mafia.actions import NIGHT_KINDS
+    from forumbot.games.mafia.signup import SIGNUP_KINDS
+
+    assert not set(mafia.VOTE_KINDS) & {*NIGHT_KINDS, *SIGNUP_KINDS, *mafia.OUTSIDE_KINDS, "modkill", "not_counted"}
+
+
+def test_a_count_and_its_voter_lists_stay_under_their_budget_of_bytecodes():
+    """The view of a count after each vote and the renderer's voter lists of it, in bytecodes: about 1,870 a
+    count when the renderer copied every wagon's dict and looked up every voter's text at every count, and
+    the game kept a changed wagon's voters in a table of their own (issue 16); about 1,420 since the
+    renderer keeps each wagon's finished dict by the game's view of it and only new voters are made."""
+    from test_per_post import _bytecodes, _day
+
+    from forumbot.play import play
+
+    run, state, day = _day(12, 320)
+    states = []
+    for post in day:
+        state = play(run, state, [post], post.created, "bot").state
+        states.append((state, post.created))
+    renderer = Renderer("markdown", "ru")
+    for state, at in states[:260]:
+        renderer._with_voter_lists(mafia.view(state, at))
+    per_count = _bytecodes(lambda: [renderer._with_voter_lists(mafia.view(state, at))
+                                    for state, at in states[260:]]) / 60
+    assert per_count <= 1500, per_count
+
+
+def test_those_not_voting_are_the_same_list_while_nobody_joins_or_leaves_them():
+    """A vote that moves a voter leaves those not voting as they were: the same FrozenList in the next count,
+    whose text the renderer keeps; a first vote makes a new one."""
+    state = new_game(9)
+    state, _ = act(state, "P01", "vote", "P02")
+    renderer = Renderer("bbcode", "en")
+    first = _count(state)["not_voting"]
+    text = renderer._with_voter_lists(_count(state))["not_voting_text"]
+    state, _ = act(state, "P01", "vote", "P03")
+    assert _count(state)["not_voting"] is first and type(first) is FrozenList
+    assert renderer._with_voter_lists(_count(state))["not_voting_text"] is text
+    state, _ = act(state, "P02", "vote", "P03")
+    assert _count(state)["not_voting"] == [n for n in names(9) if n not in ("P01", "P02")]
+    assert renderer._with_voter_lists(_count(state))["not_voting_text"] == ", ".join(
+        n for n in names(9) if n not in ("P01", "P02"))

@@ -83,11 +83,10 @@ moves = st.lists(st.tuples(st.sampled_from(ROSTER), st.sampled_from([*ROSTER, NO
 def test_what_a_count_keeps_is_what_it_would_make_afresh(moves, used, dialect, lang, small):
     state = new_day(used)
     # small: what is kept is dropped all along
-    bounds = (1, 1, 1, 1) if small else (8192, 1024, 4096, 64)
+    bounds = (1, 1, 1) if small else (8192, 4096, 256)
     with mock.patch.object(mafia._ENTRY_VIEWS, "size", bounds[0]), \
-            mock.patch.object(mafia._WAGON_VOTERS, "size", bounds[1]), \
-            mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[2]), \
-            mock.patch.object(Renderer, "_KEEP_WAGONS", bounds[3]):
+            mock.patch.object(Renderer, "_KEEP_VOTERS", bounds[1]), \
+            mock.patch.object(Renderer, "_KEEP_WAGONS", bounds[2]):
         live = Renderer(dialect, lang)            # one renderer for the whole day, as a running game has
         for voter, target, final, url in moves:
             state = vote(state, voter, target, final, url)
@@ -116,7 +115,7 @@ def test_a_vote_makes_and_renders_only_its_own_voters_afresh():
     made, rendered = [], []
     with mock.patch.object(mafia, "_voter_view", side_effect=lambda e: made.append(e) or FrozenDict(
             name=e.voter, url=e.url, post=e.post, final=e.final, withdrawn=e.withdrawn, at=e.at)), \
-            mock.patch.object(renderer, "_voter", side_effect=lambda e: rendered.append(e) or e["name"]):
+            mock.patch.object(renderer, "_frozen_voter", side_effect=lambda e: rendered.append(e) or e["name"]):
         renderer.text(Event("vote_count", mafia.view(state, START)))
     # P01's struck vote on P02 and its new vote on Ann: seven other voters are shown as they were
     assert sorted((e.voter, e.target, e.withdrawn) for e in made) == [("P01", ROSTER[2], False), ("P01", "P02", True)]

@@ -220,10 +220,18 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         return {**self.globals, **(d or {})}
 
 
+class _NotFrozen(Exception):
+    """A wagon's view or voter that could change (not the game's FrozenDict): nothing made from it is kept."""
+
+
+_ONLY_FROZEN = frozenset((FrozenDict,))   # the types of a FrozenList's voters whose texts are kept
+_ONLY_STR = frozenset((str,))             # of a FrozenList of names
+
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
-    _KEEP_VOTERS, _KEEP_WAGONS = 4096, 64      # texts kept by identity (under a MB), then started afresh
+    # Kept by identity (a voter's text, a wagon's view with its text: a MB or two), then started afresh.
+    _KEEP_VOTERS, _KEEP_WAGONS = 4096, 256
 
     def __init__(self, dialect: str = "markdown", lang: str = "en", *, template_dir: str | Path | None = None,
                  overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None) -> None:
@@ -252,7 +260,9 @@ class Renderer:
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
-        self._wagon_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)    # a FrozenList of them, joined
+        # A FrozenDict wagon's view with its voters' text, by the view's identity.
+        self._finished: ByIdentity[dict[str, Any]] = ByIdentity(self._KEEP_WAGONS)
+        self._not_voting_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)   # a FrozenList of names, joined
 
     def environment(self, loader: jinja2.BaseLoader,
                     undefined: type[jinja2.Undefined] = jinja2.StrictUndefined) -> jinja2.Environment:
@@ -289,39 +299,32 @@ class Renderer:
         key = (entry["name"], entry.get("url", ""), bool(entry.get("final")), bool(entry.get("withdrawn")))
         text = self._voter_cache.get(key)
         if text is None:
-            f = self._filters
-            text = f["link"](f["esc"](key[0]), key[1])
-            if key[2]:
-                text += f" ({self.phrases['final']})"
-            text = f["strike"](text) if key[3] else text
+            text = self._voter_made(*key)
             if len(self._voter_cache) > 50_000:   # a long game: start afresh rather than grow forever
                 self._voter_cache.clear()
             self._voter_cache[key] = text
         return text
 
+    def _frozen_voter(self, entry: FrozenDict) -> str:
+        """_voter's text of a voter that cannot change: kept by its identity (_voters_text), so not by what
+        it says as well."""
+        return self._voter_made(entry["name"], entry.get("url", ""), bool(entry.get("final")),
+                                bool(entry.get("withdrawn")))
+
+    def _voter_made(self, name: str, url: str, final: bool, withdrawn: bool) -> str:
+        f = self._filters
+        text = f["link"](f["esc"](name), url)
+        if final:
+            text += f" ({self.phrases['final']})"
+        return f["strike"](text) if withdrawn else text
+
     def _voters_text(self, voters: list[Any]) -> str:
         """A wagon's voters, joined. The game's FrozenList of FrozenDict voters cannot change: the text of
-        the list, else of each voter, is found by identity (in C); any other voter's by what it says."""
-        if type(voters) is not FrozenList:
-            return ", ".join(self._voter(e) for e in voters)
-        found = self._wagon_texts.get(voters)
-        if found is not None:       # a wagon the last votes did not change
-            return found
-        # A voter found is one kept, a FrozenDict; only the others are looked at (in C: a long wagon is not
-        # walked in Python), made and kept (a count after every vote has one or two).
-        texts: list[Any] = self._frozen_texts.find(voters)
-        made: list[int] = []
-        while None in texts:
-            at = texts.index(None, made[-1] + 1 if made else 0)
-            if type(voters[at]) is not FrozenDict:      # not the game's: by what it says, nothing kept
-                return ", ".join(self._voter(e) for e in voters)
-            texts[at] = self._voter(voters[at])
-            made.append(at)
-        if made:
-            self._frozen_texts.keep([voters[at] for at in made], [texts[at] for at in made])
-        text = ", ".join(texts)
-        self._wagon_texts.keep((voters,), (text,))
-        return text
+        each voter is found by identity (in C), only a new one made (a count after every vote has one or two);
+        any other voter's by what it says."""
+        if type(voters) is FrozenList and _ONLY_FROZEN.issuperset(map(type, voters)):
+            return ", ".join(self._frozen_texts.made(voters, self._frozen_voter))
+        return ", ".join(self._voter(e) for e in voters)
 
     def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:
         """A vote error (or, with prefix "refuse_", a refusal) in the post's language: phrase
@@ -361,12 +364,37 @@ class Renderer:
     def _with_voter_lists(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """The view with each wagon's voters already joined (`voters_text`), and those not voting
         (`not_voting_text`): the templates stay short and a vote count renders several times faster than
-        looping over voters in jinja."""
-        wagons = [{**w, "voters_text": self._voters_text(w["voters"])} for w in view.get("wagons", [])]
-        out = {**view, "wagons": wagons}
-        if isinstance(view.get("not_voting"), list):
-            out["not_voting_text"] = ", ".join(map(self._filters["esc"], view["not_voting"]))
+        looping over voters in jinja. A wagon the last votes did not change is the game's same FrozenDict in
+        the next count: its dict with `voters_text` is found by its identity, only the others made."""
+        wagons = view.get("wagons", [])
+        if not isinstance(wagons, list):
+            wagons = list(wagons)
+        try:
+            finished = self._finished.made(wagons, self._finished_wagon)
+        except _NotFrozen:     # not the game's views (read back from JSON): each by what it says, none kept
+            finished = [{**w, "voters_text": self._voters_text(w["voters"])} for w in wagons]
+        out = {**view, "wagons": finished}
+        not_voting = view.get("not_voting")
+        if not_voting == []:    # a list, empty (the commonest once the day is under way)
+            out["not_voting_text"] = ""
+        elif type(not_voting) is FrozenList and _ONLY_STR.issuperset(map(type, not_voting)):
+            text = self._not_voting_texts.get(not_voting)   # the game's list of the count before
+            if text is None:
+                text = ", ".join(map(self._filters["esc"], not_voting))
+                self._not_voting_texts.put(not_voting, text)
+            out["not_voting_text"] = text
+        elif isinstance(not_voting, list):
+            out["not_voting_text"] = ", ".join(map(self._filters["esc"], not_voting))
         return out
+
+    def _finished_wagon(self, wagon: Any) -> dict[str, Any]:
+        """A wagon's view with its voters' text, kept by the view's identity: only when neither can change
+        (else _NotFrozen: the view is not the game's, nothing of it is kept)."""
+        voters = wagon["voters"]
+        if type(wagon) is not FrozenDict or type(voters) is not FrozenList \
+                or not _ONLY_FROZEN.issuperset(map(type, voters)):
+            raise _NotFrozen
+        return {**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))}
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from itertools import compress, repeat
-from operator import is_
+from functools import partial
 from typing import Any
 
 from forumbot.errors import ConfigError
@@ -37,12 +36,12 @@ from forumbot.games.mafia.state import (
     MafiaState,
     VoteEntry,
     VoteError,
+    moved,
     new_entry,
     state_change,
     state_from_json,
     state_to_json,
     struck,
-    voted,
 )
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Intent, PlayerRef, format_time
@@ -147,6 +146,8 @@ class MafiaGame:
         return _after(state, events, intent.at or state.phase_started)
 
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+        if intent.kind in VOTE_KINDS:    # the commonest, first: no other kind below is a vote kind
+            return _vote(state, intent)
         if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
             return _modkill(state, intent)
         if intent.kind in SIGNUP_KINDS:
@@ -163,30 +164,7 @@ class MafiaGame:
                                     intent.data.get("error_code", "not_counted"),
                                     intent.data.get("params", {}))
             return state, []
-        if intent.kind not in VOTE_KINDS:
-            return _refuse(state, intent, "not_command", {"kind": intent.kind})
-        refusal = _vote_refusal(state, intent)
-        if refusal:
-            return _refuse(state, intent, *refusal)
-        if intent.kind == "unvote":
-            state, changed = _withdraw(state, intent.author)
-            return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
-        target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
-        events: list[Event] = []
-        if target is None:   # an unknown or ambiguous name: counts as no vote
-            name_error = intent.data.get("error_code", {}).get("target", {})
-            state = _note_error(state, intent, intent.data.get("error") or "the name was not understood",
-                                name_error.get("code", "name_unknown"), name_error.get("params", {}))
-            if state.options.unresolved_vote == "withdraw":
-                state, changed = _withdraw(state, intent.author)
-                if changed:
-                    events.append(Event("vote", {"voter": intent.author, "target": None}))
-            return state, events
-        final = bool(intent.data.get("final")) and _final_locks(state)
-        state, changed = _cast(state, intent, target, final)
-        if changed:
-            events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
-        return _maybe_end_early(state, intent.at or state.phase_started, events)
+        return _refuse(state, intent, "not_command", {"kind": intent.kind})
 
     # ---- time --------------------------------------------------------------------------------
     def next_deadline(self, state: MafiaState) -> datetime | None:
@@ -403,6 +381,32 @@ REFUSALS = {
 }
 
 
+def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A vote, an unvote or a no-lynch vote."""
+    refusal = _vote_refusal(state, intent)
+    if refusal:
+        return _refuse(state, intent, *refusal)
+    if intent.kind == "unvote":
+        state, changed = _withdraw(state, intent.author)
+        return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
+    target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
+    events: list[Event] = []
+    if target is None:   # an unknown or ambiguous name: counts as no vote
+        name_error = intent.data.get("error_code", {}).get("target", {})
+        state = _note_error(state, intent, intent.data.get("error") or "the name was not understood",
+                            name_error.get("code", "name_unknown"), name_error.get("params", {}))
+        if state.options.unresolved_vote == "withdraw":
+            state, changed = _withdraw(state, intent.author)
+            if changed:
+                events.append(Event("vote", {"voter": intent.author, "target": None}))
+        return state, events
+    final = bool(intent.data.get("final")) and _final_locks(state)
+    state, changed = _cast(state, intent, target, final)
+    if changed:
+        events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
+    return _maybe_end_early(state, intent.at or state.phase_started, events)
+
+
 def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any]] | None:
     """Why a vote command cannot count now (a code of REFUSALS and its fields), or None."""
     author = {"author": intent.author}
@@ -467,15 +471,13 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
         return state, False
     # One new state a vote: the withdrawal from the old wagon and the vote on the new one together.
     current = dict(state.current)
-    entries = state.entries
     if old is not None:
         del current[voter]
-        entries = struck(entries, voter, old)
     current[voter] = target
     voting.moved(state.current, current, voter)
     seq = state.seq + 1
-    entries = voted(entries, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
-                                       intent.post_id, intent.url, final))
+    entries = moved(state.entries, old, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
+                                                  intent.post_id, intent.url, final))
     return state.with_(
         entries=entries, current=current, seq=seq,
         locked=state.locked | {voter} if final else state.locked,
@@ -569,32 +571,15 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 
 
 # A vote count after every vote shows the wagons of the count before but one or two. Entries are immutable and
-# reused from one state to the next, and so is an unchanged wagon's tuple of them (voting.wagons keeps them):
-# each entry's view and each wagon's list of them are kept by the identity of the entries, or of the
-# wagon's tuple. The views cannot be changed (FrozenDict, FrozenList): every count that shows them shares them.
-_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)
-_WAGON_VOTERS: ByIdentity[FrozenList] = ByIdentity(1024)     # a few MB at most, then started afresh
+# reused from one state to the next: each entry's view is kept by the identity of the entry, so a changed
+# wagon's list of views makes only its new entries' (one or two). The views cannot be changed (FrozenDict,
+# FrozenList): every count that shows them shares them.
+_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)     # a few MB at most, then started afresh
 
 
 def _voter_view(entry: VoteEntry) -> FrozenDict:
     return FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
                       withdrawn=entry.withdrawn, at=entry.at)
-
-
-def _voters_view(entries: tuple[VoteEntry, ...]) -> FrozenList:
-    """The views of a wagon's entries (in the order given)."""
-    found = _WAGON_VOTERS.get(entries)
-    if found is not None:
-        return found
-    # A changed wagon has all its entries but one from before: found in C, the new one made.
-    views: list[Any] = _ENTRY_VIEWS.find(entries)
-    if None in views:   # the places of the new entries found in C; only those made and kept
-        for at in compress(range(len(views)), map(is_, views, repeat(None))):
-            made = views[at] = _voter_view(entries[at])
-            _ENTRY_VIEWS.put(entries[at], made)
-    voters = FrozenList(views)
-    _WAGON_VOTERS.put(entries, voters)
-    return voters
 
 
 # A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
@@ -607,7 +592,8 @@ _ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
 def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
     count = len(wagon.voters)
     return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
-                      l_minus=(need - count) if need is not None else None, voters=_voters_view(wagon.entries))
+                      l_minus=(need - count) if need is not None else None,
+                      voters=FrozenList(_ENTRY_VIEWS.made(wagon.entries, _voter_view)))
 
 
 def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDict]:
@@ -616,12 +602,8 @@ def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDic
         if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
             _WAGON_VIEWS.clear()
         kept = _WAGON_VIEWS[need] = ByIdentity(1024)
-    views: list[Any] = kept.find(wagons)
-    if None in views:   # the wagons the last votes changed: found in C, only those made and kept
-        for at in compress(range(len(views)), map(is_, views, repeat(None))):
-            made = views[at] = _wagon_view(wagons[at], need)
-            kept.put(wagons[at], made)
-    return views
+    # The wagons the last votes changed are the only ones made (and kept).
+    return kept.made(wagons, partial(_wagon_view, need=need))
 
 
 def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
@@ -635,16 +617,35 @@ def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
     return found
 
 
+# Those not voting change only when a player votes for the first time, unvotes or dies: the list of the count
+# before is shown again (the renderer keeps its text by its identity), kept by the identity of the living.
+_NOT_VOTING: ByIdentity[FrozenList] = ByIdentity(64)
+
+
+_NOBODY = FrozenList()
+
+
+def _not_voting_view(state: MafiaState) -> FrozenList:
+    names = voting.not_voting(state)
+    if not names:          # the commonest, once the day is under way
+        return _NOBODY
+    kept = _NOT_VOTING.get(state.alive)
+    if kept is None or kept != names:     # compared in C
+        kept = FrozenList(names)
+        _NOT_VOTING.put(state.alive, kept)
+    return kept
+
+
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
-    a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts)."""
+    a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": _wagon_views(voting.wagons(state), need), "not_voting": voting.not_voting(state),
+        "wagons": _wagon_views(voting.wagons(state), need), "not_voting": _not_voting_view(state),
         "locked": sorted(state.locked) if state.locked else [], "errors": _errors_view(state.errors),
         "error_total": state.error_total,
     }

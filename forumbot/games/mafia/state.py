@@ -219,13 +219,15 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
         keys = list(compress(now, map(is_not, now.values(), was.values())))
     else:
         keys = [key for key, value in now.items() if value is not getattr(old, key)]
+    put = change.put
     for key in keys:
-        if key == "current":
-            continue
-        if key == "entries":
-            _entries_change(getattr(old, key), now[key], change)
-        else:
-            change.put.append((key, BASE, _field_text(key, now[key])))
+        value = now[key]
+        if type(value) is int:   # the counters a vote moves (seq, changes): as _field_text writes them
+            put.append((key, BASE, int.__repr__(value)))
+        elif key == "entries":
+            _entries_change(getattr(old, key), value, change)
+        elif key != "current":
+            put.append((key, BASE, _field_text(key, value)))
     return change
 
 
@@ -250,7 +252,7 @@ def _changed_since(old: tuple[VoteEntry, ...], new: tuple[VoteEntry, ...]) -> se
         derived = _DERIVED.get(id(entries))
         if derived is None or derived.entries is not entries or derived.parent is None:
             return None
-        changed.add(derived.changed)
+        changed.update(derived.changed)
         entries = derived.parent
     return None
 
@@ -267,7 +269,7 @@ class _Derived(NamedTuple):
     index: dict[tuple[str, str], int]
     texts: tuple[str, ...]
     parent: tuple[VoteEntry, ...] | None = None
-    changed: int = -1
+    changed: tuple[int, ...] = ()      # the positions changed from `parent` (a vote moves two entries)
 
 
 _DERIVED: dict[int, _Derived] = {}
@@ -317,9 +319,9 @@ def _put(old: _Derived, at: int | None, entry: VoteEntry, text: str) -> tuple[Vo
     if at is None:
         new = (*entries, entry)
         return _keep(_Derived(new, {**old.index, (entry.voter, entry.target): len(entries)},
-                              (*old.texts, text), entries, len(entries))).entries
+                              (*old.texts, text), entries, (len(entries),))).entries
     new = entries[:at] + (entry,) + entries[at + 1:]
-    return _keep(_Derived(new, old.index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, at)).entries
+    return _keep(_Derived(new, old.index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, (at,))).entries
 
 
 def new_entry(voter: str, target: str, seq: int, at: str, post: str = "", url: str = "", final: bool = False,
@@ -336,12 +338,17 @@ def struck(entries: tuple[VoteEntry, ...], voter: str, target: str) -> tuple[Vot
     at = old.index.get((voter, target))
     if at is None:
         return entries
-    e = entries[at]
+    gone, text = _withdrawn(old, at)
+    return _put(old, at, gone, text)
+
+
+def _withdrawn(old: _Derived, at: int) -> tuple[VoteEntry, str]:
+    """The entry at `at` withdrawn, and its JSON."""
+    e = old.entries[at]
+    gone = new_entry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, True)
     text = old.texts[at]
     # The entry's JSON but for its last value: written again only if it is not what _entry_text wrote.
-    text = text[:-7] + " true]" if not e.withdrawn and text.endswith(", false]") else None
-    gone = new_entry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, True)
-    return _put(old, at, gone, text if text is not None else _entry_text(gone))
+    return gone, (text[:-7] + " true]" if not e.withdrawn and text.endswith(", false]") else _entry_text(gone))
 
 
 def voted(entries: tuple[VoteEntry, ...], entry: VoteEntry) -> tuple[VoteEntry, ...]:
@@ -349,6 +356,28 @@ def voted(entries: tuple[VoteEntry, ...], entry: VoteEntry) -> tuple[VoteEntry, 
     entries means nothing: every view orders them by seq)."""
     old = _derived(entries)
     return _put(old, old.index.get((entry.voter, entry.target)), entry, _entry_text(entry))
+
+
+def moved(entries: tuple[VoteEntry, ...], left: str | None, entry: VoteEntry) -> tuple[VoteEntry, ...]:
+    """voted(struck(entries, entry.voter, left), entry) as one change (one new tuple, one derivation): a vote
+    that moves a voter from wagon `left` (None: from none) to the entry's."""
+    old = _derived(entries)
+    index = old.index
+    at_left = None if left is None else index.get((entry.voter, left))
+    at = index.get((entry.voter, entry.target))
+    if at_left is None or at_left == at:    # from no wagon: only the new entry
+        return _put(old, at, entry, _entry_text(entry))
+    gone, gone_text = _withdrawn(old, at_left)
+    items, texts = list(entries), list(old.texts)
+    items[at_left], texts[at_left] = gone, gone_text
+    if at is None:     # the voter's first vote on this wagon: added at the end
+        at = len(entries)
+        index = {**index, (entry.voter, entry.target): at}
+        items.append(entry)
+        texts.append(_entry_text(entry))
+    else:
+        items[at], texts[at] = entry, _entry_text(entry)
+    return _keep(_Derived(tuple(items), index, tuple(texts), entries, (at_left, at))).entries
 
 
 @lru_cache(maxsize=32)

@@ -152,21 +152,31 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
     if len(changed) + added > _CHANGES:
         return None
     # Only the wagons those entries left or joined are looked at: the others are copied as they are, in C.
+    # A group is in the order of seq (as the sorts leave it); a place in it is found by bisection, in C.
     groups: dict[str, tuple[VoteEntry, ...]] = {}
-    joined = list(map(entries.__getitem__, changed))
-    joined += entries[len(before):]
-    for gone in map(before.__getitem__, changed):     # every entry that left first: a withdrawn vote keeps its seq
+    joined = list(entries[len(before):])
+    for at in changed:               # every entry that left first: a withdrawn vote keeps its seq
+        gone, new = before[at], entries[at]
         target = gone.target
         group = groups[target] if target in groups else _entries_of(wagons.get(target))
         place = bisect_left(group, gone.seq, key=_SEQ)
         if place == len(group) or group[place] is not gone:
             return None
-        groups[target] = group[:place] + group[place + 1:]
+        if new.seq == gone.seq and new.target == target:     # struck: it keeps its place
+            if place + 1 < len(group) and group[place + 1].seq == new.seq:
+                return None   # two votes with one seq: only the sorts know their order
+            groups[target] = group[:place] + (new,) + group[place + 1:]
+        else:
+            groups[target] = group[:place] + group[place + 1:]
+            joined.append(new)
     for new in joined:
         target = new.target
         group = groups[target] if target in groups else _entries_of(wagons.get(target))
+        if not group or group[-1].seq < new.seq:    # a new vote: the last of its wagon
+            groups[target] = group + (new,)
+            continue
         place = bisect_left(group, new.seq, key=_SEQ)
-        if place < len(group) and group[place].seq == new.seq:
+        if group[place].seq == new.seq:
             return None      # two votes with one seq: only the sorts know their order
         groups[target] = group[:place] + (new,) + group[place:]
     made = dict(wagons)
