@@ -52,6 +52,18 @@ _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipien
         "WHERE recipient = ?1 AND read = 0 AND created > ?2 ORDER BY id")
 
 
+class _Tail:
+    """Every post after `after` (ids ascending, as rows of fetch_posts' first six columns), all written through
+    this connection, as the forum held them at `mark` (see LocalForum._mark)."""
+
+    __slots__ = ("mark", "after", "rows")
+
+    def __init__(self, mark: tuple[int, int], after: int) -> None:
+        self.mark: tuple[int, int] | None = mark
+        self.after = after
+        self.rows: list[tuple[int, str, str, str, str, str | None]] = []
+
+
 @functools.lru_cache(maxsize=64)
 def _fetch_posts_sql(threads: int) -> str:
     """fetch_posts' statement for a number of threads (built once, not every poll)."""
@@ -95,6 +107,9 @@ class LocalForum:
         # _pm_due (None: none): until the mark moves or that time comes, no PM can be due.
         self._pm_seen: tuple[int, int] | None = None
         self._pm_due: str | None = None
+        # fetch_posts found no post after its cursor (nor one not due yet): the posts this connection writes
+        # after that are the next answer's, until anything else is written (see _Tail, _moved).
+        self._tail: _Tail | None = None
         # A database in memory is this connection's alone: no other connection can write it.
         self._private = str(path) == ":memory:"
 
@@ -116,15 +131,32 @@ class LocalForum:
                              [thread, thread, format_time(self.clock())])
                 row_id = conn.execute(_INSERT_POST, (thread, author, body, created)).lastrowid
             self._threads.add(thread)   # only once committed (a rolled-back insert made no thread)
-        self._wrote_no_pms(before)
+        self._pm_seen = self._moved(self._pm_seen, before)
+        tail = self._tail
+        if tail is not None:
+            # (a post inside a caller's transaction may still roll back: not kept)
+            tail.mark = None if conn.in_transaction else self._moved(tail.mark, before)
+            if row_id <= tail.after:   # (a cursor past the newest post: the statement would not read it either)
+                pass
+            elif len(tail.rows) < self.batch:
+                tail.rows.append((row_id, thread, author, body, created, None))
+            else:   # a game put on the forum ahead of time is read from SQLite, not kept twice in memory
+                self._tail = None
         return f"local:{row_id}"
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
         number = self._number(platform_id)
-        cursor = self.db.conn.execute("UPDATE forum_posts SET body = ?, edited = ? WHERE id = ?",
-                                      [body, format_time(at or self.clock()), number])   # atomic in autocommit
+        conn = self.db.conn
+        before = conn.total_changes
+        edited = format_time(at or self.clock())
+        cursor = conn.execute("UPDATE forum_posts SET body = ?, edited = ? WHERE id = ?",
+                              [body, edited, number])   # atomic in autocommit
         if cursor.rowcount == 0:
             raise PlatformError(f"no post {platform_id} on the local forum")
+        tail = self._tail
+        if tail is not None:   # (the bot edits its slot posts in place: the tail holds the new text)
+            tail.mark = None if conn.in_transaction else self._moved(tail.mark, before)
+            tail.rows = [(*row[:3], body, row[4], edited) if row[0] == number else row for row in tail.rows]
 
     def delete_post(self, platform_id: str) -> None:
         """A player deletes a post: its text becomes "[deleted]", as Reddit shows it."""
@@ -136,9 +168,12 @@ class LocalForum:
 
     def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
                at: datetime | None = None) -> str:
-        row_id = self.db.conn.execute("INSERT INTO forum_pms (sender, recipient, subject, body, created, read) "
-                                      "VALUES (?, ?, ?, ?, ?, 0)",   # one statement: atomic in autocommit
-                                      [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
+        conn = self.db.conn
+        before = conn.total_changes
+        row_id = conn.execute("INSERT INTO forum_pms (sender, recipient, subject, body, created, read) "
+                              "VALUES (?, ?, ?, ?, ?, 0)",   # one statement: atomic in autocommit
+                              [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
+        self._wrote_no_posts(before)
         return f"local-pm:{row_id}"
 
     def thread_posts(self, thread: str) -> list[dict[str, str]]:
@@ -168,17 +203,50 @@ class LocalForum:
         # "+thread": the posts after the cursor, in id order, are few (the cursor passes every thread's posts),
         # so SQLite walks them by id instead of each thread through its index and sorting. The bot's own posts
         # are not returned (the runner drops them: no game reads them), only passed by the cursor.
-        conn = self.db.conn
-        rows = conn.execute(_fetch_posts_sql(len(threads)),
-                            [after, now, after, now, *threads, self.account, self.batch]).fetchall()
-        first_future, newest = rows[0][6:] if rows else conn.execute(f"SELECT {_EDGES}", [after, now]).fetchone()
-        newest = newest or 0
-        if len(rows) >= self.batch:   # a full batch: the next call goes on after its last post
+        # While nothing but this connection's own posts was written since a read that found nothing after its
+        # cursor, those posts (_Tail) are the whole answer, worked out here as the statement would.
+        mark = self._mark()
+        tail = self._tail
+        if tail is not None and tail.mark == mark and tail.after == after:
+            rows, first_future, newest = self._from_tail(tail, threads, now)
+        else:
+            self._tail = None
+            conn = self.db.conn
+            rows = conn.execute(_fetch_posts_sql(len(threads)),
+                                [after, now, after, now, *threads, self.account, self.batch]).fetchall()
+            first_future, newest = rows[0][6:] if rows else conn.execute(f"SELECT {_EDGES}", [after, now]).fetchone()
+            newest = newest or 0
+        full = len(rows) >= self.batch
+        if full:   # a full batch: the next call goes on after its last post
             newest = rows[-1][0]
         posts = [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
                       body=r[3], dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None,
                       url=self.post_url(r[1], r[0])) for r in rows]
-        return posts, str(max(after, min(first_future - 1, newest) if first_future else newest))
+        until = max(after, min(first_future - 1, newest) if first_future else newest)
+        if tail is not None and self._tail is tail:   # what stays after the new cursor
+            tail.after = until
+            if tail.rows and tail.rows[-1][0] > until:
+                tail.rows = [row for row in tail.rows if row[0] > until]
+            else:
+                tail.rows.clear()
+        elif not first_future and not full and not self.db.conn.in_transaction:   # nothing after `until`
+            self._tail = _Tail(mark, until)
+        return posts, str(until)
+
+    def _from_tail(self, tail: _Tail, threads: Sequence[str],
+                   now: str) -> tuple[list[tuple[int, str, str, str, str, str | None]], int | None, int]:
+        """fetch_posts' statement, answered from the tail: the posts due of `threads` not by the bot (at most
+        a batch), the first post not due yet, the newest post."""
+        rows = []
+        first_future = None
+        wanted = set(threads)
+        for row in tail.rows:
+            if row[4] > now:
+                if first_future is None:
+                    first_future = row[0]
+            elif row[1] in wanted and row[2] != self.account and len(rows) < self.batch:
+                rows.append(row)
+        return rows, first_future, tail.rows[-1][0] if tail.rows else tail.after
 
     def fetch_pms(self) -> list[Post]:
         now = format_time(self.clock())
@@ -197,15 +265,27 @@ class LocalForum:
         conn = self.db.conn
         return (0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
 
-    def _wrote_no_pms(self, before: int) -> None:
-        """This connection wrote posts only (no PM): an empty read of the PMs before it still holds."""
-        if self._pm_seen is not None and self._pm_seen[1] == before:
-            self._pm_seen = (self._pm_seen[0], self.db.conn.total_changes)
+    def _moved(self, seen: tuple[int, int] | None, before: int) -> tuple[int, int] | None:
+        """A mark `seen` moved on past this connection's own write that began at `before` changes, for what
+        that write left unchanged (posts leave the PMs, PMs the posts); None when something else was
+        written since `seen`."""
+        if seen is not None and seen[1] == before:
+            return seen[0], self.db.conn.total_changes
+        return None
+
+    def _wrote_no_posts(self, before: int) -> None:
+        """This connection wrote PMs only (no post): the tail still holds every post after its cursor."""
+        tail = self._tail
+        if tail is not None:
+            tail.mark = None if self.db.conn.in_transaction else self._moved(tail.mark, before)
 
     def mark_read(self, platform_ids: Sequence[str]) -> None:
         numbers = [self._number(pid) for pid in platform_ids]
-        self.db.conn.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
-                             numbers)   # one statement: atomic in autocommit
+        conn = self.db.conn
+        before = conn.total_changes
+        conn.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
+                     numbers)   # one statement: atomic in autocommit
+        self._wrote_no_posts(before)
 
     def marker(self, key: str) -> str:
         """An invisible marker: an empty link in markdown, an empty url tag in BBCode."""
