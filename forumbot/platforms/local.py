@@ -52,8 +52,8 @@ _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipien
         "WHERE recipient = ?1 AND read = 0 AND created > ?2 ORDER BY id")
 
 
-_Row = tuple[int, str, str, str, str, "str | None"]   # a post as fetch_posts reads it: id, thread, author, body,
-                                                        # created, edited
+# A post as fetch_posts reads it: id, thread, author, body, created, edited.
+_Row = tuple[int, str, str, str, str, str | None]
 
 
 class _Tail:
@@ -210,8 +210,6 @@ class LocalForum:
         # "+thread": the posts after the cursor, in id order, are few (the cursor passes every thread's posts),
         # so SQLite walks them by id instead of each thread through its index and sorting. The bot's own posts
         # are not returned (the runner drops them: no game reads them), only passed by the cursor.
-        # While nothing but this connection's own posts was written since a read that found nothing after its
-        # cursor, those posts (_Tail) are the whole answer, worked out here as the statement would.
         # While nothing but this connection's own posts was written since a read that found nothing after its
         # cursor, those posts (_Tail) are the whole answer, worked out as the statement would.
         mark = self._mark(self._post_changes + self._pm_changes)
