@@ -171,13 +171,15 @@ def test_fetch_posts_reads_nothing_while_only_this_connection_wrote_posts(tmp_pa
     forum = LocalForum(tmp_path / "forum.db" if file else ":memory:", clock=clock)
     forum.add_post("g/votes", "Alice", "vote Bob")
     posts, cursor = forum.fetch_posts(["g/votes"], None)
-    assert [p.body for p in posts] == ["vote Bob"] and cursor == "1"
+    assert posts == [Post(platform_id="local:1", thread="g/votes", author="Alice", created=START, body="vote Bob",
+                          dialect="markdown", url="local://g/votes#p1")] and cursor == "1"   # as __init__ makes it
     seen = traced(forum)
     forum.post("g/votes", "count 1")   # the bot's count, then a player's post: what a replay does
     forum.add_post("g/votes", "Bob", "vote Alice")
     forum.add_pm("Bob", forum.account, "hi", at=START + timedelta(hours=1))   # a PM is no post
     posts, cursor = forum.fetch_posts(["g/votes"], cursor)
-    assert [(p.platform_id, p.body) for p in posts] == [("local:3", "vote Alice")] and cursor == "3"
+    assert posts == [Post(platform_id="local:3", thread="g/votes", author="Bob", created=START, body="vote Alice",
+                          dialect="markdown", url="local://g/votes#p3")] and cursor == "3"
     assert forum.fetch_posts(["g/votes"], cursor) == ([], "3")
     # no read of the posts: a file may be written by another process, so one look at its data version
     assert [s for s in seen if not s.startswith("INSERT")] == ([] if not file else ["PRAGMA data_version"] * 2)

@@ -19,7 +19,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import ConfigError, PlatformError
-from forumbot.model import Flag, Post, format_time, parse_time
+from forumbot.model import Flag, Post, filled, format_time, parse_time
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.sqlite import Transaction, open_database
 
@@ -252,9 +252,11 @@ class LocalForum:
         return self._posts(rows), str(until)
 
     def _posts(self, rows: list[_Row]) -> list[Post]:
-        return [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
-                     body=r[3], dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None,
-                     url=self.post_url(r[1], r[0])) for r in rows]
+        """The Posts of fetched rows (made without Post's per-field __init__: one for every post read)."""
+        dialect = self.dialect
+        return [filled(Post, platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
+                       body=r[3], dialect=dialect, edited=parse_time(r[5]) if r[5] else None,
+                       url=self.post_url(r[1], r[0]), pm=False) for r in rows]
 
     def fetch_pms(self) -> list[Post]:
         now = format_time(self.clock())
