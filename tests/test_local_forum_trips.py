@@ -1,6 +1,8 @@
-"""The local forum's round trips (issue 16): a post is one statement, and fetch_pms reads the PMs only when
-one may be due (something was written, by this connection or another, or a PM's time has come). What
-fetch_pms returns must stay what the full query returns, whoever writes the file."""
+"""The local forum's round trips (issue 16): a post is one statement, fetch_pms reads the PMs only when
+one may be due (something was written, by this connection or another, or a PM's time has come), and
+fetch_posts reads the posts only when something but this connection's own posts was written since a read
+that found none after its cursor. What both return must stay what the full query returns, whoever writes
+the file."""
 
 from __future__ import annotations
 
