@@ -19,7 +19,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import ConfigError, PlatformError
-from forumbot.model import Flag, Post, format_time, parse_time
+from forumbot.model import Flag, Post, filled, format_time, parse_time
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.sqlite import Transaction, open_database
 
@@ -50,6 +50,22 @@ _INSERT_POST = "INSERT INTO forum_posts (thread, author, body, created) VALUES (
 _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipient = ?1 AND read = 0 AND created <= ?2 "
         "UNION ALL SELECT NULL, NULL, NULL, min(created), NULL FROM forum_pms "
         "WHERE recipient = ?1 AND read = 0 AND created > ?2 ORDER BY id")
+
+
+# A post as fetch_posts reads it: id, thread, author, body, created, edited.
+_Row = tuple[int, str, str, str, str, str | None]
+
+
+class _Tail:
+    """Every post after `after` (ids ascending), all written through this connection since the forum's mark
+    was `mark` (LocalForum._mark: what else has been written)."""
+
+    __slots__ = ("mark", "after", "rows")
+
+    def __init__(self, mark: tuple[int, int], after: int) -> None:
+        self.mark = mark
+        self.after = after
+        self.rows: list[_Row] = []
 
 
 @functools.lru_cache(maxsize=64)
@@ -91,10 +107,17 @@ class LocalForum:
         self.batch = batch
         # Threads known to exist (nothing deletes a thread): a post in one is then a single insert.
         self._threads: set[str] = set()
-        # fetch_pms found no PM due at this mark (see _mark) and the first unread PM to come is due at
-        # _pm_due (None: none): until the mark moves or that time comes, no PM can be due.
+        # The changes this connection made to posts and to PMs (see _mark; none inside a caller's transaction,
+        # which may still roll back).
+        self._post_changes = 0
+        self._pm_changes = 0
+        # fetch_pms found no PM due at this mark (see _mark: posts left out) and the first unread PM to come is
+        # due at _pm_due (None: none): until the mark moves or that time comes, no PM can be due.
         self._pm_seen: tuple[int, int] | None = None
         self._pm_due: str | None = None
+        # fetch_posts found no post after its cursor (nor one not due yet): the posts this connection writes
+        # after that, kept here, are the next answer's, until anything else is written (see _Tail).
+        self._tail: _Tail | None = None
         # A database in memory is this connection's alone: no other connection can write it.
         self._private = str(path) == ":memory:"
 
@@ -116,15 +139,31 @@ class LocalForum:
                              [thread, thread, format_time(self.clock())])
                 row_id = conn.execute(_INSERT_POST, (thread, author, body, created)).lastrowid
             self._threads.add(thread)   # only once committed (a rolled-back insert made no thread)
-        self._wrote_no_pms(before)
+        if not conn.in_transaction:   # (a post in a caller's transaction may still roll back: the mark moves)
+            self._post_changes += conn.total_changes - before
+            tail = self._tail
+            if tail is None or row_id <= tail.after:   # (a cursor past the newest post: not read either)
+                pass
+            elif len(tail.rows) < self.batch:
+                tail.rows.append((row_id, thread, author, body, created, None))
+            else:   # a game put on the forum ahead of time is read from SQLite, not kept twice in memory
+                self._tail = None
         return f"local:{row_id}"
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
         number = self._number(platform_id)
-        cursor = self.db.conn.execute("UPDATE forum_posts SET body = ?, edited = ? WHERE id = ?",
-                                      [body, format_time(at or self.clock()), number])   # atomic in autocommit
+        conn = self.db.conn
+        before = conn.total_changes
+        edited = format_time(at or self.clock())
+        cursor = conn.execute("UPDATE forum_posts SET body = ?, edited = ? WHERE id = ?",
+                              [body, edited, number])   # atomic in autocommit
         if cursor.rowcount == 0:
             raise PlatformError(f"no post {platform_id} on the local forum")
+        if not conn.in_transaction:   # (the bot edits its slot posts in place: the tail holds the new text)
+            self._post_changes += conn.total_changes - before
+            if self._tail is not None:
+                self._tail.rows = [(*row[:3], body, row[4], edited) if row[0] == number else row
+                                   for row in self._tail.rows]
 
     def delete_post(self, platform_id: str) -> None:
         """A player deletes a post: its text becomes "[deleted]", as Reddit shows it."""
@@ -136,9 +175,12 @@ class LocalForum:
 
     def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
                at: datetime | None = None) -> str:
-        row_id = self.db.conn.execute("INSERT INTO forum_pms (sender, recipient, subject, body, created, read) "
-                                      "VALUES (?, ?, ?, ?, ?, 0)",   # one statement: atomic in autocommit
-                                      [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
+        conn = self.db.conn
+        before = conn.total_changes
+        row_id = conn.execute("INSERT INTO forum_pms (sender, recipient, subject, body, created, read) "
+                              "VALUES (?, ?, ?, ?, ?, 0)",   # one statement: atomic in autocommit
+                              [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
+        self._wrote_pms(before)
         return f"local-pm:{row_id}"
 
     def thread_posts(self, thread: str) -> list[dict[str, str]]:
@@ -168,21 +210,57 @@ class LocalForum:
         # "+thread": the posts after the cursor, in id order, are few (the cursor passes every thread's posts),
         # so SQLite walks them by id instead of each thread through its index and sorting. The bot's own posts
         # are not returned (the runner drops them: no game reads them), only passed by the cursor.
+        # While nothing but this connection's own posts was written since a read that found nothing after its
+        # cursor, those posts (_Tail) are the whole answer, worked out as the statement would.
+        mark = self._mark(self._post_changes + self._pm_changes)
+        tail = self._tail
+        if tail is not None and tail.mark == mark and tail.after == after:
+            return self._from_tail(tail, threads, now)
+        self._tail = None
         conn = self.db.conn
         rows = conn.execute(_fetch_posts_sql(len(threads)),
                             [after, now, after, now, *threads, self.account, self.batch]).fetchall()
         first_future, newest = rows[0][6:] if rows else conn.execute(f"SELECT {_EDGES}", [after, now]).fetchone()
         newest = newest or 0
-        if len(rows) >= self.batch:   # a full batch: the next call goes on after its last post
+        full = len(rows) >= self.batch
+        if full:   # a full batch: the next call goes on after its last post
             newest = rows[-1][0]
-        posts = [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
-                      body=r[3], dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None,
-                      url=self.post_url(r[1], r[0])) for r in rows]
-        return posts, str(max(after, min(first_future - 1, newest) if first_future else newest))
+        until = max(after, min(first_future - 1, newest) if first_future else newest)
+        if not first_future and not full and not conn.in_transaction:   # no post after `until`
+            self._tail = _Tail(mark, until)
+        return self._posts(rows), str(until)
+
+    def _from_tail(self, tail: _Tail, threads: Sequence[str], now: str) -> tuple[list[Post], str]:
+        """fetch_posts' answer from the tail (the posts due of `threads` not by the bot, the cursor up to the
+        first post not due yet), and the tail from the new cursor on."""
+        kept = tail.rows
+        if not kept:
+            return [], str(tail.after)
+        rows = []
+        first_future = None
+        account = self.account
+        for row in kept:
+            if row[4] > now:
+                if first_future is None:
+                    first_future = row[0]
+            elif row[2] != account and row[1] in threads:
+                rows.append(row)
+        newest = kept[-1][0]   # (at most a batch is kept: a full batch ends there too)
+        until = max(tail.after, min(first_future - 1, newest) if first_future else newest)
+        tail.after = until
+        tail.rows = [row for row in kept if row[0] > until] if kept[-1][0] > until else []
+        return self._posts(rows), str(until)
+
+    def _posts(self, rows: list[_Row]) -> list[Post]:
+        """The Posts of fetched rows (made without Post's per-field __init__: one for every post read)."""
+        dialect = self.dialect
+        return [filled(Post, platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
+                       body=r[3], dialect=dialect, edited=parse_time(r[5]) if r[5] else None,
+                       url=self.post_url(r[1], r[0]), pm=False) for r in rows]
 
     def fetch_pms(self) -> list[Post]:
         now = format_time(self.clock())
-        mark = self._mark()
+        mark = self._mark(self._post_changes)
         if mark == self._pm_seen and (self._pm_due is None or now < self._pm_due):
             return []   # nothing written since an empty read, and nothing has come due
         rows = self.db.conn.execute(_PMS, [self.account, now]).fetchall()
@@ -191,21 +269,27 @@ class LocalForum:
         return [Post(platform_id=f"local-pm:{r[0]}", thread="", author=r[1], created=parse_time(r[3]),
                      body=r[2], dialect=self.dialect, pm=True) for r in rows if r[0] is not None]
 
-    def _mark(self) -> tuple[int, int]:
+    def _mark(self, mine: int) -> tuple[int, int]:
         """What has been written to the forum: by other connections (data_version moves when one commits;
-        a database in memory has none) and by this one (total_changes)."""
+        a database in memory has none) and by this one (total_changes), less `mine`, the changes this
+        connection made that the caller has accounted for (fetch_pms: posts; fetch_posts: the posts it
+        keeps, and PMs)."""
         conn = self.db.conn
-        return (0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes
+        return (0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes - mine
 
-    def _wrote_no_pms(self, before: int) -> None:
-        """This connection wrote posts only (no PM): an empty read of the PMs before it still holds."""
-        if self._pm_seen is not None and self._pm_seen[1] == before:
-            self._pm_seen = (self._pm_seen[0], self.db.conn.total_changes)
+    def _wrote_pms(self, before: int) -> None:
+        """This connection wrote PMs (no post) since `before` changes: the posts kept still hold."""
+        conn = self.db.conn
+        if not conn.in_transaction:
+            self._pm_changes += conn.total_changes - before
 
     def mark_read(self, platform_ids: Sequence[str]) -> None:
         numbers = [self._number(pid) for pid in platform_ids]
-        self.db.conn.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
-                             numbers)   # one statement: atomic in autocommit
+        conn = self.db.conn
+        before = conn.total_changes
+        conn.execute(f"UPDATE forum_pms SET read = 1 WHERE id IN ({','.join('?' * len(numbers))})",
+                     numbers)   # one statement: atomic in autocommit
+        self._wrote_pms(before)
 
     def marker(self, key: str) -> str:
         """An invisible marker: an empty link in markdown, an empty url tag in BBCode."""
