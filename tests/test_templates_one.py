@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from typing import Any
 import pytest
 
 from forumbot.config import load_scenario
+from forumbot.errors import ConfigError
 from forumbot.games import get_game
 from forumbot.model import Event
 from forumbot.paths import data_dir
@@ -136,8 +138,7 @@ def test_posts_are_byte_identical_in_both_dialects(name: str) -> None:
 
 def test_every_shipped_template_is_pinned() -> None:
     """Each template a game can post (not the partials it includes) is rendered above, in both dialects."""
-    root = TEMPLATES / "markdown" if (TEMPLATES / "markdown").is_dir() else TEMPLATES
-    shipped = {p.relative_to(root).as_posix() for p in root.rglob("*.j2") if not p.name.startswith("_")}
+    shipped = {p.relative_to(TEMPLATES).as_posix() for p in TEMPLATES.rglob("*.j2") if not p.name.startswith("_")}
     pinned = {key.split("|")[1] for key in json.loads(DIGESTS.read_text(encoding="utf-8"))
               if key.split("|")[1] != "replay"}
     assert shipped - pinned == set()
@@ -145,6 +146,76 @@ def test_every_shipped_template_is_pinned() -> None:
     for key in keys:
         source, template, dialect = key.split("|")
         assert all(f"{source}|{template}|{other}" in keys for other in DIALECTS), key
+
+
+def test_one_template_per_event_and_no_markup_of_its_own() -> None:
+    """No folder per dialect, and no template writes a dialect's markup itself (it has filters for it)."""
+    assert not any((TEMPLATES / dialect).exists() for dialect in DIALECTS)
+    for path in TEMPLATES.rglob("*.j2"):
+        text = path.read_text(encoding="utf-8")
+        found = re.findall(r"\[/?(?:b|i|s|u|list|code|url|font)\b|\[\*\]|\*\*|~~|^ {4}[^\s{]|^\* ", text, re.M)
+        assert found == [], (path, found)
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_markup_of_a_constant_is_written_in_when_the_template_compiles(dialect: str) -> None:
+    """The vote count's markup costs nothing at render time: jinja folds a filter of a constant into the
+    compiled template (a global would be looked up, a filter of a value called, at every count)."""
+    env = Renderer(dialect, "en").env
+    code = env.compile('{{ "bullet" | markup }}{{ "bold" | markup }}{{ v.x }}{{ "/bold" | markup }}', raw=True)
+    marks = {"markdown": "'* **'", "bbcode": "'[*][b]'"}[dialect]
+    assert marks in code and "str(t_1(" not in code
+
+
+def _host(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_hosts_dialect_template_wins_then_its_neutral_one_then_the_shipped_one(tmp_path: Path) -> None:
+    host = _host(tmp_path, {"markdown/night_end.j2": "MD {{ e.night }}", "night_end.j2": "BOTH {{ e.night | bold }}",
+                            "mafia/modkill.j2": "OUT {{ e.name | esc }}"})
+    event = Event("night_end", {"night": 2})
+    assert Renderer("markdown", "en", template_dir=host).text(event) == "MD 2\n"
+    assert Renderer("bbcode", "en", template_dir=host).text(event) == "BOTH [b]2[/b]\n"
+    modkill = Event("modkill", {"name": "a_b", "role": ""})
+    assert Renderer("markdown", "en", template_dir=host).text(modkill, "mafia") == "OUT a\\_b\n"
+    over = Event("game_over", {"winner": "town", "roles": []})
+    assert Renderer("bbcode", "en", template_dir=host).text(over, "mafia") == Renderer("bbcode", "en").text(over)
+
+
+def test_a_host_folder_for_the_other_dialect_only_is_an_error(tmp_path: Path) -> None:
+    host = _host(tmp_path, {"markdown/night_end.j2": "MD"})
+    Renderer("markdown", "en", template_dir=host)
+    with pytest.raises(ConfigError, match="bbcode does not exist"):
+        Renderer("bbcode", "en", template_dir=host)
+
+
+def test_check_config_checks_a_hosts_neutral_templates_too(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+
+    breakout = "{{ cycler.__init__.__globals__.os.popen('id').read() }}"
+    host = _host(tmp_path / "tpl", {
+        "markdown/night_end.j2": "fine {{ e.night }}\n",
+        "vote_count.j2": "{{ v.count }}\n{% if v.count > 1000 %}\n" + breakout + "\n{% endif %}\n",
+        "mafia/day_end.j2": "Day over\n{{ e | attr('__cla' ~ 'ss__') }}\n",
+        "night_end.j2": "hidden by markdown/night_end.j2, still checked\n{{ e | attr('__cla' ~ 'ss__') }}\n",
+        "phase_start.j2": "{% if %}\n",
+    })
+    game = tmp_path / "game.toml"
+    sample = (data_dir("samples") / "mafia-day-ru.toml").read_text(encoding="utf-8")
+    game.write_text(sample.replace("[game]\n", f'[game]\ntemplates = "{host}"\n', 1), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["check-config", str(game)])
+    assert out.exit_code == 2, out.output
+    assert f"{host / 'vote_count.j2'}:3: template vote_count.j2 reaches for '__globals__'" in out.output
+    assert f"{host / 'mafia' / 'day_end.j2'}:2: template day_end.j2 breaks out of the sandbox" in out.output
+    assert f"{host / 'night_end.j2'}:2: template night_end.j2 breaks out of the sandbox" in out.output
+    assert f"{host / 'phase_start.j2'}:1: template phase_start.j2 does not parse" in out.output
+    assert "markdown/night_end.j2" not in out.output
 
 
 if __name__ == "__main__":
