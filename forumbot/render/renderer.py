@@ -102,12 +102,12 @@ _MARKUP: dict[str, dict[str, str]] = {
 # `item_breaks` keeps a text's line breaks inside its numbered list item.
 _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
     "markdown": {"esc": _esc_markdown, "code": _code_markdown, "link": _link_markdown,
-                 "strike": "~~{}~~".format, "bold": "**{}**".format, "italic": "_{}_".format,
-                 "emphasis": "*{}*".format, "mono": "`{}`".format, "codeblock": _codeblock_markdown,
+                 "strike": lambda s: f"~~{s}~~", "bold": lambda s: f"**{s}**", "italic": lambda s: f"_{s}_",
+                 "emphasis": lambda s: f"*{s}*", "mono": lambda s: f"`{s}`", "codeblock": _codeblock_markdown,
                  "item_breaks": lambda s: s.replace("\n", "  \n   "), "markup": _MARKUP["markdown"].__getitem__},
     "bbcode": {"esc": _esc_bbcode, "code": _esc_bbcode, "link": _link_bbcode,
-               "strike": "[s]{}[/s]".format, "bold": "[b]{}[/b]".format, "italic": "[i]{}[/i]".format,
-               "emphasis": "[i]{}[/i]".format, "mono": "[font=monospace]{}[/font]".format,
+               "strike": lambda s: f"[s]{s}[/s]", "bold": lambda s: f"[b]{s}[/b]", "italic": lambda s: f"[i]{s}[/i]",
+               "emphasis": lambda s: f"[i]{s}[/i]", "mono": lambda s: f"[font=monospace]{s}[/font]",
                "codeblock": _codeblock_bbcode, "item_breaks": str, "markup": _MARKUP["bbcode"].__getitem__},
 }
 # Phrase parameters that name a status, weapon, kind or action are shown in the post's language.
