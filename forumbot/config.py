@@ -43,7 +43,7 @@ class GameConfig:
     state: dict[str, Any] = field(default_factory=dict)
     grammar: tuple[Command, ...] = ()
     dialect: str = "markdown"
-    templates: str | None = None
+    templates: str | None = None    # the host's template folder: <dialect>/<event>.j2 and/or <event>.j2
     phrases: dict[str, str] = field(default_factory=dict)
     source: str = ""
     tournament: str | None = None   # the tournament ledger the game's awards go to (forumbot/tournament.py)

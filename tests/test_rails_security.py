@@ -164,15 +164,16 @@ def count_event():
     "{% set _ = t.update({'day': 'owned'}) %}{{ t.day }}",              # nor change the bot's data
     "{{ '{0.__class__.__init__.__globals__}'.format(v) }}",
 ])
-def test_host_templates_are_sandboxed(tmp_path, monkeypatch, template):
+@pytest.mark.parametrize("folder", ["markdown", ""])     # the host's template for the dialect, or for both
+def test_host_templates_are_sandboxed(tmp_path, monkeypatch, template, folder):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "markdown").mkdir()
-    (tmp_path / "markdown" / "vote_count.j2").write_text(f"Votes\n\n{template}\n", encoding="utf-8")
+    (tmp_path / folder).mkdir(exist_ok=True)
+    (tmp_path / folder / "vote_count.j2").write_text(f"Votes\n\n{template}\n", encoding="utf-8")
     renderer = Renderer("markdown", "en", template_dir=tmp_path)
     with pytest.raises(ConfigError) as err:
         renderer.text(count_event())
     assert "breaks out of the sandbox" in str(err.value)
-    assert err.value.path == str(tmp_path / "markdown" / "vote_count.j2") and err.value.line == 3
+    assert err.value.path == str(tmp_path / folder / "vote_count.j2") and err.value.line == 3
     assert not (tmp_path / "PWNED").exists() and renderer.phrases["day"] != "owned"
 
 

@@ -80,32 +80,35 @@ def test_a_count_after_others_prints_what_a_fresh_renderer_prints(day, dialect):
         assert outcome(live.text, event, "mafia") == outcome(fresh.body, fresh.env, ["vote_count.j2"], event)
 
 
-def host_folder(tmp_path: Any, name: str, change: str) -> Any:
-    """A host's template folder with one of the shipped count templates copied and changed."""
-    for dialect in ("markdown", "bbcode"):
+def host_folder(tmp_path: Any, name: str, change: str, neutral: bool = False) -> Any:
+    """A host's template folder with one of the shipped count templates copied and changed: once for each
+    dialect (<folder>/<dialect>/<name>), or once for both (<folder>/<name>)."""
+    for dialect in ("",) if neutral else ("markdown", "bbcode"):
         target = tmp_path / dialect / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shipped = (_HERE / "templates" / dialect / name.split("/")[-1]).read_text(encoding="utf-8")
+        shipped = (_HERE / "templates" / name.split("/")[-1]).read_text(encoding="utf-8")
         target.write_text(change + shipped, encoding="utf-8")
     return tmp_path
 
 
+@pytest.mark.parametrize("neutral", [False, True])
 @pytest.mark.parametrize("dialect", ["markdown", "bbcode"])
 @pytest.mark.parametrize("name", ["vote_count.j2", "_wagons.j2", "mafia/vote_count.j2"])
-def test_a_hosts_own_count_templates_are_used_and_sandboxed(tmp_path, dialect, name):
+def test_a_hosts_own_count_templates_are_used_and_sandboxed(tmp_path, dialect, name, neutral):
     state = new_game(6)
     state, _ = votes(state, [("P01", "P02"), ("P03", "P02")])
     state, _ = act(state, "Stranger", "vote", "P02")
     event = count_event(state)
     shipped = Renderer(dialect, "en").text(event, "mafia")
-    host = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "mine", name, "HOST {{ v.alive }}\n"))
+    host = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "mine", name, "HOST {{ v.alive }}\n",
+                                                            neutral))
     assert host.text(event, "mafia") != shipped and "HOST 6" in host.text(event, "mafia")
     breaking = Renderer(dialect, "en", template_dir=host_folder(
-        tmp_path / "breaking", name, "{{ ''.__class__.__mro__[1].__subclasses__() }}\n"))
+        tmp_path / "breaking", name, "{{ ''.__class__.__mro__[1].__subclasses__() }}\n", neutral))
     with pytest.raises(ConfigError, match="breaks out of the sandbox"):
         breaking.text(event, "mafia")
     # a host's other templates leave this game's count as shipped
-    other = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "other", "day_end.j2", "x\n"))
+    other = Renderer(dialect, "en", template_dir=host_folder(tmp_path / "other", "day_end.j2", "x\n", neutral))
     assert other.text(event, "mafia") == shipped
 
 

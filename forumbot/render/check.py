@@ -22,7 +22,7 @@ from jinja2.sandbox import UNSAFE_ASYNC_GENERATOR_ATTRIBUTES, UNSAFE_COROUTINE_A
 
 from forumbot.errors import ConfigError
 from forumbot.model import Event
-from forumbot.render.renderer import SANDBOX_FIX, Renderer, template_error
+from forumbot.render.renderer import SANDBOX_FIX, Renderer, host_templates, template_error
 
 UNSAFE_NAMES = {"mro", "format_map", *UNSAFE_GENERATOR_ATTRIBUTES, *UNSAFE_COROUTINE_ATTRIBUTES,
                 *UNSAFE_ASYNC_GENERATOR_ATTRIBUTES}
@@ -89,28 +89,31 @@ def sample_events(game: str) -> tuple[tuple[str, str], ...]:
 
 
 def check_templates(renderer: Renderer, game: str) -> list[ConfigError]:
-    """What is wrong with the host's templates of `renderer` (none when it has none), for a `game`."""
-    folder = renderer.host_folder
-    if folder is None:
-        return []
+    """What is wrong with the host's templates of `renderer` (none when it has none), for a `game`: those
+    in its folder for the renderer's dialect and its dialect-neutral ones. Each is rendered as the renderer
+    would find it: its own folder first, then the ones after it (a neutral template a dialect's one of the
+    same name hides is still checked)."""
     problems: list[ConfigError] = []
-    strict = renderer.env
-    probe = renderer.environment(strict.loader or jinja2.BaseLoader(), undefined=_Probe)
+    loader = renderer.env.loader
+    chain = list(loader.loaders) if isinstance(loader, jinja2.ChoiceLoader) else [loader]
     samples = sample_events(game)
-    for path in sorted(folder.rglob("*.j2")):
-        name = path.relative_to(folder).as_posix()
-        source = path.read_text(encoding="utf-8", errors="replace")
-        try:
-            tree = strict.parse(source, name, str(path))
-        except jinja2.TemplateSyntaxError as err:
-            problems.append(ConfigError(f"template {name} does not parse: {err.message}", path=str(path),
-                                        line=err.lineno, fix="check the template against the shipped one"))
-            continue
-        problems += [ConfigError(f"template {name} reaches for '{attr}', which no template may read",
-                                 path=str(path), line=line,
-                                 fix=SANDBOX_FIX)
-                     for attr, line in _reached(tree)]
-        problems += _render_problems(renderer, probe, name, game, samples)
+    for index, (folder, neutral) in enumerate(renderer.host_folders):
+        strict = renderer.env if index == 0 else renderer.environment(jinja2.ChoiceLoader(chain[index:]))
+        probe = renderer.environment(jinja2.ChoiceLoader(chain[index:]), undefined=_Probe)
+        for path in host_templates(folder, neutral):
+            name = path.relative_to(folder).as_posix()
+            source = path.read_text(encoding="utf-8", errors="replace")
+            try:
+                tree = strict.parse(source, name, str(path))
+            except jinja2.TemplateSyntaxError as err:
+                problems.append(ConfigError(f"template {name} does not parse: {err.message}", path=str(path),
+                                            line=err.lineno, fix="check the template against the shipped one"))
+                continue
+            problems += [ConfigError(f"template {name} reaches for '{attr}', which no template may read",
+                                     path=str(path), line=line,
+                                     fix=SANDBOX_FIX)
+                         for attr, line in _reached(tree)]
+            problems += _render_problems(renderer, strict, probe, name, game, samples)
     # One problem a line: the syntax tree and the sandbox often see the same one.
     first: dict[tuple[str | None, int | None], ConfigError] = {}
     for problem in problems:
@@ -118,8 +121,8 @@ def check_templates(renderer: Renderer, game: str) -> list[ConfigError]:
     return list(first.values())
 
 
-def _render_problems(renderer: Renderer, probe: jinja2.Environment, name: str, game: str,
-                     samples: tuple[tuple[str, str], ...]) -> list[ConfigError]:
+def _render_problems(renderer: Renderer, strict: jinja2.Environment, probe: jinja2.Environment, name: str,
+                     game: str, samples: tuple[tuple[str, str], ...]) -> list[ConfigError]:
     """Render one template against the sample events it would post, then against no data."""
     kind = Path(name).stem
     if "/" in name and not name.startswith(f"{game}/"):
@@ -129,7 +132,7 @@ def _render_problems(renderer: Renderer, probe: jinja2.Environment, name: str, g
     problems = []
     for data in mine:
         try:
-            renderer.body(renderer.env, [name], Event(kind, json.loads(data)))
+            renderer.body(strict, [name], Event(kind, json.loads(data)))
         except ConfigError as err:        # it names the template's file and line
             problems.append(err)
             break

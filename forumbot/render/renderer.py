@@ -71,13 +71,44 @@ def _code_markdown(text: str) -> str:
     return defuse(text, "markdown").replace("`", "\u02cb")
 
 
-# `esc` is the one filter for text a player wrote (names, notes, reasons quoting them): it defuses links,
-# mentions and bidi controls, then escapes markup; `code` does the same for text inside a code span.
+def _codeblock_markdown(lines: Any) -> str:
+    return "\n".join(f"    {line}" for line in lines)
+
+
+def _codeblock_bbcode(lines: Any) -> str:
+    return "[code]\n" + "".join(f"{line}\n" for line in lines) + "[/code]"
+
+
+# The dialect's markup with no text of its own, by name: `{{ "bullet" | markup }}`. A bulleted list is
+# "list_start", a line "bullet"... per item, then "list_end": in markdown a list stands apart from the text
+# around it by blank lines (extra ones are dropped when the post is cleaned), in bbcode it is [list]...[/list].
+# "gap" ends a paragraph where one line break does not (markdown needs a blank line; in bbcode a line break
+# is enough). "thread" is what the platform calls a thread. "bold" ... "/bold" and "italic" ... "/italic" are
+# the marks the `bold` and `italic` filters put around a text, for the vote count (and its wagons): written as
+# a filter of a constant, jinja looks each up once, when it compiles the template, where a filter of a value
+# is a call at every render (a global, a look-up) - and a count is posted after every vote.
+_MARKUP: dict[str, dict[str, str]] = {
+    "markdown": {"list_start": "", "bullet": "* ", "list_end": "", "gap": "\n", "thread": "thread",
+                 "bold": "**", "/bold": "**", "italic": "_", "/italic": "_"},
+    "bbcode": {"list_start": "[list]\n", "bullet": "[*]", "list_end": "[/list]\n", "gap": "", "thread": "topic",
+               "bold": "[b]", "/bold": "[/b]", "italic": "[i]", "/italic": "[/i]"},
+}
+
+# One template per event serves both dialects: it writes markup only through these filters (`markup` above),
+# never itself. `esc` is the one filter for text a player wrote (names, notes, reasons quoting them):
+# it defuses links, mentions and bidi controls, then escapes markup; `code` does the same for text inside a
+# code span (`mono`). `italic` and `emphasis` are the same look, spelled _x_ and *x* in markdown (each where
+# the posts have always spelled it). `codeblock` is a block of lines shown as they are (a board);
+# `item_breaks` keeps a text's line breaks inside its numbered list item.
 _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
     "markdown": {"esc": _esc_markdown, "code": _code_markdown, "link": _link_markdown,
-                 "strike": lambda s: f"~~{s}~~", "bold": lambda s: f"**{s}**"},
+                 "strike": lambda s: f"~~{s}~~", "bold": lambda s: f"**{s}**", "italic": lambda s: f"_{s}_",
+                 "emphasis": lambda s: f"*{s}*", "mono": lambda s: f"`{s}`", "codeblock": _codeblock_markdown,
+                 "item_breaks": lambda s: s.replace("\n", "  \n   "), "markup": _MARKUP["markdown"].__getitem__},
     "bbcode": {"esc": _esc_bbcode, "code": _esc_bbcode, "link": _link_bbcode,
-               "strike": lambda s: f"[s]{s}[/s]", "bold": lambda s: f"[b]{s}[/b]"},
+               "strike": lambda s: f"[s]{s}[/s]", "bold": lambda s: f"[b]{s}[/b]", "italic": lambda s: f"[i]{s}[/i]",
+               "emphasis": lambda s: f"[i]{s}[/i]", "mono": lambda s: f"[font=monospace]{s}[/font]",
+               "codeblock": _codeblock_bbcode, "item_breaks": str, "markup": _MARKUP["bbcode"].__getitem__},
 }
 # Phrase parameters that name a status, weapon, kind or action are shown in the post's language.
 _TRANSLATED_PARAMS = ("status", "weapon", "kind", "action")
@@ -220,12 +251,36 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         return {**self.globals, **(d or {})}
 
 
+def host_folders(folder: Path, dialect: str) -> tuple[tuple[Path, bool], ...]:
+    """Where a host's templates for `dialect` are, first found first, each with whether it is the
+    dialect-neutral one: `folder/<dialect>/`, then `folder/` itself when it holds templates outside the
+    dialects' folders. Raises ConfigError when the folder is missing, or holds neither (a host who wrote
+    templates only for the other dialect would otherwise get the shipped posts without a word)."""
+    if not folder.is_dir():
+        raise ConfigError(f"template folder {folder} does not exist",
+                          fix=f"create {folder} with the templates to override")
+    found = [(folder / dialect, False)] if (folder / dialect).is_dir() else []
+    if host_templates(folder, neutral=True):
+        found.append((folder, True))
+    if not found:
+        raise ConfigError(f"template folder {folder / dialect} does not exist",
+                          fix=f"create {folder / dialect} with the templates to override, or write "
+                              f"templates for both dialects in {folder}")
+    return tuple(found)
+
+
+def host_templates(folder: Path, neutral: bool) -> list[Path]:
+    """The templates in a host's folder; in its dialect-neutral folder, not those in a dialect's own."""
+    return sorted(p for p in folder.rglob("*.j2") if not (neutral and p.relative_to(folder).parts[0] in DIALECTS))
+
+
 class _NotFrozen(Exception):
     """A wagon's view or voter that could change (not the game's FrozenDict): nothing made from it is kept."""
 
 
 _ONLY_FROZEN = frozenset((FrozenDict,))   # the types of a FrozenList's voters whose texts are kept
 _ONLY_STR = frozenset((str,))             # of a FrozenList of names
+
 
 class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
@@ -237,16 +292,14 @@ class Renderer:
                  overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None) -> None:
         if dialect not in DIALECTS:
             raise ConfigError(f"no post templates for dialect '{dialect}'", fix="use markdown or bbcode")
-        loaders: list[jinja2.BaseLoader] = []
-        self.host_folder: Path | None = None     # the host's templates for this dialect, if any
+        # A template is looked up in the host's folder for this dialect (<folder>/<dialect>/<event>.j2), then
+        # among the host's dialect-neutral ones (<folder>/<event>.j2, written with the same filters as the
+        # shipped ones), then among the shipped ones (templates/<event>.j2, one for both dialects).
+        self.host_folders: tuple[tuple[Path, bool], ...] = ()     # (folder, neutral) in that order
         if template_dir is not None:
-            folder = Path(template_dir) / dialect
-            if not folder.is_dir():
-                raise ConfigError(f"template folder {folder} does not exist",
-                                  fix=f"create {folder} with the templates to override")
-            loaders.append(jinja2.FileSystemLoader(str(folder)))
-            self.host_folder = folder
-        loaders.append(jinja2.FileSystemLoader(str(_HERE / "templates" / dialect)))
+            self.host_folders = host_folders(Path(template_dir), dialect)
+        loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(f)) for f, _ in self.host_folders]
+        loaders.append(jinja2.FileSystemLoader(str(_HERE / "templates")))
         self.dialect = dialect
         self.lang = lang
         self._filters = _DIALECT_FILTERS[dialect]
