@@ -164,7 +164,8 @@ class SandboxCodeGenerator(CodeGenerator):
         if method.attr in DICT_READERS and not node.kwargs:
             test = ") is dict else "
         elif (method.attr == "format" and not node.args and node.kwargs
-              and not any(iskeyword(kw.key) for kw in node.kwargs)):
+              and not any(iskeyword(kw.key) or kw.key.startswith("_") for kw in node.kwargs)):
+            # (Context.call drops a `_loop_vars` or `_block_vars` keyword: such a call keeps its way.)
             given = tuple(sorted({kw.key for kw in node.kwargs}))
             test = f") is str and _formats_by_name({{held}}, {given!r}) else "
         else:
