@@ -22,7 +22,8 @@ from forumbot.render import Renderer
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
 
 _ADDRESS = re.compile(" at 0x[0-9a-f]+")
-PHRASES = {"p": "{n} of {m}", "q": "{n.__class__}", "r": "{0}", "pct": "100% {n}", "plain": "no fields", "u": "{_loop_vars}{_x}"}
+PHRASES = {"p": "{n} of {m}", "q": "{n.__class__}", "r": "{0}", "pct": "100% {n}", "plain": "no fields",
+           "u": "{_loop_vars}{_x}"}
 PIECES = [
     "text ", "100% ", "%s ", "\n", "{{ v.a }}", "{{ v.b.c }}", "{{ v['a'] }}", "{{ v[0] }}", "{{ v.items }}",
     "{{ v['items'] }}", "{{ v.missing }}", "{{ v.get('a') }}", "{{ v.get('zz', 3) }}", "{{ v.get() }}",
@@ -32,7 +33,8 @@ PIECES = [
     "{{ v | attr('a') }}", "{{ o.x }}", "{{ o.y.a }}", "{{ o.__class__ }}", "{{ o.missing }}", "{{ f.a }}",
     "{{ f.get('a') }}", "{{ l.0 }}", "{{ l[0].a }}", "{{ l[9] }}", "{{ v.n.real }}", "{{ t.p.format(n=v.a, m=2) }}",
     "{{ t.p.format(n=1) }}", "{{ t.q.format(n=v.a) }}", "{{ t.r.format(n=1) }}", "{{ t.pct.format(n=v.a) }}",
-    "{{ t.plain.format() }}", "{{ t.u.format(_loop_vars=1, _x=2) }}", "{{ t.u.format(_block_vars=1, _x=2) }}", "{{ t.p.format(n=1, m=2, k=3) }}", "{{ t.missing.format(n=1) }}",
+    "{{ t.plain.format() }}", "{{ t.u.format(_loop_vars=1, _x=2) }}", "{{ t.u.format(_block_vars=1, _x=2) }}",
+    "{{ t.p.format(n=1, m=2, k=3) }}", "{{ t.missing.format(n=1) }}",
     "{{ v.s.format(x=1) }}", "{{ v.a }}{{ v.missing }}", "{{ v.a }}\n{{ v.missing }}\n{{ v.b }}",
     "{% for w in v.l %}[{{ w.a }}{{ v.get('a') }}{{ loop.index }}]{% endfor %}",
     "{% for w in v.l if w.a %}{{ w.a }}{% else %}none{% endfor %}",

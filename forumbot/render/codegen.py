@@ -122,6 +122,7 @@ class SandboxCodeGenerator(CodeGenerator):
 
     def _code(self, node: nodes.Expr, frame: Frame) -> str:
         """The Python expression jinja2 writes for `node` (an expression is written on one line)."""
+        self.write("")     # a pending new line (and its line number) goes before the expression, as ever
         stream, self.stream = self.stream, StringIO()
         try:
             self.visit(node, frame)
