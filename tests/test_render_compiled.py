@@ -20,6 +20,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from forumbot.kept import FrozenDict
 from forumbot.render import Renderer
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
+from forumbot.render.defuse import _BIDI as BIDI
 
 _ADDRESS = re.compile(" at 0x[0-9a-f]+")
 PHRASES = {"p": "{n} of {m}", "q": "{n.__class__}", "r": "{0}", "pct": "100% {n}", "plain": "no fields",
@@ -114,3 +115,10 @@ def test_an_unsafe_read_is_refused_on_its_template_line():
     mine, theirs = both("a\n{{ v.a }} {{ v.__class__.__mro__ }}\n", "", {"a": 1})
     assert mine == theirs and mine[:2] == ("error", jinja2.exceptions.SecurityError) and mine[3] == [("main.j2", 2)]
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["\n", "a", " ", "\u202a", "\u200f", "Я"]), max_size=14).map("".join))
+def test_a_text_is_cleaned_as_the_regex_cleans_it(text):
+    expected = BIDI.sub("", re.sub(r"\n{3,}", "\n\n", text)).strip() + "\n"
+    assert Renderer._clean(text) == expected
