@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import string
 import tomllib
 import traceback
 from collections.abc import Callable, Mapping
@@ -19,6 +18,10 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, parse_time
+from forumbot.render.codegen import DICT_ATTRIBUTES as _DICT_ATTRIBUTES
+from forumbot.render.codegen import DICT_READERS as _DICT_READERS
+from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
+from forumbot.render.codegen import named_fields as _named_fields
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -189,32 +192,6 @@ def template_error(err: Exception, kind: str) -> ConfigError:
                        fix="check the template against the shipped one")
 
 
-# Every attribute a plain dict has (a dict instance has no __dict__ of its own: its attributes are its
-# class's), so `v.day` on a plain dict, which has no attribute `day`, can only be its item.
-_DICT_ATTRIBUTES = frozenset(dir(dict))
-# What a template may read of a plain dict's methods: the sandbox allows these (it refuses only those that
-# change the dict) and returns the bound method itself, as the fast path does (`v.get("corrected")`).
-_DICT_READERS = {"get": dict.get, "items": dict.items, "keys": dict.keys, "values": dict.values}
-
-
-@lru_cache(maxsize=1024)   # the phrases of a few languages and a host's overrides
-def _named_fields(phrase: str) -> frozenset[str] | None:
-    """The fields of a phrase when each is a bare name (`{alive}`, `{count:vote/votes}`, `{x!r}`) and no
-    format spec holds a field of its own; None for any other phrase (`{x.y}`, `{0[1]}`, `{}`, `{a:{b}}`) or
-    one that does not parse."""
-    names = set()
-    try:
-        for _text, field, spec, _conversion in string.Formatter().parse(phrase):
-            if field is None:
-                continue
-            if not field.isidentifier() or "{" in spec:
-                return None
-            names.add(field)
-    except ValueError:
-        return None
-    return frozenset(names)
-
-
 def _format_named(env: _Sandbox, phrase: str, fields: frozenset[str], *args: Any, **kwargs: Any) -> str:
     """`phrase.format(...)` from a template. With only bare-name fields, all given by name, str.format (in C)
     reads nothing but the arguments the template passed and formats each as the sandbox's formatter would
@@ -228,7 +205,12 @@ def _format_named(env: _Sandbox, phrase: str, fields: frozenset[str], *args: Any
 class _Sandbox(ImmutableSandboxedEnvironment):
     """The sandbox, with its answer for the commonest lookup found first: `v.day` on a plain dict, which has
     no attribute `day`, is `v["day"]` (what the sandbox returns too, after failing to find the attribute and
-    catching the error; a vote count reads some fifty of them). Everything else is the sandbox's own."""
+    catching the error; a vote count reads some fifty of them). Everything else is the sandbox's own.
+    Templates are compiled with the shortcuts of `codegen` (the same answers, without a call here for most
+    reads) and rendered in a leaner context."""
+
+    code_generator_class = SandboxCodeGenerator
+    context_class = LeanContext
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -482,7 +464,7 @@ class Renderer:
             data["view"] = self._with_voter_lists(data["view"])
         try:
             template = self._template(env, names)
-            body = template.render(e=data, v=data, t=self.phrases)
+            body = render(template, {"e": data, "v": data, "t": self.phrases})
         except jinja2.TemplateNotFound:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
         except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError) as err:
@@ -492,9 +474,12 @@ class Renderer:
     @staticmethod
     def _clean(body: str) -> str:
         """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
+        # \n{3,} → \n\n by str.replace in C, several times faster than the regex; a text without a run of
+        # blank lines is read once (replace gives it back unchanged), not searched and then replaced.
+        shorter = body.replace("\n\n\n", "\n\n")
+        while len(shorter) != len(body):
+            body, shorter = shorter, shorter.replace("\n\n\n", "\n\n")
         # No bidi control belongs in a bot post: whatever a template printed, none is left.
-        while "\n\n\n" in body:   # replaced in C, several times faster than the regex: as \n{3,} → \n\n
-            body = body.replace("\n\n\n", "\n\n")
         return strip_bidi(body).strip() + "\n"
 
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,

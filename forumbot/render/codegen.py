@@ -1,0 +1,270 @@
+"""The renderer's jinja2 code generator: a template compiled for the sandbox, with its commonest reads
+written as Python instead of calls into the sandbox (issue 16: a vote count after every vote).
+
+Each shortcut is taken only where the answer is known to be the sandbox's own, and is checked at run time
+before it is used; anything else is compiled as jinja2 compiles it and meets the sandbox:
+- `x.name` where `x` is a plain dict holding "name" and dict has no attribute "name": `x["name"]` (the
+  sandbox finds no such attribute and returns the item);
+- `x[k]` with a constant string or number `k` that a plain dict `x` holds: `x[k]` (the sandbox tries the
+  item first);
+- `x.get(...)`, `x.items()`, `x.keys()`, `x.values()` on a plain dict: the dict's own method, called
+  directly (the sandbox allows these and calls them as they are);
+- `p.format(a=..., b=...)` on a str `p` whose fields are all bare names among those passed: str.format
+  (see `named_fields`);
+- output: the text and values of one template line joined by one `%` (each value `str()`-ed as before),
+  one yield instead of one a value;
+- `{% include "name" %}` of a constant name: the template is looked up once per compiled template, not
+  at each render (the environment does not reload templates).
+A `%` format or a value read fails on the same template line as before: a line's values stay on one line.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from functools import lru_cache
+from io import StringIO
+from keyword import iskeyword
+from typing import Any
+
+from jinja2 import Template, nodes
+from jinja2.compiler import CodeGenerator, Frame, optimizeconst
+from jinja2.runtime import Context
+
+# Every attribute a plain dict has (a dict instance has no __dict__ of its own: its attributes are its
+# class's), so `v.day` on a plain dict, which has no attribute `day`, can only be its item.
+DICT_ATTRIBUTES = frozenset(dir(dict))
+# What a template may read of a plain dict's methods: the sandbox allows these (it refuses only those that
+# change the dict) and returns the bound method itself.
+DICT_READERS = {"get": dict.get, "items": dict.items, "keys": dict.keys, "values": dict.values}
+
+
+@lru_cache(maxsize=1024)   # the phrases of a few languages and a host's overrides
+def named_fields(phrase: str) -> frozenset[str] | None:
+    """The fields of a phrase when each is a bare name (`{alive}`, `{count:vote/votes}`, `{x!r}`) and no
+    format spec holds a field of its own; None for any other phrase (`{x.y}`, `{0[1]}`, `{}`, `{a:{b}}`) or
+    one that does not parse. str.format of such a phrase reads nothing but the arguments it is given."""
+    names = set()
+    try:
+        for _text, field, spec, _conversion in string.Formatter().parse(phrase):
+            if field is None:
+                continue
+            if not field.isidentifier() or "{" in spec:
+                return None
+            names.add(field)
+    except ValueError:
+        return None
+    return frozenset(names)
+
+
+@lru_cache(maxsize=1024)
+def formats_by_name(phrase: str, given: tuple[str, ...]) -> bool:
+    """Whether `phrase.format(**kwargs)` with keywords `given` can be str.format's: every field a bare name
+    among those given."""
+    fields = named_fields(phrase)
+    return fields is not None and fields <= frozenset(given)
+
+
+# What jinja2 writes for a template variable: its local name, or the name checked for `missing` first.
+_VARIABLE = re.compile(r"\(undefined\(name='\w+'\) if (?P<a>l_\d+_\w+) is missing else (?P=a)\)|(?P<b>l_\d+_\w+)")
+
+
+def _variable(code: str) -> str | None:
+    """The local that `code` reads, when `code` is only the read of a template variable."""
+    found = _VARIABLE.fullmatch(code)
+    return None if found is None else found.group("a") or found.group("b")
+
+
+class LeanContext(Context):
+    """jinja2's Context, made without the parts a render of these templates rarely reads: the evaluation
+    context is made when first asked for (filters that take it, `{% autoescape %}`), and a template without
+    blocks gets an empty block table without a comprehension."""
+
+    def __init__(self, environment: Any, parent: dict[str, Any], name: str | None, blocks: dict[str, Any],
+                 globals: Any = None) -> None:    # noqa: A002 - jinja2's own parameter name
+        self.parent = parent
+        self.vars = {}
+        self.environment = environment
+        self.exported_vars = set()
+        self.name = name
+        self.globals_keys = set() if globals is None else set(globals)
+        self.blocks = {k: [v] for k, v in blocks.items()} if blocks else {}
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "eval_ctx":      # what Context.__init__ made at once
+            made = self.eval_ctx = nodes.EvalContext(self.environment, self.name)
+            return made
+        raise AttributeError(name)
+
+
+def render(template: Template, data: dict[str, Any]) -> str:
+    """`template.render(**data)` for a synchronous environment, without its two layers of new_context: the
+    same context (the template's globals, then `data`), the same text, the same traceback rewriting."""
+    env = template.environment
+    context = env.context_class(env, {**template.globals, **data}, template.name, template.blocks,
+                                globals=template.globals)
+    try:
+        return env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
+    except Exception:   # noqa: BLE001 - as Template.render: re-raised with the template's lines
+        env.handle_exception()
+
+
+class SandboxCodeGenerator(CodeGenerator):
+    """jinja2's code generator with the shortcuts above; see the module's note."""
+
+    def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
+        self.writeline("from forumbot.render.codegen import formats_by_name as _formats_by_name")
+        self.writeline("_included = {}")
+        super().visit_Template(node, frame)
+
+    def _plain(self) -> bool:
+        return not self.environment.is_async
+
+    def _code(self, node: nodes.Expr, frame: Frame) -> str:
+        """The Python expression jinja2 writes for `node` (an expression is written on one line)."""
+        self.write("")     # a pending new line (and its line number) goes before the expression, as ever
+        stream, self.stream = self.stream, StringIO()
+        try:
+            self.visit(node, frame)
+            return self.stream.getvalue()
+        finally:
+            self.stream = stream
+
+    def _dict_or(self, frame: Frame, target: nodes.Expr, key: str, fallback: str) -> None:
+        """`(T[key] if type(T := target) is dict and key in T else environment.<fallback>(T, key))`; a
+        variable is read as it is (a dict is never jinja2's `missing`, which its undefined check is for)."""
+        code = self._code(target, frame)
+        name = _variable(code)
+        if name is not None:
+            self.write(f"({name}[{key}] if type({name}) is dict and {key} in {name}"
+                       f" else environment.{fallback}({code}, {key}))")
+            return
+        held = self.temporary_identifier()
+        self.write(f"({held}[{key}] if type({held} := {code}) is dict and {key} in {held}"
+                   f" else environment.{fallback}({held}, {key}))")
+
+    @optimizeconst
+    def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
+        if not self._plain() or node.attr in DICT_ATTRIBUTES:
+            return super().visit_Getattr(node, frame)
+        self._dict_or(frame, node.node, repr(node.attr), "getattr")
+
+    @optimizeconst
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        if not self._plain() or not isinstance(node.arg, nodes.Const) or type(node.arg.value) not in (str, int):
+            return super().visit_Getitem(node, frame)
+        self._dict_or(frame, node.node, repr(node.arg.value), "getitem")
+
+    @optimizeconst
+    def visit_Call(self, node: nodes.Call, frame: Frame, forward_caller: bool = False) -> None:
+        method = node.node
+        # Arguments are written twice (one branch runs): only when none holds a call, which would again.
+        if (not self._plain() or forward_caller or not isinstance(method, nodes.Getattr) or node.dyn_args
+                or node.dyn_kwargs or any(arg.find(nodes.Call) for arg in (*node.args, *node.kwargs))):
+            return super().visit_Call(node, frame, forward_caller=forward_caller)
+        if method.attr in DICT_READERS and not node.kwargs:
+            test = ") is dict else "
+        elif (method.attr == "format" and not node.args and node.kwargs
+              and not any(iskeyword(kw.key) or kw.key.startswith("_") for kw in node.kwargs)):
+            # (Context.call drops a `_loop_vars` or `_block_vars` keyword: such a call keeps its way.)
+            given = tuple(sorted({kw.key for kw in node.kwargs}))
+            test = f") is str and _formats_by_name({{held}}, {given!r}) else "
+        else:
+            return super().visit_Call(node, frame, forward_caller=forward_caller)
+        # (T.m(args) if type(T := x) is dict else environment.call(context, environment.getattr(T, "m"), args))
+        # runs x, then (the sandbox's getattr,) the arguments and the call, in jinja2's order.
+        held = self.temporary_identifier()
+        self.write(f"({held}.{method.attr}(")
+        self._arguments(node, frame)
+        self.write(f") if type({held} := ")
+        self.visit(method.node, frame)
+        self.write(test.format(held=held))
+        self.write(f"environment.call(context, environment.getattr({held}, {method.attr!r})")
+        extra = {"_loop_vars": "_loop_vars"} if frame.loop_frame else {}
+        if frame.block_frame:
+            extra["_block_vars"] = "_block_vars"
+        self.signature(node, frame, extra or None)
+        self.write("))")
+        return None
+
+    def _arguments(self, node: nodes.Call, frame: Frame) -> None:
+        first = True
+        for arg in (*node.args, *node.kwargs):
+            if not first:
+                self.write(", ")
+            first = False
+            self.visit(arg, frame)
+
+    def visit_Include(self, node: nodes.Include, frame: Frame) -> None:
+        template = node.template
+        if (not self._plain() or node.ignore_missing or not isinstance(template, nodes.Const)
+                or not isinstance(template.value, str) or self.environment.auto_reload
+                or self.environment.cache is None):
+            return super().visit_Include(node, frame)
+        # The environment would find the same template in its cache at each render (it does not reload).
+        key = repr(template.value)
+        self.writeline(f"template = _included.get({key})", node)
+        self.writeline("if template is None:")
+        self.indent()
+        self.writeline(f"template = _included[{key}] = environment.get_template({key}, {self.name!r})")
+        self.outdent()
+        if not node.with_context:
+            self.writeline("yield from template._get_default_module()._body_stream")
+            return None
+        # template.new_context(context.get_all(), True, locals): with no locals, its context made directly.
+        local = self.dump_local_context(frame)
+        made = ("environment.context_class(environment, context.get_all(), template.name, template.blocks,"
+                " globals=template.globals)" if local == "{}" else
+                f"template.new_context(context.get_all(), True, {local})")
+        self.writeline(f"gen = template.root_render_func({made})")
+        self.writeline("try:")
+        self.indent()
+        if frame.buffer is None:        # its text passed on in C, not event by event in Python
+            self.writeline("yield from gen")
+        else:
+            self.writeline(f"{frame.buffer}.extend(gen)")
+        self.outdent()
+        self.writeline("finally: gen.close()")
+        return None
+
+    def visit_Output(self, node: nodes.Output, frame: Frame) -> None:
+        finalize = self._make_finalize()
+        if (frame.require_output_check or finalize.src is not None or frame.eval_ctx.volatile
+                or frame.eval_ctx.autoescape):
+            return super().visit_Output(node, frame)
+        # As jinja2 does: constants joined at compile time, each value str()-ed at run time; then the
+        # pieces of each template line are one `%` format (`%s` is str()), one yield or append.
+        lines: list[list[Any]] = []      # of [lineno or None, format, values]
+        for child in node.nodes:
+            try:
+                if not (finalize.const or isinstance(child, nodes.TemplateData)):
+                    raise nodes.Impossible()
+                text = self._output_child_to_const(child, frame, finalize)
+            except (nodes.Impossible, Exception):
+                if not lines or lines[-1][0] not in (None, child.lineno):
+                    lines.append([child.lineno, "", []])
+                lines[-1][0] = child.lineno
+                lines[-1][1] += "%s"
+                lines[-1][2].append(child)
+                continue
+            if not lines:
+                lines.append([None, "", []])
+            lines[-1][1] += text.replace("%", "%%")
+        for _line, form, values in lines:
+            head = "yield " if frame.buffer is None else f"{frame.buffer}.append("
+            tail = "" if frame.buffer is None else ")"
+            if not values:
+                self.writeline(f"{head}{form.replace('%%', '%')!r}{tail}")
+                continue
+            self.writeline(head, values[0])
+            if form == "%s":
+                self.write("str(")
+                self.visit(values[0], frame)
+                self.write(")" + tail)
+                continue
+            self.write(f"{form!r} % (")
+            for value in values:
+                self.visit(value, frame)
+                self.write(", ")
+            self.write(")" + tail)
+        return None
