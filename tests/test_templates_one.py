@@ -157,6 +157,23 @@ def test_one_template_per_event_and_no_markup_of_its_own() -> None:
         assert found == [], (path, found)
 
 
+def _outside_lists(text: str) -> str:
+    """A BBCode text without its [list]...[/list] blocks."""
+    while "[list]" in text and "[/list]" in text.split("[list]", 1)[1]:
+        head, rest = text.split("[list]", 1)
+        text = head + rest.split("[/list]", 1)[1]
+    return text
+
+
+def test_bbcode_posts_use_only_tags_phpbb_knows_and_items_inside_lists() -> None:
+    """phpBB shows a tag it does not know as typed ([font], backtick code spans), and a [*] outside [list]."""
+    for entry in json.loads(EVENTS.read_text(encoding="utf-8")):
+        renderer = Renderer("bbcode", entry["lang"])
+        text = renderer.text(Event(entry["kind"], entry["data"]), entry["game"])
+        assert "[font" not in text and "`" not in text, (entry["kind"], text)
+        assert "[*]" not in _outside_lists(text), (entry["kind"], text)
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
 def test_markup_of_a_constant_is_written_in_when_the_template_compiles(dialect: str) -> None:
     """The vote count's markup costs nothing at render time: jinja folds a filter of a constant into the

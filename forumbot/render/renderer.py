@@ -100,9 +100,10 @@ _MARKUP: dict[str, dict[str, str]] = {
 # One template per event serves both dialects: it writes markup only through these filters (`markup` above),
 # never itself. `esc` is the one filter for text a player wrote (names, notes, reasons quoting them):
 # it defuses links, mentions and bidi controls, then escapes markup; `code` does the same for text inside a
-# code span (`mono`). `italic` and `emphasis` are the same look, spelled _x_ and *x* in markdown (each where
-# the posts have always spelled it). `codeblock` is a block of lines shown as they are (a board);
-# `item_breaks` keeps a text's line breaks inside its numbered list item.
+# code span (`mono`: phpBB has no inline code tag, and a [font] tag it does not know would show as typed, so
+# in BBCode a command to type stands as it is). `italic` and `emphasis` are the same look, spelled _x_ and
+# *x* in markdown (each where the posts have always spelled it). `codeblock` is a block of lines shown as
+# they are (a board); `item_breaks` keeps a text's line breaks inside its numbered list item.
 _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
     "markdown": {"esc": _esc_markdown, "code": _code_markdown, "link": _link_markdown,
                  "strike": lambda s: f"~~{s}~~", "bold": lambda s: f"**{s}**", "italic": lambda s: f"_{s}_",
@@ -110,7 +111,7 @@ _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
                  "item_breaks": lambda s: s.replace("\n", "  \n   "), "markup": _MARKUP["markdown"].__getitem__},
     "bbcode": {"esc": _esc_bbcode, "code": _esc_bbcode, "link": _link_bbcode,
                "strike": lambda s: f"[s]{s}[/s]", "bold": lambda s: f"[b]{s}[/b]", "italic": lambda s: f"[i]{s}[/i]",
-               "emphasis": lambda s: f"[i]{s}[/i]", "mono": lambda s: f"[font=monospace]{s}[/font]",
+               "emphasis": lambda s: f"[i]{s}[/i]", "mono": str,
                "codeblock": _codeblock_bbcode, "item_breaks": str, "markup": _MARKUP["bbcode"].__getitem__},
 }
 # Phrase parameters that name a status, weapon, kind or action are shown in the post's language.
