@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import forumbot.runner as runner_module
 from forumbot.config import GameConfig
 from forumbot.crashpoints import POINTS
+from forumbot.errors import PlatformError
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
@@ -195,3 +196,32 @@ def test_whatever_goes_wrong_in_a_step_every_post_is_read_once_and_every_message
     assert troubled == _play(folder / "calm", plan, False, monkeypatch)
     assert troubled["unread"] == 0 and troubled["pending"] == []
     assert all(count == 1 for _, _, count in troubled["read"])
+
+
+class DownForum(LocalForum):
+    """A forum whose thread fetch fails while `down` (its PMs still come)."""
+
+    down = False
+
+    def fetch_posts(self, threads: Any, after: Any) -> Any:
+        if self.down:
+            raise PlatformError("503 from the forum", retryable=True)
+        return super().fetch_posts(threads, after)
+
+
+def test_pms_fetched_in_a_poll_whose_post_fetch_failed_are_not_marked_read(tmp_path):
+    """They were not stored: marked read they would be lost (they were, before)."""
+    forum = DownForum(tmp_path / "forum.db", clock=lambda: LATER)
+    store = Store(tmp_path / "bot.db")
+    runner = Runner(store, forum, [GameRun.build(GameConfig(name="g", game="mafia", lang="en", start=START,
+                                                            phase="day1", options={},
+                                                            players=tuple(PlayerRef(n) for n in PLAYERS)))])
+    runner.start(START)
+    runner.step(START + timedelta(minutes=1))
+    forum.add_pm("Alice", forum.account, "a word to the host", at=START + timedelta(minutes=2))
+    forum.down = True
+    assert runner.step(START + timedelta(minutes=3)).errors
+    assert len(forum.fetch_pms()) == 1 and store.db["posts"].count == 0
+    forum.down = False
+    runner.step(START + timedelta(minutes=4))
+    assert forum.fetch_pms() == [] and [row["post"] for row in store.db["processed"].rows] == ["local-pm:1"]
