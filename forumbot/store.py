@@ -416,6 +416,9 @@ class Store:
         a caller's own transaction)."""
         if self._held is None:
             return
+        if not self.db.conn.in_transaction:   # SQLite ended it on an error (a full disk): what it held is gone
+            self._drop_held()
+            return
         try:
             self.db.conn.execute("COMMIT")
         except BaseException:
@@ -751,12 +754,13 @@ class Store:
         if setup is not None or row is None:
             columns.append("setup")
             values.append(_dumps(setup or {}))
+        # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
         intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
-                       for i in intents]
+                       for i in intents] if intents else ()
         flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
-                      format_time(f.at) if f.at else stamp) for f in flags]
+                      format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
         queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
-                   o.slot or None) for o in outbox]
+                   o.slot or None) for o in outbox] if outbox else []
         try:
             # The game's row first: an existing one only if it is still the version read (checked in the
             # write itself, so a step never commits over a state it did not read).
