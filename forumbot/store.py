@@ -2,7 +2,9 @@
 
 Posts are stored once, by platform id, before anything reads them. A game's step (posts processed, the
 intents and flags read from them, the events, the new state and the outbox) is written in ONE
-transaction, so a crash leaves either all of it or none: the posts are then simply processed again.
+transaction, so a crash leaves either all of it or none: the posts are then simply processed again. A
+runner's step stores what it fetched in the same transaction as its first game's step (save_posts `hold`):
+a crash before that commit loses the posts with the cursor that passed them, so they are fetched again.
 """
 
 from __future__ import annotations
@@ -643,7 +645,10 @@ class Store:
 
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
-        read. Raises StaleState when another writer moved the game on (nothing is written)."""
+        read. Raises StaleState when another writer moved the game on (nothing is written).
+
+        While save_posts `hold` holds a transaction, the step is written in it and commits it (so a caller
+        must not wrap this in a transaction of its own then: write_held first)."""
         processed = list(processed)
         try:
             seq, nested = self._commit_step(name, game, setup, state, processed, intents, flags, events, outbox, at,
@@ -704,8 +709,8 @@ class Store:
                      known: tuple[int, int, int, bool] | None, nested: bool,
                      held: bool) -> tuple[int, int, int, bool, list[tuple[Any, ...]], int]:
         """commit_step's statements, within a write transaction: (the new event count, the version it was
-        at, the post mark, whether the
-        state is in parts, the outbox rows queued, how many of them went in). Every row is made before the
+        at, the post mark, whether the state is in parts, the outbox rows queued, how many of them went in).
+        Every row is made before the
         first statement that writes: in the `held` transaction, a failure before that (or StaleState, raised
         only where nothing was written) leaves the held posts for the next commit; a failure after it rolls
         the whole transaction back (no part of a game's step is ever committed without the rest)."""
