@@ -310,6 +310,7 @@ class Runner:
             return self._step(now)
         finally:
             self._looked = False
+            self.store.write_held()   # (done by _step; here when it raised: what was fetched is kept)
 
     def _step(self, now: datetime) -> StepResult:
         result = StepResult()
@@ -325,6 +326,7 @@ class Runner:
             threads = sorted({t for run in started for t in self._thread_ids(run, self.state(run, check=True))})
         pms: list[Post] = []
         read: datetime | None = None
+        lost = self.store.held_lost
         try:
             pms = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now, lambda: crashpoint("fetched"),
@@ -333,6 +335,7 @@ class Runner:
             read = now
         except PlatformError as err:
             result.errors.append(err)
+            pms = []   # perhaps not stored: not marked read (they come back next poll)
             log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
                         err)
             saved = self.store.cursor(self.platform.name, "read_until")
@@ -351,7 +354,11 @@ class Runner:
             self._isolated(run, result, "apply the host's corrections", self._correct, run, now)
             self._isolated(run, result, "read its posts", self._advance, run, now, result, run_reach)
             self._isolated(run, result, "settle its results", self._settle, run, now)
-        if pms:
+        # What was fetched went in with the first game's step; with none, it goes in now.
+        self.store.write_held()
+        if pms and self.store.held_lost != lost:
+            log.warning("the %d PMs fetched were not stored; they come back next poll", len(pms))
+        elif pms:
             # Only now, with every game's reading of them committed, may a private message count as read.
             try:
                 self.platform.mark_read([pm.platform_id for pm in pms])
@@ -363,11 +370,13 @@ class Runner:
         return result
 
     def _fetch(self, threads: list[str], pms: list[Post], now: datetime, *fetched: Callable[[], Any]) -> int:
-        """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in one
-        transaction; where the platform limits its batches (`batch`), a backlog is fetched and stored a batch
-        at a time, so only one batch is held however long it is. The bot's own posts are not stored (a game
-        never reads them; `find_sent` asks the platform). `fetched` run once, after the first batch is
-        fetched and before anything is stored. Returns how many posts were new."""
+        """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in the
+        step's transaction (Store.save_posts `hold`: committed with the first game's step, or at the step's
+        end; a crash before that loses them with the cursor, so they are fetched again); where the platform
+        limits its batches (`batch`), a backlog is fetched and stored a batch at a time, each full batch
+        committed on its own, so only one batch is held however long it is. The bot's own posts are not
+        stored (a game never reads them; `find_sent` asks the platform). `fetched` run once, after the first
+        batch is fetched and before anything is stored. Returns how many posts were new."""
         batch = getattr(self.platform, "batch", 0)
         token = self.store.token("cursors")
         if self._tokens.get("cursors") != token:   # the cursor this runner wrote last, unless written since
@@ -386,7 +395,7 @@ class Runner:
                 new += self.store.save_posts(self.platform.name, posts, after)
             else:
                 new += self.store.save_posts(self.platform.name, [*posts, *pms],
-                                             after if after != cursor else None, read_at=now)
+                                             after if after != cursor else None, read_at=now, hold=True)
             if after is not None and after != cursor:   # what save_posts wrote
                 self._cursor = after
             self._tokens["cursors"] = self.store.token("cursors")
@@ -476,6 +485,7 @@ class Runner:
         mark = f"recheck:{name}"
         if self.store.cursor(self.platform.name, mark) == format_time(deadline):   # (once per deadline: it fires)
             return
+        self.store.write_held()   # the store is not held while the platform is asked
         found = recheck(self.store.command_posts(name, deadline - RECHECK_WINDOW), policy)
         flags = list(found.flags)
         reread = []
@@ -633,6 +643,7 @@ class Runner:
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
         outbox = self._render(run, state, reported, seq, now, step.host)
         stored = _stored(run, None, state)   # a state read again from the first post: every part
+        self.store.write_held()   # (a transaction of the runner's own is not opened inside the held one)
         with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
             corrections.mark_applied(self.store, ids, now)
             seq = self.store.commit_step(run.name, run.game.name, None, stored,

@@ -2,7 +2,9 @@
 
 Posts are stored once, by platform id, before anything reads them. A game's step (posts processed, the
 intents and flags read from them, the events, the new state and the outbox) is written in ONE
-transaction, so a crash leaves either all of it or none: the posts are then simply processed again.
+transaction, so a crash leaves either all of it or none: the posts are then simply processed again. A
+runner's step stores what it fetched in the same transaction as its first game's step (save_posts `hold`):
+a crash before that commit loses the posts with the cursor that passed them, so they are fetched again.
 """
 
 from __future__ import annotations
@@ -316,60 +318,49 @@ class Store:
         weakref.finalize(self, _write_marks, self.db.conn, self._marks)
         # Posts a statement of save_posts stores (its parameters stay within SQLite's limit).
         self._batch = max(1, min(500, self.db.conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 11))
+        # The write transaction a runner's step opened to store what it fetched (save_posts `hold`): the posts,
+        # PMs and cursors wait in it, uncommitted, and go in with the step's first commit_step (or write_held at
+        # the step's end), so a step is one transaction. None when none is open; else how many delivery marks
+        # it wrote (they count as written once it is committed). A crash before the commit loses them with
+        # the cursor, so they are fetched again.
+        self._held: int | None = None
+        self.held_lost = 0   # how many held transactions were rolled back (what they held is fetched again)
 
     def close(self) -> None:
+        self.write_held()
         self.write_deliveries()
         self.db.close()
 
     # ---- posts ---------------------------------------------------------------------------------
     def save_posts(self, platform: str, posts: Iterable[Post], cursor: str | None = None,
-                   read_at: datetime | None = None) -> int:
+                   read_at: datetime | None = None, *, hold: bool = False) -> int:
         """Store new posts (a known id is kept as first seen; an edit is recorded beside it), the platform's
         cursor and the time of this successful read (`read_at`, cursor "read_until"), in one transaction.
-        Returns how many posts were new."""
+        Returns how many posts were new.
+
+        `hold` (a runner's fetch): that transaction is left open, held for the step's first commit_step, which
+        commits it with the game's step (write_held commits it when no game has anything to write). The posts
+        are read by the step's games from memory meanwhile, as if committed."""
         posts = list(posts)
         if not posts and cursor is None and read_at is None:
             return 0
-        fetched = _now()
         conn = self.db.conn
-        fresh: list[tuple[str, int, Post]] = []   # the new posts as a read gives them: (created, rowid, post)
-        edits: list[tuple[str, str, str]] = []
-        top = 0   # the largest rowid stored (the last of an insert that added rows: `ours` below)
-        with Transaction(conn) as nested:
-            marks = self._put_marks(nested)
-            size = self._batch
-            for start in range(0, len(posts), size):   # a batch of posts: one insert (and a look-up if some are known)
-                batch = posts[start:start + size]
-                rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                         format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
-                         int(post.pm), fetched) for post in batch]
-                done = conn.execute(_insert_posts_sql(len(rows)), [v for row in rows for v in row])
-                # SQLite gives new rows the rowids after the largest (below its maximum), in turn
-                added, last = done.rowcount, done.lastrowid or 0
-                ours = range(last - added + 1, last + 1) if added > 0 else range(0)
-                if added > 0:
-                    top = max(top, last)
-                if added == len(rows):   # every post new (the usual poll): nothing to look up
-                    fresh += [(row[4], rowid, _as_stored(post, row)) for rowid, row, post in
-                              zip(ours, rows, batch, strict=True)]
-                    continue
-                # some were known, or came twice: a known id keeps its first text, a different one is an edit
-                stored = {platform_id: (body, rowid) for platform_id, body, rowid in
-                          conn.execute(_known_posts_sql(len(rows)), [row[0] for row in rows]).fetchall()}
-                for post, row in zip(batch, rows, strict=True):
-                    body, rowid = stored[post.platform_id]
-                    if rowid in ours:   # stored by this insert: its first time here
-                        stored[post.platform_id] = (body, 0)
-                        fresh.append((row[4], rowid, _as_stored(post, row)))
-                    elif post.body != body:
-                        edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
-            if edits:
-                conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
-            named = [*((("posts", cursor),) if cursor is not None else ()),
-                     *((("read_until", format_time(read_at)),) if read_at is not None else ())]
-            if named:
-                self._put_cursors(platform, named)
-        self._marks_written(marks)
+        if hold and (self._held is not None or not conn.in_transaction):
+            try:
+                if self._held is None:
+                    conn.execute("BEGIN IMMEDIATE")
+                    self._held = 0   # (open: a failure below rolls it back)
+                    self._held = self._put_marks(False)
+                fresh, edits, top = self._insert_posts(platform, posts, cursor, read_at)
+            except BaseException:
+                self._drop_held()
+                raise
+            nested = False
+        else:
+            with Transaction(conn) as nested:
+                marks = self._put_marks(nested)
+                fresh, edits, top = self._insert_posts(platform, posts, cursor, read_at)
+            self._marks_written(marks)
         if nested or edits or (fresh and top >= _LAST_ROWID):
             # the caller's transaction may still roll back, an edit changed a post (its edit time), or the
             # rowids may not be in turn: new posts are read from the store
@@ -377,6 +368,90 @@ class Store:
         elif fresh:
             self._stored_fresh(fresh)
         return len(fresh)
+
+    def _insert_posts(self, platform: str, posts: list[Post], cursor: str | None,
+                      read_at: datetime | None) -> tuple[list[tuple[str, int, Post]], bool, int]:
+        """save_posts' statements, within its transaction: (the new posts as a read gives them, (created,
+        rowid, post) each; whether an edit was recorded; the largest rowid stored)."""
+        fetched = _now()
+        conn = self.db.conn
+        fresh: list[tuple[str, int, Post]] = []
+        edits: list[tuple[str, str, str]] = []
+        top = 0   # the largest rowid stored (the last of an insert that added rows: `ours` below)
+        size = self._batch
+        for start in range(0, len(posts), size):   # a batch of posts: one insert (and a look-up if some are known)
+            batch = posts[start:start + size]
+            rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
+                     format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
+                     int(post.pm), fetched) for post in batch]
+            done = conn.execute(_insert_posts_sql(len(rows)), [v for row in rows for v in row])
+            # SQLite gives new rows the rowids after the largest (below its maximum), in turn
+            added, last = done.rowcount, done.lastrowid or 0
+            ours = range(last - added + 1, last + 1) if added > 0 else range(0)
+            if added > 0:
+                top = max(top, last)
+            if added == len(rows):   # every post new (the usual poll): nothing to look up
+                fresh += [(row[4], rowid, _as_stored(post, row)) for rowid, row, post in
+                          zip(ours, rows, batch, strict=True)]
+                continue
+            # some were known, or came twice: a known id keeps its first text, a different one is an edit
+            stored = {platform_id: (body, rowid) for platform_id, body, rowid in
+                      conn.execute(_known_posts_sql(len(rows)), [row[0] for row in rows]).fetchall()}
+            for post, row in zip(batch, rows, strict=True):
+                body, rowid = stored[post.platform_id]
+                if rowid in ours:   # stored by this insert: its first time here
+                    stored[post.platform_id] = (body, 0)
+                    fresh.append((row[4], rowid, _as_stored(post, row)))
+                elif post.body != body:
+                    edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
+        if edits:
+            conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
+        named = [*((("posts", cursor),) if cursor is not None else ()),
+                 *((("read_until", format_time(read_at)),) if read_at is not None else ())]
+        if named:
+            self._put_cursors(platform, named)
+        return fresh, bool(edits), top
+
+    def write_held(self) -> None:
+        """Commit the transaction save_posts `hold` left open, if the step's commits did not (a step where
+        no game wrote anything, or before something that must not wait inside it: a call to the platform,
+        a caller's own transaction)."""
+        if self._held is None:
+            return
+        if not self.db.conn.in_transaction:   # SQLite ended it on an error (a full disk): what it held is gone
+            self._drop_held()
+            return
+        try:
+            self.db.conn.execute("COMMIT")
+        except BaseException:
+            self._drop_held()
+            raise
+        self._held_written()
+
+    def _held_written(self) -> None:
+        """The held transaction is committed: its delivery marks are written."""
+        marks, self._held = self._held, None
+        self._marks_written(marks or 0)
+
+    def _drop_held(self) -> None:
+        """Roll the held transaction back (a statement in it failed, or its commit did): what it stored is
+        gone, so nothing stored since the step's look is taken from memory, and every token moves (the posts'
+        cursor above all: the runner reads it again, and fetches those posts again)."""
+        self._held = None
+        self.held_lost += 1
+        conn = self.db.conn
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        self._reads.clear()
+        self._fresh_base += len(self._fresh)
+        self._fresh = []
+        self._owed = None
+        self._written.clear()
+        for what in [*self._writes, "cursors"]:
+            self._wrote(what)
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
         row = self.db.conn.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
@@ -570,7 +645,10 @@ class Store:
 
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
-        read. Raises StaleState when another writer moved the game on (nothing is written)."""
+        read. Raises StaleState when another writer moved the game on (nothing is written).
+
+        While save_posts `hold` holds a transaction, the step is written in it and commits it (so a caller
+        must not wrap this in a transaction of its own then: write_held first)."""
         processed = list(processed)
         try:
             seq, nested = self._commit_step(name, game, setup, state, processed, intents, flags, events, outbox, at,
@@ -592,90 +670,25 @@ class Store:
                      intents: Iterable[Intent], flags: Iterable[Flag], events: Iterable[tuple[Event, str]],
                      outbox: Iterable[Outgoing], at: datetime | None, expected_seq: int | None,
                      expected_version: int | None, host: dict[str, Any] | None) -> tuple[int, bool]:
-        stamp = format_time(at) if at else _now()
         known = self._written.pop(name, None)   # set again below once this step is committed
-        conn = self.db.conn
-        with self._writing() as nested:
-            marks = self._put_marks(nested)
-            if known is not None and expected_version == known[0]:
-                # This connection wrote that version: no read; the write below checks that it is still there.
-                version, seq, mark, in_parts = known
-                row: tuple[int, int, int, bool] | None = (seq, version, mark, in_parts)
-                if expected_seq is not None and seq != expected_seq:
-                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-            else:
-                if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
-                    conn.execute("UPDATE games SET version = version WHERE 0")
-                row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
-                                      [name]).fetchone()
-                seq, version, mark, in_parts = row if row else (0, 0, 0, False)
-                if expected_seq is not None and seq != expected_seq:
-                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-                if expected_version is not None and version != expected_version:
-                    raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
-            change = state if isinstance(state, StateChange) else None
-            if change is not None and not change.whole and not in_parts:
-                raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
-            before = (seq, version, mark)
-            event_rows = []
-            for event, post in events:
-                seq += 1
-                event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
-            if processed:
-                mark = self._mark_after(name, mark, processed)
-            # The game's row: these columns (the same order every time: one statement text per set of them)
-            columns = ["game", "event_seq", "updated", "version", "post_mark"]
-            values: list[Any] = [game, seq, stamp, version + 1, mark]
-            if change is not None:
-                columns.append("state")
-                values.append(None)
-                in_parts = True
-            elif state is not None or row is None:
-                columns.append("state")
-                values.append(state if isinstance(state, str) else _dumps(state or {}))
-                in_parts = False
-            if host is not None:
-                columns.append("host")
-                values.append(_dumps(host))
-            if setup is not None or row is None:
-                columns.append("setup")
-                values.append(_dumps(setup or {}))
-            # The game's row first: an existing one only if it is still the version read (checked in the
-            # write itself, so a step never commits over a state it did not read).
-            if row is None:
-                marks_sql = ", ".join("?" * (len(columns) + 1))
-                conn.execute(f"INSERT INTO games (name, {', '.join(columns)}) VALUES ({marks_sql})", [name, *values])
-            else:
-                written = conn.execute(_update_game_sql(tuple(columns)), [*values, name, *before])
-                if written.rowcount != 1:
-                    raise StaleState(f"game {name} changed under us (not at version {version} any more)")
-            if change is not None:
-                self._write_parts(name, change)
-
-            # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
-            # more than the rows themselves on this path (one step per poll, per game).
-            if processed:
-                conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
-                                 [(name, p, stamp) for p in processed])
-            if intents:
-                conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                                 [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
-                                  for i in intents])
-            if flags:
-                conn.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                 [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
-                                   format_time(f.at) if f.at else stamp) for f in flags])
-            if event_rows:
-                conn.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                 event_rows)
-            queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
-                       o.slot or None) for o in outbox]
-            if queued:
-                added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
-                                         "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                                         queued).rowcount
-        self._marks_written(marks)
+        if self._held is None:
+            with self._writing() as nested:
+                marks = self._put_marks(nested)
+                seq, version, mark, in_parts, queued, added = self._step_writes(
+                    name, game, setup, state, processed, intents, flags, events, outbox, at, expected_seq,
+                    expected_version, host, known, nested, False)
+            self._marks_written(marks)
+        else:   # in the transaction holding the step's fetch: committed with it
+            nested = False
+            seq, version, mark, in_parts, queued, added = self._step_writes(
+                name, game, setup, state, processed, intents, flags, events, outbox, at, expected_seq,
+                expected_version, host, known, False, True)
+            try:
+                self.db.conn.execute("COMMIT")
+            except BaseException:
+                self._drop_held()
+                raise
+            self._held_written()
         self._wrote(f"game:{name}")
         if queued:
             self._wrote("outbox")
@@ -687,6 +700,106 @@ class Store:
         if not nested:   # known only once committed (a caller's transaction may still roll back)
             self._written[name] = (version + 1, seq, mark, in_parts)
         return seq, nested
+
+    def _step_writes(self, name: str, game: str, setup: dict[str, Any] | None,
+                     state: dict[str, Any] | str | StateChange | None, processed: list[str],
+                     intents: Iterable[Intent], flags: Iterable[Flag], events: Iterable[tuple[Event, str]],
+                     outbox: Iterable[Outgoing], at: datetime | None, expected_seq: int | None,
+                     expected_version: int | None, host: dict[str, Any] | None,
+                     known: tuple[int, int, int, bool] | None, nested: bool,
+                     held: bool) -> tuple[int, int, int, bool, list[tuple[Any, ...]], int]:
+        """commit_step's statements, within a write transaction: (the new event count, the version it was
+        at, the post mark, whether the state is in parts, the outbox rows queued, how many of them went in).
+        Every row is made before the
+        first statement that writes: in the `held` transaction, a failure before that (or StaleState, raised
+        only where nothing was written) leaves the held posts for the next commit; a failure after it rolls
+        the whole transaction back (no part of a game's step is ever committed without the rest)."""
+        stamp = format_time(at) if at else _now()
+        conn = self.db.conn
+        if known is not None and expected_version == known[0]:
+            # This connection wrote that version: no read; the write below checks that it is still there.
+            version, seq, mark, in_parts = known
+            row: tuple[int, int, int, bool] | None = (seq, version, mark, in_parts)
+            if expected_seq is not None and seq != expected_seq:
+                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+        else:
+            if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
+                conn.execute("UPDATE games SET version = version WHERE 0")
+            row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
+                               [name]).fetchone()
+            seq, version, mark, in_parts = row if row else (0, 0, 0, False)
+            if expected_seq is not None and seq != expected_seq:
+                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+            if expected_version is not None and version != expected_version:
+                raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
+        change = state if isinstance(state, StateChange) else None
+        if change is not None and not change.whole and not in_parts:
+            raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
+        before = (seq, version, mark)
+        event_rows = []
+        for event, post in events:
+            seq += 1
+            event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
+        if processed:
+            mark = self._mark_after(name, mark, processed)
+        # The game's row: these columns (the same order every time: one statement text per set of them)
+        columns = ["game", "event_seq", "updated", "version", "post_mark"]
+        values: list[Any] = [game, seq, stamp, version + 1, mark]
+        if change is not None:
+            columns.append("state")
+            values.append(None)
+            in_parts = True
+        elif state is not None or row is None:
+            columns.append("state")
+            values.append(state if isinstance(state, str) else _dumps(state or {}))
+            in_parts = False
+        if host is not None:
+            columns.append("host")
+            values.append(_dumps(host))
+        if setup is not None or row is None:
+            columns.append("setup")
+            values.append(_dumps(setup or {}))
+        # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
+        intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
+                       for i in intents] if intents else ()
+        flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
+                      format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
+        queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
+                   o.slot or None) for o in outbox] if outbox else []
+        try:
+            # The game's row first: an existing one only if it is still the version read (checked in the
+            # write itself, so a step never commits over a state it did not read).
+            if row is None:
+                marks_sql = ", ".join("?" * (len(columns) + 1))
+                conn.execute(f"INSERT INTO games (name, {', '.join(columns)}) VALUES ({marks_sql})", [name, *values])
+            elif conn.execute(_update_game_sql(tuple(columns)), [*values, name, *before]).rowcount != 1:
+                raise StaleState(f"game {name} changed under us (not at version {version} any more)")
+            if change is not None:
+                self._write_parts(name, change)
+            # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
+            # more than the rows themselves on this path (one step per poll, per game).
+            if processed:
+                conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
+                                 [(name, p, stamp) for p in processed])
+            if intent_rows:
+                conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                                 intent_rows)
+            if flag_rows:
+                conn.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
+            if event_rows:
+                conn.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
+                                 event_rows)
+            added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
+                                     "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                                     queued).rowcount if queued else 0
+        except StaleState:   # (the game's row was not written: nothing was)
+            raise
+        except BaseException:
+            if held:
+                self._drop_held()
+            raise
+        return seq, version, mark, in_parts, queued, added
 
     def _write_parts(self, name: str, change: StateChange) -> None:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those

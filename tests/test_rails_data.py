@@ -111,14 +111,15 @@ def test_second_instance_refuses_to_start(tmp_path):
 
 
 def _racing(first_at: datetime, second: Runner, forum: LocalForum, late: tuple[str, str, datetime] | None):
-    """A crashpoint hook: once a runner has stored its fetch, `second` (another writer on the same store)
-    steps and commits; then, if `late` (author, target, time) is given, that vote comes in and is stored as
-    another writer's fetch would store it."""
+    """A crashpoint hook: once a runner has fetched, `second` (another writer on the same store) steps and
+    commits; then, if `late` (author, target, time) is given, that vote comes in and is stored as another
+    writer's fetch would store it. (The last moment another writer can commit: from the store of its fetch
+    to its first commit, a step holds the store's write lock, so another writer waits for it.)"""
     real = runner_module.crashpoint
     done: list[bool] = []
 
     def hook(name: str) -> None:
-        if name == "stored" and not done:
+        if name == "fetched" and not done:
             done.append(True)
             second.step(first_at)
             if late is not None:
@@ -147,6 +148,7 @@ def test_step_never_commits_over_a_state_it_did_not_read(tmp_path, monkeypatch):
     forum.add_post("g/votes", "Alice", "vote Bob", at=hours(1))
     monkeypatch.setattr(runner_module, "crashpoint", _racing(hours(2), b, forum, ("Carol", "Bob", hours(2.5))))
     a.step(hours(3))
+    a.step(hours(3))   # (Carol's vote, stored by B after A's step began, is read at A's next poll)
     run = a.runs[0]
     assert a.state(run).current == {"Alice": "Bob", "Carol": "Bob"}
     assert Runner(Store(tmp_path / "bot.db"), forum, [GameRun.build(game_config())]).state(run).current == \

@@ -250,16 +250,18 @@ def test_a_step_that_reads_a_vote_and_posts_a_count_writes_in_few_transactions()
     forum.db.conn.set_trace_callback(None)
     assert result.intents == 1 and [m["kind"] for m in result.delivered] == ["vote_count"]
     begins = [s for s in statements if s.strip().upper().startswith("BEGIN")]
-    # fetched posts and the read time (1, with the last step's delivery marks), the game's step (1): no
-    # transaction before the send (a message this runner put in the outbox cannot have gone out yet), and
-    # none after it (its delivery is written with the next poll's first write)
-    assert len(begins) == 2, statements
+    ends = [s for s in statements if s.strip().upper() in ("COMMIT", "ROLLBACK") or "SAVEPOINT" in s.upper()]
+    # ONE transaction: the fetched post, the cursor and read time (with the last step's delivery marks) go in
+    # with the game's step (two until issue 16's "one transaction per step"); none before the send (a message
+    # this runner put in the outbox cannot have gone out yet), and none after it (its delivery is written
+    # with the next poll's first write)
+    assert begins == ["BEGIN IMMEDIATE"] and ends == ["COMMIT"], statements
     # (27 when it was written, 28 with the host console's corrections; 19 once the runner stopped reading
     # back what it wrote itself: cursors, versions, the game's row, corrections nobody changed; 14 once it
     # stopped reading back the posts it stored and the messages it queued, stored new posts without a
-    # look-up, and wrote its deliveries with the next poll). The state's parts are one executemany, traced a
-    # row each: the vote's entry and two counters
+    # look-up, and wrote its deliveries with the next poll; 12 with the fetch in the step's transaction).
+    # The state's parts are one executemany, traced a row each: the vote's entry and two counters
     parts = [s for s in statements if "state_parts" in s]
-    assert len(parts) == 3 and len(statements) - len(parts) <= 14, "\n".join(statements)
+    assert len(parts) == 3 and len(statements) - len(parts) <= 12, "\n".join(statements)
     # the PMs, the posts (with the cursor's edges in the same statement), and the count: BEGIN, INSERT, COMMIT
     assert len(on_forum) <= 5, on_forum

@@ -46,9 +46,10 @@ reads = st.tuples(st.sets(st.sampled_from(THREADS)).map(sorted).map(tuple),
                   st.sets(st.sampled_from([*AUTHORS, "*"])).map(sorted).map(tuple),
                   st.sampled_from([None, by_c]))
 # a step: our posts, another connection's (or none), a second read with other filters (or none), which of
-# the posts handed out the game reads, whether another connection reads them instead
+# the posts handed out the game reads, whether another connection reads them instead, whether ours are held
+# for the step's commit (a runner's fetch: Store.save_posts `hold`)
 steps = st.lists(st.tuples(posts(), st.one_of(st.just([]), posts()), st.one_of(st.none(), reads),
-                           st.integers(0, 7), st.integers(0, 4)), max_size=8)
+                           st.integers(0, 7), st.integers(0, 4), st.booleans()), max_size=8)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -57,17 +58,20 @@ def test_a_games_new_posts_from_memory_are_those_sql_gives(tmp_path_factory, usu
     folder = tmp_path_factory.mktemp("store")
     mine, other = Store(folder / "bot.db"), Store(folder / "bot.db")
     version = 0
-    for ours, theirs, then, keep, others_process in plan:
+    for ours, theirs, then, keep, others_process, hold in plan:
         other.save_posts("other", theirs)                    # another connection, before the step's look
         mine.look()
-        mine.save_posts("local", ours)                       # the step's fetch
+        mine.save_posts("local", ours, hold=hold)            # the step's fetch
         for threads, authors, also in [usual] if then is None else [usual, then]:
             fast = mine.unprocessed_posts("g", threads, authors, also, looked=True)
             assert fast == mine.unprocessed_posts("g", threads, authors, also)   # (this one asks SQLite)
         # the game reads some of what it was handed (in its order), or another writer reads them
         done = [post.platform_id for i, post in enumerate(fast) if keep >> (i % 3) & 1]
         writer = other if others_process == 0 else mine
+        if writer is other:
+            mine.write_held()                                # (the step's end: no game of ours wrote)
         writer.commit_step("g", "mafia", {}, {}, processed=done, at=T0, expected_version=None if version else 0)
+        assert not mine.db.conn.in_transaction               # a held fetch went in with our commit
         version += 1
 
 
