@@ -421,15 +421,16 @@ class Store:
         if not self.db.conn.in_transaction:   # SQLite ended it on an error (a full disk): what it held is gone
             self._drop_held()
             return
+        self._commit_held()
+
+    def _commit_held(self) -> None:
+        """Commit the held transaction: its delivery marks are written; on a failure what it held is forgotten
+        (SQLite rolled it back), and the error goes on."""
         try:
             self.db.conn.execute("COMMIT")
         except BaseException:
             self._drop_held()
             raise
-        self._held_written()
-
-    def _held_written(self) -> None:
-        """The held transaction is committed: its delivery marks are written."""
         marks, self._held = self._held, None
         self._marks_written(marks or 0)
 
@@ -683,12 +684,7 @@ class Store:
             seq, version, mark, in_parts, queued, added = self._step_writes(
                 name, game, setup, state, processed, intents, flags, events, outbox, at, expected_seq,
                 expected_version, host, known, False, True)
-            try:
-                self.db.conn.execute("COMMIT")
-            except BaseException:
-                self._drop_held()
-                raise
-            self._held_written()
+            self._commit_held()
         self._wrote(f"game:{name}")
         if queued:
             self._wrote("outbox")
