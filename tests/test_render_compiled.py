@@ -47,6 +47,17 @@ PIECES = [
     "{% filter upper %}{{ v.s }} {{ v.a }}{% endfilter %}", "{% if v.a %}yes {{ v.a }}{% endif %}",
     "{% autoescape true %}{{ '<' ~ v.s }}{% endautoescape %}", "{{ v | xmlattr }}",
     "{% with z = v.l %}{{ z | length }}{% endwith %}", "{{ ns.n }}{% set ns.n = v.a %}{{ ns.n }}",
+    # a loop reading names of the context (resolved once, before the loop: codegen's visit_For)
+    "{% for w in v.l %}{{ t.p.format(n=w.a, m=1) }}{{ missing_name }}{% endfor %}",
+    "{% for w in v.l %}{{ t.plain }}{% set t = w %}{{ t.a }}{% endfor %}{{ t.plain }}",
+    "{% for w in v.l %}{% set o = w %}{{ o.a }}{% endfor %}{{ o.x }}",
+    "{% for w in v.l %}{% for x in v.l %}{{ t.plain }}{{ ns.n }}{% set ns.n = ns.n + 1 %}{% endfor %}{% endfor %}",
+    "{% for w in v.l %}{{ loop.index }}{{ t.plain }}{% else %}{{ t.pct.format(n=1) }}{% endfor %}",
+    "{% for w in v.l if t.plain %}{{ t.plain }}{% endfor %}", "{% for w in v.l recursive %}{{ t.plain }}{% endfor %}",
+    "{% macro m2() %}{{ t.plain }}{% for w in v.l %}{{ t.p }}{% endfor %}{% endmacro %}{% for w in v.l %}{{ m2() }}"
+    "{% endfor %}",
+    "{% for w in v.l %}{{ later }}{% endfor %}{% set later = 1 %}{{ later }}",
+    "{% for w in v.l %}{% include 'inc.j2' %}{{ t.plain }}{% endfor %}",
 ]
 INCLUDED = ["{{ v.a }}", "{{ v.missing }}", "{{ t.p.format(n=v.a, m=1) }}", "{% set top = v.a %}{{ top }}",
             "{% for w in v.l %}{{ w.a }}{% endfor %}", "{{ o.__class__ }}", "inc %"]
@@ -115,6 +126,16 @@ def test_an_unsafe_read_is_refused_on_its_template_line():
     mine, theirs = both("a\n{{ v.a }} {{ v.__class__.__mro__ }}\n", "", {"a": 1})
     assert mine == theirs and mine[:2] == ("error", jinja2.exceptions.SecurityError) and mine[3] == [("main.j2", 2)]
 
+
+def test_a_loop_resolves_a_name_of_the_context_once_not_at_each_pass():
+    """`t` read in a loop's body is resolved before the loop (jinja2 resolves it at each pass); a name the body
+    assigns is still resolved at each pass (each pass starts from the context's value)."""
+    env = Renderer("markdown", "en").env
+    code = env.compile("{% for w in v.l %}{{ t.plain }}{{ u }}{% set u = 1 %}{% endfor %}", raw=True)
+    lines = [line.strip() for line in code.splitlines()]
+    loop = next(n for n, line in enumerate(lines) if line.startswith("for l_1_w in"))
+    assert "l_1_t = resolve('t')" in lines[:loop] and "l_1_t = resolve('t')" not in lines[loop:]
+    assert "l_1_u = resolve('u')" in lines[loop:] and "l_1_u = resolve('u')" not in lines[:loop]
 
 
 @settings(max_examples=300, deadline=None)

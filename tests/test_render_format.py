@@ -73,7 +73,9 @@ def test_a_vote_count_renders_under_its_budget_of_bytecodes():
     ChainMap that each new context (the count's, its include's) walked key by key in Python; about 3,660
     since `v.get` on a plain dict is found without the sandbox's checks; about 2,430 since templates are
     compiled by render/codegen.py (a plain dict's item read inline, a line's output one `%` format, the
-    include found once, a leaner context: tests/test_render_compiled.py checks it against the sandbox)."""
+    include found once, a leaner context: tests/test_render_compiled.py checks it against the sandbox); about
+    2,170 after this session's first round; about 2,060 since a loop resolves `t` once, not per wagon, a
+    count's data is copied once and its template found by (game, kind) in one look-up."""
     from test_per_post import _day
 
     from forumbot.games.mafia.game import view
@@ -88,7 +90,7 @@ def test_a_vote_count_renders_under_its_budget_of_bytecodes():
     for event in events[:260]:
         renderer.text(event, "mafia")
     per_count = _bytecodes(lambda: [renderer.text(event, "mafia") for event in events[260:]]) / 60
-    assert per_count <= 2600, per_count
+    assert per_count <= 2150, per_count
 
 
 def test_a_template_sees_the_renderers_globals_as_a_plain_dict():

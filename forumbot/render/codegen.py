@@ -14,7 +14,9 @@ before it is used; anything else is compiled as jinja2 compiles it and meets the
 - output: the text and values of one template line joined by one `%` (each value `str()`-ed as before),
   one yield instead of one a value;
 - `{% include "name" %}` of a constant name: the template is looked up once per compiled template, not
-  at each render (the environment does not reload templates).
+  at each render (the environment does not reload templates);
+- a name a `{% for %}` body reads from the context (`t` in a wagon's line) is resolved once before the
+  loop, not at each pass (see `visit_For`).
 A `%` format or a value read fails on the same template line as before: a line's values stay on one line.
 """
 
@@ -29,6 +31,7 @@ from typing import Any
 
 from jinja2 import Template, nodes
 from jinja2.compiler import CodeGenerator, Frame, optimizeconst
+from jinja2.idtracking import VAR_LOAD_RESOLVE
 from jinja2.runtime import Context
 
 # Every attribute a plain dict has (a dict instance has no __dict__ of its own: its attributes are its
@@ -77,7 +80,8 @@ def _variable(code: str) -> str | None:
 
 class LeanContext(Context):
     """jinja2's Context, made without the parts a render of these templates rarely reads: the evaluation
-    context is made when first asked for (filters that take it, `{% autoescape %}`), and a template without
+    context and the set of the globals' names are made when first asked for (filters that take the one,
+    `{% autoescape %}`; an imported template's module the other), and a template without
     blocks gets an empty block table without a comprehension."""
 
     def __init__(self, environment: Any, parent: dict[str, Any], name: str | None, blocks: dict[str, Any],
@@ -87,12 +91,15 @@ class LeanContext(Context):
         self.environment = environment
         self.exported_vars = set()
         self.name = name
-        self.globals_keys = set() if globals is None else set(globals)
+        self._globals = globals
         self.blocks = {k: [v] for k, v in blocks.items()} if blocks else {}
 
     def __getattr__(self, name: str) -> Any:
         if name == "eval_ctx":      # what Context.__init__ made at once
             made = self.eval_ctx = nodes.EvalContext(self.environment, self.name)
+            return made
+        if name == "globals_keys":  # read only by an imported template's module (`{% import %}`)
+            made = self.globals_keys = set() if self._globals is None else set(self._globals)
             return made
         raise AttributeError(name)
 
@@ -111,6 +118,9 @@ def render(template: Template, data: dict[str, Any]) -> str:
 
 class SandboxCodeGenerator(CodeGenerator):
     """jinja2's code generator with the shortcuts above; see the module's note."""
+
+    # The context names the next loop frame entered (visit_For's) no longer resolves: read before the loop.
+    _hoisted: dict[str, str] | None = None
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
         self.writeline("from forumbot.render.codegen import formats_by_name as _formats_by_name")
@@ -185,6 +195,42 @@ class SandboxCodeGenerator(CodeGenerator):
             extra["_block_vars"] = "_block_vars"
         self.signature(node, frame, extra or None)
         self.write("))")
+        return None
+
+    def visit_For(self, node: nodes.For, frame: Frame) -> None:
+        """A loop whose body reads a name from the context (no local of the template holds it) resolves it
+        at every pass, as jinja2 writes it: here once, just before the loop. The same value: nothing in a
+        loop body writes the context (a `{% set %}` there is the loop's own; only a top-level one writes
+        context.vars) and a render's context has no other writer (no global or filter of the renderer takes
+        the context). A name the body also assigns keeps its read at each pass (each pass starts from the
+        context's value again), and so does a recursive loop (its body is a function of its own)."""
+        if not self._plain() or node.recursive:
+            return super().visit_For(node, frame)
+        probe = frame.inner()     # what visit_For's loop frame will load, under the same local names
+        probe.loop_frame = True
+        probe.symbols.analyze_node(node, for_branch="body")
+        hoisted = {target: name for target, (action, name) in probe.symbols.loads.items()
+                   if action == VAR_LOAD_RESOLVE and name != "loop" and name not in probe.symbols.stores}
+        for target, name in hoisted.items():
+            self.writeline(f"{target} = {self.get_resolve_func()}({name!r})", node)
+        self._hoisted = hoisted
+        try:
+            return super().visit_For(node, frame)
+        finally:
+            self._hoisted = None
+
+    def enter_frame(self, frame: Frame) -> None:
+        hoisted = self._hoisted
+        if hoisted is None or not frame.loop_frame:
+            return super().enter_frame(frame)
+        self._hoisted = None      # the loop's own frame (a test's frame is no loop frame): once
+        loads = frame.symbols.loads
+        kept = {t: load for t, load in loads.items() if not (t in hoisted and load == (VAR_LOAD_RESOLVE, hoisted[t]))}
+        frame.symbols.loads = kept
+        try:
+            super().enter_frame(frame)
+        finally:
+            frame.symbols.loads = loads    # (leave_frame still resets every load after the loop)
         return None
 
     def _arguments(self, node: nodes.Call, frame: Frame) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache, partial
 from pathlib import Path
@@ -293,6 +293,7 @@ class Renderer:
         # A template is looked up (and its file read) once per renderer: a running game's templates do not
         # change under it (auto_reload off), and a vote count after every vote must not stat a file each time.
         self._templates: dict[tuple[int, tuple[str, ...]], jinja2.Template] = {}
+        self._chosen: dict[tuple[str, str], jinja2.Template] = {}    # text's template by (game, kind)
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
@@ -442,10 +443,14 @@ class Renderer:
     def text(self, event: Event, game: str = "") -> str:
         """The text of one event's post: template <game>/<kind>.j2 if the game has its own, else <kind>.j2.
         Raises ConfigError when a template is missing or broken."""
-        names = [f"{game}/{event.kind}.j2"] if game else []
-        return self.body(self.env, [*names, f"{event.kind}.j2"], event)
+        kind = event.kind
+        template = self._chosen.get((game, kind))
+        if template is not None and template.environment is self.env:    # (a vote count after every vote)
+            return self.body(self.env, (), event, template)
+        names = [f"{game}/{kind}.j2"] if game else []
+        return self.body(self.env, [*names, f"{kind}.j2"], event, chosen=(game, kind))
 
-    def _template(self, env: jinja2.Environment, names: list[str]) -> jinja2.Template:
+    def _template(self, env: jinja2.Environment, names: Sequence[str]) -> jinja2.Template:
         """The first of the templates `names` that exists in `env`, chosen once."""
         key = (id(env), tuple(names))
         template = self._templates.get(key)
@@ -453,18 +458,22 @@ class Renderer:
             template = self._templates[key] = env.select_template(names)
         return template
 
-    def body(self, env: jinja2.Environment, names: list[str], event: Event) -> str:
-        """An event rendered by the first of the templates `names` that exists in `env`."""
-        data = dict(event.data)
+    def body(self, env: jinja2.Environment, names: Sequence[str], event: Event,
+             template: jinja2.Template | None = None, chosen: tuple[str, str] | None = None) -> str:
+        """An event rendered by the first of the templates `names` that exists in `env` (or by `template`,
+        chosen before; `chosen` keys the one found for `text`)."""
+        # One copy of the event's data: a count's is the copy _with_voter_lists makes.
+        data = self._with_voter_lists(event.data) if "wagons" in event.data else dict(event.data)
         params = data.get("params")
         if isinstance(params, dict) and isinstance(params.get("phase"), str):
             data["params"] = {**params, "phase": self.phase_name(params["phase"])}
-        if "wagons" in data:
-            data = self._with_voter_lists(data)
         if isinstance(data.get("view"), dict):
             data["view"] = self._with_voter_lists(data["view"])
         try:
-            template = self._template(env, names)
+            if template is None:
+                template = self._template(env, names)
+                if chosen is not None:
+                    self._chosen[chosen] = template
             body = render(template, {"e": data, "v": data, "t": self.phrases})
         except jinja2.TemplateNotFound:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
@@ -486,18 +495,20 @@ class Renderer:
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
                game: str = "") -> list[Outgoing]:
         """The messages an event owes (none for events nobody is told about, such as a single vote)."""
-        pm_to = event.data.get("pm_to")
+        data = event.data
+        pm_to = data.get("pm_to")
         if isinstance(pm_to, str) and pm_to:
             return [Outgoing(key=key, text=self.text(event, game), pm_to=pm_to, at=at, kind=event.kind,
-                             subject=str(event.data.get("subject", "")))]
-        role = event.data.get("thread") if isinstance(event.data.get("thread"), str) else None
-        role = role or EVENT_THREADS.get(event.kind)
+                             subject=str(data.get("subject", "")))]
+        role = data.get("thread")
+        if not (isinstance(role, str) and role):
+            role = EVENT_THREADS.get(event.kind)
         if role is None:
             return []
         thread = threads.get(role)
         if thread is None:
             raise ConfigError(f"the game has no '{role}' thread for {event.kind} posts",
                               fix=f"add {role} to the game's threads")
-        slot = event.data.get("slot")
+        slot = data.get("slot")
         return [Outgoing(key=key, text=self.text(event, game), thread=thread, at=at, kind=event.kind,
                          slot=slot if isinstance(slot, str) else "")]
