@@ -23,9 +23,10 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import StaleState, StoreError
+from forumbot.jsontext import dumps
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.sqlite import Transaction, open_database
-from forumbot.stateparts import PartsError, StateChange, assemble, dumps, item_key
+from forumbot.stateparts import PartsError, StateChange, assemble, item_key
 
 migrations = Migrations("forumbot")
 
@@ -237,7 +238,7 @@ def _refuse_emptied(path: str | Path) -> None:
                          "(the games' opening posts will then be posted again)")
 
 
-# JSON as json.dumps(value, ensure_ascii=False) writes it, by one encoder made once (stateparts.dumps).
+# JSON as json.dumps(value, ensure_ascii=False) writes it, by one encoder made once (jsontext.py).
 _dumps = dumps
 
 # A post's columns as _post_from_row reads them, by position.

@@ -329,7 +329,7 @@ def test_the_store_writes_json_with_one_encoder_made_once():
     import json
 
     from forumbot import store
-    from forumbot.stateparts import dumps
+    from forumbot.jsontext import dumps
 
     data = {"voter": "Том Хэнкс", "target": "Джонни Депп", "final": False, "n": [1, 2.5, None, "\n\u2028"]}
     assert store._dumps is dumps and dumps(data) == json.dumps(data, ensure_ascii=False)

@@ -16,9 +16,9 @@ from operator import is_not
 from typing import Any, NamedTuple
 
 from forumbot.games.mafia.options import MafiaOptions
+from forumbot.jsontext import dumps as _dumps
 from forumbot.model import filled, format_time, parse_time
 from forumbot.stateparts import BASE, StateChange, item_key, whole_parts
-from forumbot.stateparts import dumps as _dumps
 
 NO_LYNCH = "no_lynch"
 KILL_KEY = "@kill"
