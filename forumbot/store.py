@@ -23,6 +23,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import StaleState, StoreError
+from forumbot.jsontext import dumps
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.sqlite import Transaction, open_database
 from forumbot.stateparts import PartsError, StateChange, assemble, item_key
@@ -237,8 +238,8 @@ def _refuse_emptied(path: str | Path) -> None:
                          "(the games' opening posts will then be posted again)")
 
 
-# JSON as json.dumps(value, ensure_ascii=False) writes it, without building an encoder per call.
-_dumps = json.JSONEncoder(ensure_ascii=False).encode
+# JSON as json.dumps(value, ensure_ascii=False) writes it, by one encoder made once (jsontext.py).
+_dumps = dumps
 
 # A post's columns as _post_from_row reads them, by position.
 _POST_COLUMNS = "id, thread, author, created, edited, body, dialect, url, pm"

@@ -44,7 +44,7 @@ from forumbot.games.mafia.state import (
     struck,
 )
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
-from forumbot.model import Event, Intent, PlayerRef, format_time
+from forumbot.model import Event, Intent, PlayerRef, filled, format_time
 from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
 
@@ -402,8 +402,8 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         return state, events
     final = bool(intent.data.get("final")) and _final_locks(state)
     state, changed = _cast(state, intent, target, final)
-    if changed:
-        events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
+    if changed:   # Event(...) as __init__ fills it (model.filled): one a vote
+        events.append(filled(Event, kind="vote", data={"voter": intent.author, "target": target, "final": final}))
     return _maybe_end_early(state, intent.at or state.phase_started, events)
 
 
@@ -414,11 +414,9 @@ def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any
         return "not_day", {"phase": state.phase}
     if intent.at is not None and intent.at > state.phase_ends:
         return "after_deadline", {}
-    if intent.author not in voting.members(state.players):
-        return "not_player", author
     alive = voting.members(state.alive)
-    if intent.author not in alive:
-        return "dead_voter", author
+    if intent.author not in alive:   # the living are players: the roster is looked at only for a refusal
+        return ("dead_voter" if intent.author in voting.members(state.players) else "not_player"), author
     if intent.author in state.locked:
         return "locked", author
     target = intent.data.get("target")

@@ -8,7 +8,6 @@ players × (players + 1) entries however many posts a day has.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -17,6 +16,7 @@ from operator import is_not
 from typing import Any, NamedTuple
 
 from forumbot.games.mafia.options import MafiaOptions
+from forumbot.jsontext import dumps as _dumps
 from forumbot.model import filled, format_time, parse_time
 from forumbot.stateparts import BASE, StateChange, item_key, whole_parts
 
@@ -211,7 +211,7 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
         return whole_parts(((key, _field_text(key, value)) for key, value in vars(new).items()
                             if key not in ("entries", "current")),
                            {"entries": _derived(new.entries).texts})
-    change = StateChange(whole=False)
+    change = filled(StateChange, whole=False, put=[], cut=[])   # as __init__ fills it (a step makes one)
     was, now = vars(old), vars(new)
     # A step changes a few of 40 fields: those found in C by identity (both states hold the fields in the
     # order of their declaration, which __init__ and with_ keep), else one by one.
@@ -232,8 +232,10 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
 
 
 def _entries_change(before: tuple[VoteEntry, ...], after: tuple[VoteEntry, ...], change: StateChange) -> None:
-    texts = _derived(after).texts
-    changed = _changed_since(before, after)
+    derived = _derived(after)
+    texts = derived.texts
+    # A step of one vote made `after` from `before` in one change (moved, voted, struck): its positions as kept.
+    changed = derived.changed if derived.parent is before else _changed_since(before, after)
     if changed is None:   # not made from `before` by single changes (a new day): every entry again
         change.put += [("entries", item_key(index), text) for index, text in enumerate(texts)]
         change.cut.append(("entries", len(after)))
@@ -278,19 +280,6 @@ _KEPT = 64   # derivations kept: only the newest states are ever worked on
 
 def _entry_text(entry: VoteEntry) -> str:
     return _dumps(_entry_json(entry))
-
-
-def _dumps(value: Any) -> str:
-    """json.dumps(value, ensure_ascii=False) by its own C encoder, made once: json.dumps makes an encoder at
-    every call, which costs several times a vote entry's text (two are written a vote)."""
-    return "".join(_ENCODE(value, 0)) if _ENCODE is not None else json.dumps(value, ensure_ascii=False)
-
-
-# What json.dumps(ensure_ascii=False) encodes with (json.encoder.JSONEncoder.iterencode, one shot), but for
-# the check of circular references: a state's values are trees of plain data.
-_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)   # None where Python was built without _json
-_ENCODE = None if _C_ENCODER is None else _C_ENCODER(
-    None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
 
 
 def _derived(entries: tuple[VoteEntry, ...]) -> _Derived:

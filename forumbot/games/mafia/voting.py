@@ -158,7 +158,7 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
     for at in changed:               # every entry that left first: a withdrawn vote keeps its seq
         gone, new = before[at], entries[at]
         target = gone.target
-        group = groups[target] if target in groups else _entries_of(wagons.get(target))
+        group = groups[target] if target in groups else wagons[target].entries if target in wagons else ()
         place = bisect_left(group, gone.seq, key=_SEQ)
         if place == len(group) or group[place] is not gone:
             return None
@@ -171,7 +171,7 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
             joined.append(new)
     for new in joined:
         target = new.target
-        group = groups[target] if target in groups else _entries_of(wagons.get(target))
+        group = groups[target] if target in groups else wagons[target].entries if target in wagons else ()
         if not group or group[-1].seq < new.seq:    # a new vote: the last of its wagon
             groups[target] = group + (new,)
             continue
@@ -186,10 +186,6 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
         else:
             del made[target]
     return made
-
-
-def _entries_of(wagon: Wagon | None) -> tuple[VoteEntry, ...]:
-    return () if wagon is None else wagon.entries
 
 
 # The wagons of the last few entries counted, by the identity of the entries, oldest first (a game counting
