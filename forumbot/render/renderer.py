@@ -18,8 +18,6 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, parse_time
-from forumbot.render.codegen import DICT_ATTRIBUTES as _DICT_ATTRIBUTES
-from forumbot.render.codegen import DICT_READERS as _DICT_READERS
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
 from forumbot.render.codegen import named_fields as _named_fields
 from forumbot.render.defuse import defuse, strip_bidi
@@ -204,24 +202,16 @@ def _format_named(env: _Sandbox, phrase: str, fields: frozenset[str], *args: Any
 
 
 class _Sandbox(ImmutableSandboxedEnvironment):
-    """The sandbox, with its answer for the commonest lookup found first: `v.day` on a plain dict, which has
-    no attribute `day`, is `v["day"]` (what the sandbox returns too, after failing to find the attribute and
-    catching the error; a vote count reads some fifty of them). Everything else is the sandbox's own.
-    Templates are compiled with the shortcuts of `codegen` (the same answers, without a call here for most
-    reads) and rendered in a leaner context."""
+    """The sandbox, compiling templates with the shortcuts of `codegen` (a plain dict's item for `v.day`, its
+    read methods, a phrase of bare names: each checked at run time to be the sandbox's own answer, without a
+    call here) and rendering them in a leaner context. What reaches `getattr` is the sandbox's own, but for a
+    phrase's `format` fetched where codegen cannot see it (`_format_named`)."""
 
     code_generator_class = SandboxCodeGenerator
     context_class = LeanContext
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        elif type(obj) is dict and attribute in _DICT_READERS:
-            return _DICT_READERS[attribute].__get__(obj)
-        elif attribute == "format" and type(obj) is str:    # `t.absolute.format(...)`: see _format_named
+        if attribute == "format" and type(obj) is str:    # `t.absolute.format(...)`: see _format_named
             fields = _named_fields(obj)
             if fields is not None:
                 return partial(_format_named, self, obj, fields)
