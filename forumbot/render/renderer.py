@@ -282,8 +282,7 @@ class Renderer:
         self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
         # A template is looked up (and its file read) once per renderer: a running game's templates do not
         # change under it (auto_reload off), and a vote count after every vote must not stat a file each time.
-        self._templates: dict[tuple[int, tuple[str, ...]], jinja2.Template] = {}
-        self._chosen: dict[tuple[str, str], jinja2.Template] = {}    # text's template by (game, kind)
+        self._chosen: dict[tuple[str, str], jinja2.Template] = {}    # an event's template by (game, kind)
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
@@ -440,18 +439,10 @@ class Renderer:
         names = [f"{game}/{kind}.j2"] if game else []
         return self.body(self.env, [*names, f"{kind}.j2"], event, chosen=(game, kind))
 
-    def _template(self, env: jinja2.Environment, names: Sequence[str]) -> jinja2.Template:
-        """The first of the templates `names` that exists in `env`, chosen once."""
-        key = (id(env), tuple(names))
-        template = self._templates.get(key)
-        if template is None or template.environment is not env:
-            template = self._templates[key] = env.select_template(names)
-        return template
-
     def body(self, env: jinja2.Environment, names: Sequence[str], event: Event,
              template: jinja2.Template | None = None, chosen: tuple[str, str] | None = None) -> str:
         """An event rendered by the first of the templates `names` that exists in `env` (or by `template`,
-        chosen before; `chosen` keys the one found for `text`)."""
+        chosen before; `chosen`: text's key to keep the one found by, so it is chosen once)."""
         # One copy of the event's data: a count's is the copy _with_voter_lists makes.
         data = self._with_voter_lists(event.data) if "wagons" in event.data else dict(event.data)
         params = data.get("params")
@@ -461,7 +452,7 @@ class Renderer:
             data["view"] = self._with_voter_lists(data["view"])
         try:
             if template is None:
-                template = self._template(env, names)
+                template = env.select_template(names)
                 if chosen is not None:
                     self._chosen[chosen] = template
             body = render(template, {"e": data, "v": data, "t": self.phrases})
