@@ -4,7 +4,7 @@ what changed since the one before."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import is_
 from typing import Any, Generic, TypeVar
@@ -73,18 +73,10 @@ class ByIdentity(Generic[T]):
         return values
 
     def put(self, obj: Any, value: T) -> None:
-        """keep((obj,), (value,)) for one object, without the tuples."""
+        """Keep the value of one object."""
         values_by_id, kept = self._dicts
         if len(values_by_id) >= self.size:
             values_by_id, kept = self._dicts = ({}, {})
         key = id(obj)
         kept[key] = obj                      # the object first: then its value
         values_by_id[key] = value
-
-    def keep(self, objects: Sequence[Any], values: Iterable[T]) -> None:
-        values_by_id, kept = self._dicts
-        if len(values_by_id) >= self.size:
-            values_by_id, kept = self._dicts = ({}, {})
-        keys = tuple(map(id, objects))
-        kept.update(zip(keys, objects, strict=True))            # the objects first: then their values
-        values_by_id.update(zip(keys, values, strict=True))

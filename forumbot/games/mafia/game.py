@@ -301,7 +301,7 @@ def _roster(players: tuple[str, ...], genders: dict[str, str]) -> tuple[PlayerRe
     if found is not None and found[0] is genders:
         return found[1]
     roster = tuple(PlayerRef(p, gender=genders.get(p)) for p in players)
-    _ROSTERS.keep((players,), ((genders, roster),))
+    _ROSTERS.put(players, (genders, roster))
     return roster
 
 
@@ -317,7 +317,7 @@ def _mask_of(masks: dict[str, str]) -> dict[str, str]:
     inverse: dict[str, str] = {}
     for mask, real in masks.items():
         inverse.setdefault(real, mask)
-    _MASKS.keep((masks,), (inverse,))
+    _MASKS.put(masks, inverse)
     return inverse
 
 
