@@ -53,6 +53,8 @@ def _bare(text: str) -> str:
     return _CLOSERS.sub("", text.lower().replace("ё", "е"))
 
 
+_READS_KEPT = 4096     # one-slot commands whose reading is kept (PostParser._keep_read)
+
 _CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 
 
@@ -132,6 +134,8 @@ class PostParser:
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
         self._data: dict[int, tuple[Any, dict[str, Any]]] = {}     # by id(command): see _data_of
+        self._read: dict[tuple[Any, ...], tuple[Any, str, dict[str, Any], dict[str, Resolution]]] = {}   # _keep_read
+        self._read_roster: Any = roster
         # The no-lynch phrases by their first word: a vote's name is compared with those that start like it.
         self._no_lynch: dict[str, list[tuple[str, ...]]] = {}
         for word in grammar.no_lynch_words:
@@ -331,13 +335,25 @@ class PostParser:
     def _intent(self, found: Match, line: str, mode: str,
                 source: _Source) -> tuple[Intent, list[Flag], dict[str, Resolution]]:
         """The intent of one command, the flags it raises, and how each name slot was read."""
+        slots = found.slots
+        if len(slots) == 1 and self._read_roster is self.roster:
+            # A one-slot command read before with the same text in its slot (players write the same few names
+            # all day): what it was read as then, for this post (see _keep_read).
+            read = self._read.get((id(found.command), *slots.values(), mode, found.template[:1]))
+            if read is not None and read[0] is found.command:
+                data = dict(read[2])
+                if "matched" in data:
+                    data["matched"] = dict(data["matched"])
+                return filled(Intent, kind=read[1], data=data, post_id=source.post_id, author=source.author,
+                              at=source.at, line=line, url=source.url), [], dict(read[3])
         kind = found.command.kind
         kept = self._data.get(id(found.command))
         data: dict[str, Any] = dict(kept[1] if kept is not None and kept[0] is found.command
                                     else self._data_of(found.command))
         flags: list[Flag] = []
         how: dict[str, Resolution] = {}
-        for slot, raw in found.slots.items():
+        by_author = False   # a self-vote's reading ("vote: me") depends on who wrote it
+        for slot, raw in slots.items():
             slot_type = found.slot_types[slot]
             name = _FIELD_OF_SLOT.get(slot, slot)
             if slot_type != "player":
@@ -357,6 +373,7 @@ class PostParser:
                     kind = "no_lynch"
                     continue
             resolution = self.roster.resolve(raw)
+            by_author = by_author or (bool(words) and words[0] in SELF_WORDS)
             if kind == "vote" and (mode == "bold" or found.template.startswith("[")):
                 resolution = self._self_vote(words, resolution, source.author)
             # _check_target finds nothing to say unless the first word is a preposition or a chat word, or
@@ -392,7 +409,23 @@ class PostParser:
         # Intent(...) as its frozen dataclass __init__ would fill it (model.filled), at a third of the bytecodes.
         intent = filled(Intent, kind=kind, data=data, post_id=source.post_id, author=source.author, at=source.at,
                         line=line, url=source.url)
+        if len(slots) == 1 and not flags and not by_author:
+            self._keep_read(found, mode, kind, data, how)
         return intent, flags, how
+
+    def _keep_read(self, found: Match, mode: str, kind: str, data: dict[str, Any],
+                   how: dict[str, Resolution]) -> None:
+        """Keep how a one-slot command was read, by (the command, its slot's text, the reading mode, the
+        template's first character: a tag or not): the same text reads the same for every author but in a
+        self-vote, whatever the post (a name's reading, its checks and the command's data are pure functions
+        of these and of the parser's roster, grammar and host). Only a reading that counts and raises no flag
+        is kept; the roster's identity is checked (a test swaps it). Bounded: a stranger's text cannot grow it."""
+        if self._read_roster is not self.roster:
+            self._read, self._read_roster = {}, self.roster
+        if len(self._read) < _READS_KEPT:
+            self._read[(id(found.command), *found.slots.values(), mode, found.template[:1])] = (
+                found.command, kind, {**data, "matched": dict(data["matched"])} if "matched" in data else dict(data),
+                dict(how))
 
     def _self_vote(self, words: tuple[str, ...], resolution: Resolution, author: str) -> Resolution:
         """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player."""
