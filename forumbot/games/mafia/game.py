@@ -169,12 +169,19 @@ class MafiaGame:
     # ---- time --------------------------------------------------------------------------------
     def next_deadline(self, state: MafiaState) -> datetime | None:
         """The next moment the game acts by itself: a reminder, else the end of the phase."""
+        global _DEADLINE_ASKED
+        asked = _DEADLINE_ASKED
+        if asked[0] is state:   # asked about one state several times a step (play, the runner's recheck)
+            return asked[1]
         if state.phase == "over":
-            return None
-        if state.phase in QUIET_PHASES:
-            return state.phase_ends
-        reminder = next_reminder(state)
-        return reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
+            deadline = None
+        elif state.phase in QUIET_PHASES or not state.options.remind_hours:   # (no reminders: next_reminder's None)
+            deadline = state.phase_ends
+        else:
+            reminder = next_reminder(state)
+            deadline = reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
+        _DEADLINE_ASKED = (state, deadline)
+        return deadline
 
     def shift(self, state: MafiaState, delta: timedelta) -> MafiaState:
         return shift(state, delta)
@@ -212,9 +219,17 @@ class MafiaGame:
 
     # ---- threads -------------------------------------------------------------------------------
     def threads(self, state: MafiaState) -> dict[str, str]:
-        """The game's threads by what they are for: "game" (phase posts) and "votes" (vote counts)."""
-        return {"game": state.options.game_thread, "votes": state.options.vote_threads[0],
-                **{name: name for name in state.options.vote_threads}}
+        """The game's threads by what they are for: "game" (phase posts) and "votes" (vote counts). The same
+        dict while the options are the same object (asked at most steps; callers only read it)."""
+        global _THREADS_ASKED
+        options = state.options
+        asked = _THREADS_ASKED
+        if asked[0] is options:
+            return asked[1]
+        threads = {"game": options.game_thread, "votes": options.vote_threads[0],
+                   **{name: name for name in options.vote_threads}}
+        _THREADS_ASKED = (options, threads)
+        return threads
 
     def pm_authors(self, state: MafiaState) -> tuple[str, ...]:
         """Whose private messages this game reads: every player (night actions arrive by PM) and the
@@ -323,6 +338,11 @@ def _mask_of(masks: dict[str, str]) -> dict[str, str]:
 
 _MASKS: ByIdentity[dict[str, str]] = ByIdentity(64)
 _PM_AUTHORS: ByIdentity[tuple[dict[str, str], str | None, tuple[str, ...]]] = ByIdentity(64)   # by the roster
+# The last state (or options) asked about and the answer, for the questions asked several times a step of one
+# state: a state never changes (apply makes a new one), so its answer is its answer. One each: a step works on
+# one game at a time; another game's state is simply asked afresh.
+_DEADLINE_ASKED: tuple[Any, datetime | None] = (None, None)
+_THREADS_ASKED: tuple[Any, dict[str, str]] = (None, {})
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
