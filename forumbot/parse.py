@@ -205,7 +205,24 @@ class PostParser:
         done = 0    # where the last command lets another start (Match.next_from): a later start lies beyond it
         grammar, text = self.grammar, line.text
         slots_first = grammar.slot_line(text)
-        for at, why in starts(line, mode, "" if slots_first else grammar.start_pattern):
+        places = starts(line, mode, "" if slots_first else grammar.start_pattern)
+        if type(places) is tuple and not line.bold:
+            # One place at most and no bold (most lines: starts() gives a tuple only for a line of one piece):
+            # the loops below for it, without their bookkeeping, when its command has a target (else nothing
+            # may follow it, "Unvote Vote Bob": the loops below read it).
+            if not places:
+                return
+            at, why = places[0]
+            found = grammar._match_at(text, at, where, None, slots_first)
+            if found is None:
+                if why == "tag" and where == "thread":
+                    self._keyword_only(parsed, text, at, None, source)
+                return
+            if found.slots:
+                parsed.found += 1
+                self._consider(parsed, line, found, why, mode, None, source)
+                return
+        for at, why in places:
             if parsed.found >= MAX_COMMANDS:
                 break
             if at < done:

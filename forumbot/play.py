@@ -57,7 +57,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     # default factories.
     step = filled(Step, state=state, host=host or HostState(), events=[], intents=[], flags=[], processed=[],
                   corrections=corrections or {})
-    commands = {run.thread_id(t) for t in game.command_threads(state)}
+    commands = set(map(run.thread_id, game.command_threads(state)))
     index = 0
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
     while True:
@@ -73,7 +73,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             step.events += [(e, "") for e in fired]
             if not fired and step.state is before:
                 stalled = deadline
-            commands = {run.thread_id(t) for t in game.command_threads(step.state)}
+            commands = set(map(run.thread_id, game.command_threads(step.state)))
             continue
         if post is None:
             roster = getattr(game, "roster", None)   # the players a game made as it went (Mafia's sign-ups)
