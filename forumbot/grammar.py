@@ -214,6 +214,8 @@ class Grammar:
                                     c.slots[0][2]) for _, c in compiled if len(c.slots) == 1}
         # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
         self.start_pattern = _trie(self._keys | self._short_keys)
+        self._finders: dict[frozenset[str], tuple[re.Pattern[str], re.Pattern[str]] | None] = {}
+        self._compiled = compiled
 
     def match(self, line: str, where: str = "thread") -> Match | None:
         """The command a line starts with, or None. `where` is "thread" or "pm"."""
@@ -314,6 +316,24 @@ class Grammar:
         # tuple.__new__: the same tuple as Match(...) without the Python frame of its __new__
         return _new_tuple(Match, (compiled.command, compiled.template, slots, types, best.start(compiled.group),
                                   best.end(), first_slot, next_from))
+
+    def finder(self, kinds: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+        """(places, templates) for commands of these kinds: `places` finds (IGNORECASE, like start_pattern) a
+        place where one of their literal-first templates may start, by its first two
+        characters (as may_start gates _match_at); `templates` is their alternation, tried at such a place. A
+        line in which no place matches its templates holds no command of these kinds wherever a reading
+        starts (match_at with no `end`). None when that cannot be told so: a template of these kinds starts
+        with a slot, or with a character whose case the regex engine and str.lower() may fold apart."""
+        if kinds not in self._finders:
+            chosen = [(p, c) for p, c in self._compiled if c.command.kind in kinds]
+            text = [unicodedata.normalize("NFKC", c.template.strip()) for _, c in chosen]
+            if not chosen or any(t.startswith("{") or not all(map(_plain, t[:3])) for t in text):   # (typos swap 3)
+                self._finders[kinds] = None
+            else:
+                keys, short = _start_keys(c for _, c in chosen)
+                self._finders[kinds] = (re.compile(_trie(keys | short), re.IGNORECASE),
+                                        re.compile("|".join(p for p, _ in chosen), re.IGNORECASE))
+        return self._finders[kinds]
 
     def _lead_regex(self, char: str) -> re.Pattern[str]:
         """The alternation of the literal-first templates that can start with `char` (in the same order, so

@@ -142,6 +142,7 @@ class PostParser:
             phrase = tuple(tokens(word))
             if phrase:
                 self._no_lynch.setdefault(phrase[0], []).append(phrase)
+        self._vote_finder = grammar.finder(VOTE_KINDS)     # for may_hold_vote
         # What a vote template says before its name ("vote:", "[vote]"): alone, it is a vote for nobody.
         self._heads = frozenset(_bare(template.split("{", 1)[0]) for command in grammar.commands
                                 if command.kind == "vote" for template in command.templates if "{" in template)
@@ -160,6 +161,27 @@ class PostParser:
         # self.mode(post.dialect), without its frame
         return self._parse(post.body, post.dialect, "thread",
                            self.reading or self.grammar.readings.get(post.dialect, "commands"), source)
+
+    def may_hold_vote(self, post: Post) -> bool:
+        """False when parse(post) gives no vote, unvote or no-lynch vote whatever the thread, the reading
+        mode or the author: no template of those kinds matches at any place of a line where one may start
+        (Grammar.finder), and those are the only commands such an intent is read from. The cheap answer for a
+        post where votes do not count (the game's talk), read in full only when it may hold one."""
+        found = self._vote_finder
+        if found is None:
+            return True
+        cleaned = unicodedata.normalize("NFKC", clean(post.body, post.dialect, marks=True))
+        if BOLD_OPEN in cleaned or BOLD_CLOSE in cleaned:
+            return True     # bold spans bound a match (match_at's `end`): not told apart here
+        search, match = found[0].search, found[1].match
+        for line in cleaned.split("\n") if "\n" in cleaned else (cleaned,):   # lines_of's lines, no bold
+            place = search(line)
+            while place is not None:     # every place, overlapping ones too: the next is looked for one on
+                at = place.start()
+                if match(line, at) is not None:
+                    return True
+                place = search(line, at + 1)
+        return False
 
     def parse_text(self, text: str, dialect: str = "plain", *, where: str = "thread", author: str = "",
                    post_id: str = "", at: datetime | None = None, url: str = "",

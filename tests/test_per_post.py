@@ -500,3 +500,30 @@ def test_the_next_deadline_is_the_one_worked_out_for_every_state():
     assert MAFIA.threads(plain) is MAFIA.threads(plain.with_(seq=3))   # the same options: the same answer
     assert MAFIA.threads(plain) == {"game": plain.options.game_thread, "votes": plain.options.vote_threads[0],
                                     **{t: t for t in plain.options.vote_threads}}
+
+
+_VOTE_BITS = ["vote", "Vote: ", "vtoe ", "unvote", "no lynch", "##", "[vote]", "[/vote]", "**", "[b]", "[/b]", "me",
+              "Голосую против ", "против ", "я ", "Против", "ннв", "снимаю голос", "Деппа", "Брэда Питта", "?", ". ",
+              ", ", "\n", "> ", "\u00a0", "K", "Ё", "е", "и ", "не ", "if ", "lynch ", "Обсуждаем газету", "&gt; "]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_VOTE_BITS), max_size=8).map("".join), st.sampled_from(["plain", "markdown", "bbcode"]),
+       st.sampled_from([None, "commands", "bold", "natural"]), st.sampled_from(["thread", "pm"]))
+def test_a_post_said_to_hold_no_vote_gives_no_vote_in_any_reading(text, dialect, reading, where):
+    """PostParser.may_hold_vote, the talk's cheap test: False only when the full reading finds no vote kind."""
+    run, _, _ = _day(12, 20)
+    parser = PostParser(_GRAMMAR, run.parser.roster, host="Хост")
+    post = Post("p", "g/game", "Том Хэнкс", START, text, dialect=dialect)
+    parsed = parser.parse_text(text, dialect, where=where, author="Том Хэнкс", reading=reading)
+    if any(i.kind in ("vote", "unvote", "no_lynch") for i in parsed.intents):
+        assert parser.may_hold_vote(post), text
+
+
+def test_talk_is_told_apart_from_votes_without_reading_it():
+    run, _, day = _day(12, 20)
+    talk = [post for post in day if post.thread == "g/game"]
+    assert talk and not any(run.parser.may_hold_vote(post) for post in talk)
+    assert all(run.parser.may_hold_vote(post) for post in day if post.thread == "g/votes")
+    per_talk = _bytecodes(lambda: [run.parser.may_hold_vote(post) for post in talk]) / len(talk)
+    assert per_talk <= 150, per_talk       # the talk's full reading: about 380

@@ -142,8 +142,12 @@ class MafiaGame:
 
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
-        state, events = self._apply(state, intent)
-        return _after(state, events, intent.at or state.phase_started)
+        # A vote, the commonest, first (no other kind _apply reads is a vote kind); _after acts only on a game
+        # that is over.
+        state, events = _vote(state, intent) if intent.kind in VOTE_KINDS else self._apply(state, intent)
+        if state.phase == "over":
+            return _after(state, events, intent.at or state.phase_started)
+        return state, events
 
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         if intent.kind in VOTE_KINDS:    # the commonest, first: no other kind below is a vote kind
@@ -429,16 +433,16 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
 
 def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any]] | None:
     """Why a vote command cannot count now (a code of REFUSALS and its fields), or None."""
-    author = {"author": intent.author}
     if not state.is_day:
         return "not_day", {"phase": state.phase}
     if intent.at is not None and intent.at > state.phase_ends:
         return "after_deadline", {}
     alive = voting.members(state.alive)
     if intent.author not in alive:   # the living are players: the roster is looked at only for a refusal
-        return ("dead_voter" if intent.author in voting.members(state.players) else "not_player"), author
+        return ("dead_voter" if intent.author in voting.members(state.players) else "not_player"), \
+            {"author": intent.author}
     if intent.author in state.locked:
-        return "locked", author
+        return "locked", {"author": intent.author}
     target = intent.data.get("target")
     if intent.kind == "vote" and target is not None:
         if target not in alive:
