@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from forumbot.errors import ConfigError
 from forumbot.grammar import Grammar, Match
-from forumbot.model import Flag, Intent, PlayerRef, Post, filled
+from forumbot.model import Flag, Intent, PlayerRef, Post
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
@@ -100,6 +100,7 @@ class _Source(NamedTuple):
 
 
 _new_tuple = tuple.__new__
+_new = object.__new__       # model.filled inline: the object, then its fields in its __dict__
 # _intent fills every Intent field itself (model.filled): a field added to Intent must be added there too.
 assert [f.name for f in fields(Intent)] == ["kind", "data", "post_id", "author", "at", "line", "url"] \
     and not hasattr(Intent, "__post_init__") and not hasattr(Intent, "__slots__")
@@ -383,8 +384,10 @@ class PostParser:
                 data = dict(read[2])
                 if "matched" in data:
                     data["matched"] = dict(data["matched"])
-                return filled(Intent, kind=read[1], data=data, post_id=source.post_id, author=source.author,
-                              at=source.at, line=line, url=source.url), [], dict(read[3])
+                intent = _new(Intent)     # model.filled's Intent, without its frame
+                intent.__dict__.update(kind=read[1], data=data, post_id=source.post_id, author=source.author,
+                                       at=source.at, line=line, url=source.url)
+                return intent, [], dict(read[3])
         kind = found.command.kind
         kept = self._data.get(id(found.command))
         data: dict[str, Any] = dict(kept[1] if kept is not None and kept[0] is found.command
@@ -446,8 +449,9 @@ class PostParser:
         if kind == "vote" or (kind == "no_lynch" and "final" in data):
             data["final"] = bool(data.get("final", False))
         # Intent(...) as its frozen dataclass __init__ would fill it (model.filled), at a third of the bytecodes.
-        intent = filled(Intent, kind=kind, data=data, post_id=source.post_id, author=source.author, at=source.at,
-                        line=line, url=source.url)
+        intent = _new(Intent)     # model.filled's Intent, without its frame
+        intent.__dict__.update(kind=kind, data=data, post_id=source.post_id, author=source.author, at=source.at,
+                               line=line, url=source.url)
         if len(slots) == 1 and not flags and not by_author:
             self._keep_read(found, mode, kind, data, how)
         return intent, flags, how

@@ -13,10 +13,11 @@ from forumbot.corrections import intents_for
 from forumbot.gamerun import GameRun
 from forumbot.games.base import refusal
 from forumbot.host import HOST_KINDS, HostState, account_key, apply_host
-from forumbot.model import Event, Flag, Intent, Post, filled
+from forumbot.model import Event, Flag, Intent, Post
 from forumbot.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.play")
+_new = object.__new__
 HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
              "modkill PLAYER")
 
@@ -55,8 +56,9 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     reach = now if reach is None else min(reach, now)
     # Step(...) as its dataclass __init__ would fill it (model.filled), at a third of the bytecodes of its
     # default factories.
-    step = filled(Step, state=state, host=host or HostState(), events=[], intents=[], flags=[], processed=[],
-                  corrections=corrections or {})
+    step = _new(Step)   # model.filled's, without its frame
+    step.__dict__.update(state=state, host=host or HostState(), events=[], intents=[], flags=[], processed=[],
+                         corrections=corrections or {})
     commands = set(map(run.thread_id, game.command_threads(state)))
     index = 0
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step

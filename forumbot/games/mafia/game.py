@@ -44,10 +44,11 @@ from forumbot.games.mafia.state import (
     struck,
 )
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
-from forumbot.model import Event, Intent, PlayerRef, filled, format_time
+from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
 
+_new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
 QUIET_PHASES = (*PRE_PHASES, "best_player")
@@ -426,8 +427,10 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         return state, events
     final = bool(intent.data.get("final")) and _final_locks(state)
     state, changed = _cast(state, intent, target, final)
-    if changed:   # Event(...) as __init__ fills it (model.filled): one a vote
-        events.append(filled(Event, kind="vote", data={"voter": intent.author, "target": target, "final": final}))
+    if changed:   # Event(...) as __init__ fills it (model.filled, without its frame): one a vote
+        event = _new(Event)
+        event.__dict__.update(kind="vote", data={"voter": intent.author, "target": target, "final": final})
+        events.append(event)
     return _maybe_end_early(state, intent.at or state.phase_started, events)
 
 

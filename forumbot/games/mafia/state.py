@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from forumbot.games.mafia.options import MafiaOptions
 from forumbot.jsontext import dumps as _dumps
-from forumbot.model import filled, format_time, parse_time
+from forumbot.model import format_time, parse_time
 from forumbot.stateparts import BASE, StateChange, item_key, whole_parts
 
 NO_LYNCH = "no_lynch"
@@ -140,6 +140,7 @@ class MafiaState:
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(MafiaState))
+_new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
 
 
 def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
@@ -211,7 +212,8 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
         return whole_parts(((key, _field_text(key, value)) for key, value in vars(new).items()
                             if key not in ("entries", "current")),
                            {"entries": _derived(new.entries).texts})
-    change = filled(StateChange, whole=False, put=[], cut=[])   # as __init__ fills it (a step makes one)
+    change = _new(StateChange)     # as __init__ fills it (model.filled, without its frame: a step makes one)
+    change.__dict__.update(whole=False, put=[], cut=[])
     was, now = vars(old), vars(new)
     # A step changes a few of 40 fields: those found in C by identity (both states hold the fields in the
     # order of their declaration, which __init__ and with_ keep), else one by one.
@@ -316,8 +318,10 @@ def _put(old: _Derived, at: int | None, entry: VoteEntry, text: str) -> tuple[Vo
 def new_entry(voter: str, target: str, seq: int, at: str, post: str = "", url: str = "", final: bool = False,
               withdrawn: bool = False) -> VoteEntry:
     """VoteEntry(...) as __init__ makes it (model.filled: two are made a vote)."""
-    return filled(VoteEntry, voter=voter, target=target, seq=seq, at=at, post=post, url=url, final=final,
-                  withdrawn=withdrawn)
+    entry = _new(VoteEntry)    # model.filled's, without its frame
+    entry.__dict__.update(voter=voter, target=target, seq=seq, at=at, post=post, url=url, final=final,
+                          withdrawn=withdrawn)
+    return entry
 
 
 def struck(entries: tuple[VoteEntry, ...], voter: str, target: str) -> tuple[VoteEntry, ...]:
