@@ -79,8 +79,9 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             continue
         if post is None:
             roster = getattr(game, "roster", None)   # the players a game made as it went (Mafia's sign-ups)
-            if roster is not None:
-                run.use_roster(roster(step.state))
+            players = roster(step.state) if roster is not None else None
+            if players is not None:     # (use_roster(None) leaves the roster as it is)
+                run.use_roster(players)
             return step
         index += 1
         step.processed.append(post.platform_id)
@@ -156,8 +157,9 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         if refused:
             return
     roster = getattr(run.game, "roster", None)
-    if roster is not None:
-        run.use_roster(roster(step.state))
+    players = roster(step.state) if roster is not None else None
+    if players is not None:     # (use_roster(None) leaves the roster as it is)
+        run.use_roster(players)
     corrected = step.corrections.get(post.platform_id)
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
