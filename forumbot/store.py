@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain, repeat
-from operator import add, itemgetter
+from operator import add, attrgetter, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -291,9 +291,10 @@ class _Read:
 # stopped reading); past that its next read asks the store.
 _FRESH_KEPT = 5000
 
-# The post of a row (created, rowid, post), and its rowid.
+# The post of a row (created, rowid, post), and its rowid; a post's id.
 _POST_OF = itemgetter(2)
 _ROWID_OF = itemgetter(1)
+_POST_ID_OF = attrgetter("platform_id")
 
 
 class _Tokens(dict[str, tuple[int, int]]):
@@ -574,15 +575,13 @@ class Store:
                 read.rows = sorted([*read.rows, *new])
 
     @staticmethod
-    def _mark_after(mark: int, handed: list[tuple[str, int, Post]], left: list[tuple[str, int, Post]]) -> int:
-        """The game's new mark: the newest post handed out such that it and every post handed out before it
-        (by rowid) are processed now (`left`: those handed out and not processed)."""
+    def _mark_after(handed: list[tuple[str, int, Post]], left: list[tuple[str, int, Post]]) -> int:
+        """The game's new mark as far as the posts handed out say (0: none): the newest of them such that it
+        and every one handed out before it (by rowid) are processed now (`left`: those not processed)."""
         if not left:
-            top = max(map(_ROWID_OF, handed), default=0)
-        else:
-            first = min(map(_ROWID_OF, left))
-            top = max((rowid for rowid in map(_ROWID_OF, handed) if rowid < first), default=0)
-        return top if top > mark else mark
+            return max(map(_ROWID_OF, handed), default=0)
+        first = min(map(_ROWID_OF, left))
+        return max((rowid for rowid in map(_ROWID_OF, handed) if rowid < first), default=0)
 
     def posts(self, threads: Iterable[str] | None = None, pm_authors: Iterable[str] = ()) -> list[Post]:
         """Stored posts, oldest first: all, or those of some threads (and PMs from some authors)."""
@@ -674,112 +673,74 @@ class Store:
         handed = self._handed.get(name) if processed else None
         if handed:   # the posts handed out that this step leaves unprocessed, and the mark they allow
             done = set(processed)
-            left: list[tuple[str, int, Post]] | None = [row for row in handed if row[2].platform_id not in done]
-            top = self._mark_after(0, handed, left)
+            if done.issuperset(map(_POST_ID_OF, map(_POST_OF, handed))):   # all of them (the usual step)
+                left: list[tuple[str, int, Post]] | None = []
+                top = max(map(_ROWID_OF, handed))
+            else:
+                left = [row for row in handed if row[2].platform_id not in done]
+                top = self._mark_after(handed, left)
         else:
             left, top = None, 0
-        known = self._written.pop(name, None)   # set again below once this step is committed
-        try:
-            if self._held is None:
-                with Transaction(self.db.conn, "BEGIN IMMEDIATE") as nested:
-                    marks = self._put_marks(nested)
-                    seq, version, mark, in_parts, queued, added = self._step_writes(
-                        name, game, setup, state, processed, intents, flags, events, outbox, at, expected_seq,
-                        expected_version, host, known, nested, False, top)
-                self._marks_written(marks)
-            else:   # in the transaction holding the step's fetch: committed with it
-                nested = False
-                seq, version, mark, in_parts, queued, added = self._step_writes(
-                    name, game, setup, state, processed, intents, flags, events, outbox, at, expected_seq,
-                    expected_version, host, known, False, True, top)
-                self._commit_held()
-        except BaseException:
-            self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
-            raise
-        self._wrote(f"game:{name}")
-        if queued:
-            self._wrote("outbox")
-            if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
-                if nested or added != len(queued):
-                    self._owed = None
-                else:
-                    self._owed[1].extend(map(_outbox_row, queued))
-        if nested:   # the caller's transaction may still roll back
-            if processed:
-                self._reads.pop(name, None)
-            return seq
-        self._written[name] = (version + 1, seq, mark, in_parts)   # known only once committed
-        if processed:
-            read = self._reads.get(name)
-            if read is not None:
-                if left is not None and read.rows is handed:
-                    read.rows = left
-                else:
-                    done = set(processed)
-                    read.rows = [row for row in read.rows if row[2].platform_id not in done]
-        return seq
-
-    def _step_writes(self, name: str, game: str, setup: dict[str, Any] | None,
-                     state: dict[str, Any] | str | StateChange | None, processed: list[str],
-                     intents: Iterable[Intent], flags: Iterable[Flag], events: Iterable[tuple[Event, str]],
-                     outbox: Iterable[Outgoing], at: datetime | None, expected_seq: int | None,
-                     expected_version: int | None, host: dict[str, Any] | None,
-                     known: tuple[int, int, int, bool] | None, nested: bool,
-                     held: bool, top: int) -> tuple[int, int, int, bool, list[tuple[Any, ...]], int]:
-        """commit_step's statements, within a write transaction: (the new event count, the version it was
-        at, the post mark, whether the state is in parts, the outbox rows queued, how many of them went in).
-        `top`: the mark the processed posts allow (_mark_after). Every row is made before the first
-        statement that writes: in the `held` transaction, a failure before that (or StaleState, raised
-        only where nothing was written) leaves the held posts for the next commit; a failure after it rolls
-        the whole transaction back (no part of a game's step is ever committed without the rest)."""
         stamp = format_time(at) if at else _now()
         conn = self.db.conn
-        if known is not None and expected_version == known[0]:
-            # This connection wrote that version: no read; the write below checks that it is still there.
-            version, seq, mark, in_parts = known
-            row: tuple[int, int, int, bool] | None = (seq, version, mark, in_parts)
-            if expected_seq is not None and seq != expected_seq:
-                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-        else:
-            if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
-                conn.execute("UPDATE games SET version = version WHERE 0")
-            row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
-                               [name]).fetchone()
-            seq, version, mark, in_parts = row if row else (0, 0, 0, False)
-            if expected_seq is not None and seq != expected_seq:
-                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-            if expected_version is not None and version != expected_version:
-                raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
-        change = state if isinstance(state, StateChange) else None
-        if change is not None and not change.whole and not in_parts:
-            raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
-        before = (seq, version, mark)
-        event_rows = []
-        for event, post in events:
-            seq += 1
-            event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
-        if top > mark:
-            mark = top
-        # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
-        # is kept in parts) only with `put_state`, the host's and the setup's only when given.
-        put_state, state_text = 1, None
-        if change is not None:
-            in_parts = True
-        elif state is not None or row is None:
-            state_text = state if isinstance(state, str) else _dumps(state or {})
-            in_parts = False
-        else:
-            put_state = 0
-        host_text = _dumps(host) if host is not None else None
-        setup_text = _dumps(setup or {}) if setup is not None or row is None else None
-        # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
-        intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
-                       for i in intents] if intents else ()
-        flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
-                      format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
-        queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
-                   o.slot or None) for o in outbox] if outbox else []
+        known = self._written.pop(name, None)   # set again below once this step is committed
+        # In the transaction holding the step's fetch (committed with it), or in one of its own (a savepoint
+        # within a caller's: `nested`).
+        transaction = Transaction(conn, "BEGIN IMMEDIATE") if self._held is None else None
+        nested = transaction.__enter__() if transaction is not None else False
+        writing = False
         try:
+            marks = self._put_marks(nested) if transaction is not None else 0
+            if known is not None and expected_version == known[0]:
+                # This connection wrote that version: no read; the write below checks that it is still there.
+                version, seq, mark, in_parts = known
+                row: tuple[int, int, int, bool] | None = known
+                if expected_seq is not None and seq != expected_seq:
+                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+            else:
+                if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
+                    conn.execute("UPDATE games SET version = version WHERE 0")
+                row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
+                                   [name]).fetchone()
+                seq, version, mark, in_parts = row if row else (0, 0, 0, False)
+                if expected_seq is not None and seq != expected_seq:
+                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+                if expected_version is not None and version != expected_version:
+                    raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
+            change = state if isinstance(state, StateChange) else None
+            if change is not None and not change.whole and not in_parts:
+                raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
+            before = (seq, version, mark)
+            # Every row is made before the first statement that writes: in the held transaction, a failure
+            # before that (or StaleState, raised only where nothing was written) leaves the held posts for the
+            # next commit; a failure after it rolls the whole transaction back (no part of a game's step is
+            # ever committed without the rest).
+            event_rows = []
+            for event, post in events:
+                seq += 1
+                event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
+            if top > mark:
+                mark = top
+            # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
+            # is kept in parts) only with `put_state`, the host's and the setup's only when given.
+            put_state, state_text = 1, None
+            if change is not None:
+                in_parts = True
+            elif state is not None or row is None:
+                state_text = state if isinstance(state, str) else _dumps(state or {})
+                in_parts = False
+            else:
+                put_state = 0
+            host_text = _dumps(host) if host is not None else None
+            setup_text = _dumps(setup or {}) if setup is not None or row is None else None
+            # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
+            intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
+                           for i in intents] if intents else ()
+            flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
+                          format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
+            queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
+                       format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox] if outbox else []
+            writing = True
             # The game's row first: an existing one only if it is still the version read (checked in the
             # write itself, so a step never commits over a state it did not read).
             if row is None:
@@ -810,13 +771,44 @@ class Store:
             added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
                                      "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                                      queued).rowcount if queued else 0
-        except StaleState:   # (the game's row was not written: nothing was)
-            raise
-        except BaseException:
-            if held:
+            writing = False
+            if transaction is None:
+                self._commit_held()   # (a failure rolls back what it held, and forgets it)
+            else:
+                transaction.__exit__(None, None, None)
+        except BaseException as err:
+            if transaction is not None:
+                transaction.__exit__(type(err), err, err.__traceback__)
+            elif writing and not isinstance(err, StaleState):   # (StaleState: the game's row was not written)
                 self._drop_held()
+            self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
             raise
-        return seq, version, mark, in_parts, queued, added
+        if marks:
+            self._marks_written(marks)
+        tokens = self._tokens   # (Store._wrote)
+        what = f"game:{name}"
+        tokens[what] = (tokens.version, tokens[what][1] + 1)
+        if queued:
+            self._wrote("outbox")
+            if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
+                if nested or added != len(queued):
+                    self._owed = None
+                else:
+                    self._owed[1].extend(map(_outbox_row, queued))
+        if nested:   # the caller's transaction may still roll back
+            if processed:
+                self._reads.pop(name, None)
+            return seq
+        self._written[name] = (version + 1, seq, mark, in_parts)   # known only once committed
+        if processed:
+            read = self._reads.get(name)
+            if read is not None:
+                if left is not None and read.rows is handed:
+                    read.rows = left
+                else:
+                    done = set(processed)
+                    read.rows = [row for row in read.rows if row[2].platform_id not in done]
+        return seq
 
     def _write_parts(self, name: str, change: StateChange) -> None:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
