@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from itertools import chain, repeat
 from operator import add, attrgetter, itemgetter
 from pathlib import Path
+from time import gmtime, strftime
 from typing import Any
 
 from sqlite_utils import Database
@@ -168,6 +169,8 @@ def _insert_posts_sql(count: int) -> str:
             f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)} ON CONFLICT(id) DO NOTHING")
 
 
+_INSERT_POST_SQL = _insert_posts_sql(1)
+
 # Past this rowid SQLite may give a new row any free rowid (save_posts counts on them being in turn).
 _LAST_ROWID = 2**62
 
@@ -234,7 +237,7 @@ def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) ->
 def _now() -> str:
     """The time now as format_time writes it, without going through format_time's cache (a time to the
     microsecond is never asked for again, and would push out the times that are)."""
-    return datetime.now(UTC).isoformat(timespec="seconds")[:19] + "Z"
+    return strftime("%Y-%m-%dT%H:%M:%SZ", gmtime())
 
 
 def _refuse_emptied(path: str | Path) -> None:
@@ -264,6 +267,13 @@ def _post_from_row(row: tuple[Any, ...]) -> Post:
     return Post(platform_id=platform_id, thread=thread, author=author, created=parse_time(created), body=body,
                 dialect=dialect or "plain", edited=parse_time(edited) if edited else None, url=url or "",
                 pm=bool(pm))
+
+
+def _post_row(post: Post, platform: str, fetched: str) -> tuple[Any, ...]:
+    """A post's row in the posts table, as _insert_posts_sql takes it (id 0, created 4)."""
+    return (post.platform_id, platform, post.thread, post.author, format_time(post.created),
+            format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url, int(post.pm),
+            fetched)
 
 
 def _as_stored(post: Post, row: tuple[Any, ...]) -> Post:
@@ -377,50 +387,78 @@ class Store:
         `hold` (a runner's fetch): that transaction is left open, held for the step's first commit_step, which
         commits it with the game's step (write_held commits it when no game has anything to write). The posts
         are read by the step's games from memory meanwhile, as if committed."""
-        posts = list(posts)
+        posts = posts if isinstance(posts, list) else list(posts)
         if not posts and cursor is None and read_at is None:
             return 0
         conn = self.db.conn
+        # In the held transaction (opened here if none is), or in one of its own (a savepoint within a
+        # caller's: `nested`).
         if hold and (self._held is not None or not conn.in_transaction):
-            try:
+            transaction, nested = None, False
+        else:
+            transaction = Transaction(conn)
+            nested = transaction.__enter__()
+        try:
+            if transaction is not None:
+                marks = self._put_marks(nested)
+            else:
+                marks = 0
                 if self._held is None:
                     conn.execute("BEGIN IMMEDIATE")
                     self._held = 0   # (open: a failure below rolls it back)
                     self._held = self._put_marks(False)
-                fresh, edits, top = self._insert_posts(platform, posts, cursor, read_at)
-            except BaseException:
+            fetched = _now()
+            if len(posts) == 1:   # the usual poll: one post, its row the statement's parameters as it is
+                post = posts[0]
+                row = _post_row(post, platform, fetched)
+                done = conn.execute(_INSERT_POST_SQL, row)
+                if done.rowcount == 1:   # new (SQLite gives a new row the rowid after the largest)
+                    top = done.lastrowid or 0
+                    fresh, edits = [(row[4], top, _as_stored(post, row))], False
+                else:   # known: looked up, as in a batch
+                    fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
+            else:
+                fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
+            if cursor is not None or read_at is not None:
+                tokens = self._tokens   # (Store._wrote)
+                tokens["cursors"] = (tokens.version, tokens["cursors"][1] + 1)
+            if read_at is not None:   # the cursors, by one statement text each way
+                if cursor is not None:
+                    conn.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
+                else:
+                    conn.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
+            elif cursor is not None:
+                conn.execute(_POSTS_CURSOR_SQL, (platform, cursor))
+            if transaction is not None:
+                transaction.__exit__(None, None, None)
+        except BaseException as err:
+            if transaction is None:
                 self._drop_held()
-                raise
-            nested = False
-        else:
-            with Transaction(conn) as nested:
-                marks = self._put_marks(nested)
-                fresh, edits, top = self._insert_posts(platform, posts, cursor, read_at)
+            else:
+                transaction.__exit__(type(err), err, err.__traceback__)
+            raise
+        if marks:
             self._marks_written(marks)
-        if nested or edits or (fresh and top >= _LAST_ROWID):
+        if nested or edits or top >= _LAST_ROWID:
             # the caller's transaction may still roll back, an edit changed a post (its edit time), or the
             # rowids may not be in turn: new posts are read from the store
             self._reads.clear()
-        elif fresh:
+        elif fresh and self._reads:
             self._stored_fresh(fresh)
         return len(fresh)
 
-    def _insert_posts(self, platform: str, posts: list[Post], cursor: str | None,
-                      read_at: datetime | None) -> tuple[list[tuple[str, int, Post]], bool, int]:
-        """save_posts' statements, within its transaction: (the new posts as a read gives them, (created,
-        rowid, post) each; whether an edit was recorded; the largest rowid stored)."""
-        fetched = _now()
-        conn = self.db.conn
+    def _insert_posts(self, conn: sqlite3.Connection, platform: str, posts: list[Post],
+                      fetched: str) -> tuple[list[tuple[str, int, Post]], bool, int]:
+        """save_posts' posts, within its transaction: (the new posts as a read gives them, (created, rowid,
+        post) each; whether an edit was recorded; the largest rowid stored)."""
         fresh: list[tuple[str, int, Post]] = []
         edits: list[tuple[str, str, str]] = []
         top = 0   # the largest rowid stored (the last of an insert that added rows: `ours` below)
         size = self._batch
-        for start in range(0, len(posts), size):   # a batch of posts: one insert (and a look-up if some are known)
+        # a batch of posts: one insert (and a look-up if some are known)
+        for start in range(0, len(posts), size):
             batch = posts[start:start + size]
-            rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                     format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
-                     int(post.pm), fetched) for post in batch]
-            # (one post, the usual poll: its row is the statement's parameters as it is)
+            rows = [_post_row(post, platform, fetched) for post in batch]
             done = conn.execute(_insert_posts_sql(len(rows)), rows[0] if len(rows) == 1 else
                                 tuple(chain.from_iterable(rows)))
             # SQLite gives new rows the rowids after the largest (below its maximum), in turn
@@ -428,7 +466,7 @@ class Store:
             ours = range(last - added + 1, last + 1) if added > 0 else range(0)
             if added > 0:
                 top = max(top, last)
-            if added == len(rows):   # every post new (the usual poll): nothing to look up
+            if added == len(rows):   # every post new (a backlog's batch): nothing to look up
                 fresh += [(row[4], rowid, _as_stored(post, row)) for rowid, row, post in
                           zip(ours, rows, batch, strict=True)]
                 continue
@@ -444,15 +482,6 @@ class Store:
                     edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
         if edits:
             conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
-        if read_at is not None:
-            self._wrote("cursors")
-            if cursor is not None:
-                conn.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
-            else:
-                conn.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
-        elif cursor is not None:
-            self._wrote("cursors")
-            conn.execute(_POSTS_CURSOR_SQL, (platform, cursor))
         return fresh, bool(edits), top
 
     def write_held(self) -> None:
@@ -475,7 +504,8 @@ class Store:
             self._drop_held()
             raise
         marks, self._held = self._held, None
-        self._marks_written(marks or 0)
+        if marks:
+            self._marks_written(marks)
 
     def _drop_held(self) -> None:
         """Roll the held transaction back (a statement in it failed, or its commit did): what it stored is
@@ -512,8 +542,7 @@ class Store:
         threads, authors and `also`, the answer is that read's posts less those the game processed since,
         plus the posts this connection stored since that it reads (_stored_fresh put them in), and the store
         is not asked."""
-        threads = threads if isinstance(threads, tuple) else tuple(threads)
-        authors = pm_authors if isinstance(pm_authors, tuple) else tuple(pm_authors)
+        threads, authors = tuple(threads), tuple(pm_authors)   # (a tuple is not copied)
         key = (threads, authors, also)
         read = self._reads.get(game) if looked else None
         if read is not None and read.version == self._data_version and read.key == key:
@@ -564,15 +593,18 @@ class Store:
         into each game's last read that takes them, for its next read. A read that would keep more than
         _FRESH_KEPT unprocessed posts (a backlog fetched batch by batch, a game that stopped reading) is
         dropped: that game's next read asks the store, and memory does not hold the whole backlog."""
-        for game, read in list(self._reads.items()):   # (a loop: a step has a read or two)
-            if len(read.rows) + len(fresh) > _FRESH_KEPT:
-                del self._reads[game]
-                continue
+        full = None
+        for game, read in self._reads.items():   # (a loop: a step has a read or two)
             if read.wanted is None:   # the same filter for as long as the key is the same
                 read.wanted = self._wanted(*read.key)
-            new = list(filter(read.wanted, fresh))
+            new = [*filter(read.wanted, fresh)]
             if new:   # by created, then rowid (unique: the posts themselves are never compared)
-                read.rows = sorted([*read.rows, *new])
+                rows = read.rows = sorted([*read.rows, *new])
+                if len(rows) > _FRESH_KEPT:
+                    full = [*(full or ()), game]
+        if full:
+            for game in full:
+                del self._reads[game]
 
     @staticmethod
     def _mark_after(handed: list[tuple[str, int, Post]], left: list[tuple[str, int, Post]]) -> int:
