@@ -387,7 +387,7 @@ class Store:
         `hold` (a runner's fetch): that transaction is left open, held for the step's first commit_step, which
         commits it with the game's step (write_held commits it when no game has anything to write). The posts
         are read by the step's games from memory meanwhile, as if committed."""
-        posts = posts if isinstance(posts, list) else list(posts)
+        posts = list(posts)
         if not posts and cursor is None and read_at is None:
             return 0
         conn = self.db.conn
@@ -806,8 +806,6 @@ class Store:
             writing = False
             if transaction is None:
                 self._commit_held()   # (a failure rolls back what it held, and forgets it)
-            else:
-                transaction.__exit__(None, None, None)
         except BaseException as err:
             if transaction is not None:
                 transaction.__exit__(type(err), err, err.__traceback__)
@@ -815,13 +813,19 @@ class Store:
                 self._drop_held()
             self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
             raise
+        if transaction is not None:
+            try:
+                transaction.__exit__(None, None, None)   # (a failed commit is rolled back there)
+            except BaseException:
+                self._reads.pop(name, None)
+                raise
         if marks:
             self._marks_written(marks)
         tokens = self._tokens   # (Store._wrote)
         what = f"game:{name}"
         tokens[what] = (tokens.version, tokens[what][1] + 1)
         if queued:
-            self._wrote("outbox")
+            tokens["outbox"] = (tokens.version, tokens["outbox"][1] + 1)
             if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
                 if nested or added != len(queued):
                     self._owed = None
