@@ -192,6 +192,8 @@ _BOTH_CURSORS_SQL = ("INSERT INTO cursors (platform, name, value) VALUES (?1, 'p
 _UPDATE_GAME_SQL = ("UPDATE games SET game = ?, event_seq = ?, updated = ?, version = ?, post_mark = ?, "
                     "state = CASE WHEN ? THEN ? ELSE state END, host = coalesce(?, host), setup = coalesce(?, setup) "
                     "WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?")
+_STEP_GAME_SQL = ("UPDATE games SET game = ?, event_seq = ?, updated = ?, version = ?, post_mark = ? "
+                  "WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?")   # (the others kept)
 # A game's first step.
 _INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version, post_mark, state, host, setup) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -757,6 +759,8 @@ class Store:
             # is kept in parts) only with `put_state`, the host's and the setup's only when given.
             put_state, state_text = 1, None
             if change is not None:
+                if in_parts:   # the state's text is NULL already
+                    put_state = 0
                 in_parts = True
             elif state is not None or row is None:
                 state_text = state if isinstance(state, str) else _dumps(state or {})
@@ -778,9 +782,14 @@ class Store:
             if row is None:
                 conn.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
                                                 setup_text))
-            elif conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state, state_text,
-                                                 host_text, setup_text, name, *before)).rowcount != 1:
-                raise StaleState(f"game {name} changed under us (not at version {version} any more)")
+            else:
+                if put_state or host_text is not None or setup_text is not None:
+                    done = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state, state_text,
+                                                           host_text, setup_text, name, *before))
+                else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
+                    done = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
+                if done.rowcount != 1:
+                    raise StaleState(f"game {name} changed under us (not at version {version} any more)")
             if change is not None:
                 if change.whole or change.cut:
                     self._write_parts(name, change)
