@@ -395,9 +395,9 @@ class Store:
         conn = self.db.conn
         # In the held transaction (opened here if none is), or in one of its own (a savepoint within a
         # caller's: `nested`).
-        if hold and (self._held is not None or not conn.in_transaction):
-            transaction, nested = None, False
-        else:
+        transaction: Transaction | None = None
+        nested = False
+        if not hold or (self._held is None and conn.in_transaction):
             transaction = Transaction(conn)
             nested = transaction.__enter__()
         try:
@@ -595,7 +595,7 @@ class Store:
         into each game's last read that takes them, for its next read. A read that would keep more than
         _FRESH_KEPT unprocessed posts (a backlog fetched batch by batch, a game that stopped reading) is
         dropped: that game's next read asks the store, and memory does not hold the whole backlog."""
-        full = None
+        full: list[str] | None = None   # the games whose reads keep too many
         for game, read in self._reads.items():   # (a loop: a step has a read or two)
             if read.wanted is None:   # the same filter for as long as the key is the same
                 read.wanted = self._wanted(*read.key)
@@ -784,11 +784,11 @@ class Store:
                                                 setup_text))
             else:
                 if put_state or host_text is not None or setup_text is not None:
-                    done = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state, state_text,
-                                                           host_text, setup_text, name, *before))
+                    updated = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
+                                                              state_text, host_text, setup_text, name, *before))
                 else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
-                    done = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
-                if done.rowcount != 1:
+                    updated = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
+                if updated.rowcount != 1:
                     raise StaleState(f"game {name} changed under us (not at version {version} any more)")
             if change is not None:
                 if change.whole or change.cut:
