@@ -16,7 +16,10 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import chain, repeat
+from operator import add, attrgetter, itemgetter
 from pathlib import Path
+from time import gmtime, strftime
 from typing import Any
 
 from sqlite_utils import Database
@@ -166,21 +169,36 @@ def _insert_posts_sql(count: int) -> str:
             f"VALUES {', '.join(['(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'] * count)} ON CONFLICT(id) DO NOTHING")
 
 
+_INSERT_POST_SQL = _insert_posts_sql(1)
+
 # Past this rowid SQLite may give a new row any free rowid (save_posts counts on them being in turn).
 _LAST_ROWID = 2**62
 
 
-@functools.lru_cache(maxsize=64)
-def _put_cursors_sql(count: int) -> str:
-    return (f"INSERT INTO cursors (platform, name, value) VALUES {', '.join(['(?, ?, ?)'] * count)} "
-            "ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value")
+# A platform's cursors written: one (platform, name, value); a fetch's "posts" cursor (platform, value);
+# its "read_until" (platform, value); both (platform, posts, read_until). The texts are fixed: no parameters
+# are put together per step.
+_CURSOR_UPSERT = " ON CONFLICT(platform, name) DO UPDATE SET value = excluded.value"
+_PUT_CURSOR_SQL = "INSERT INTO cursors (platform, name, value) VALUES (?, ?, ?)" + _CURSOR_UPSERT
+_POSTS_CURSOR_SQL = "INSERT INTO cursors (platform, name, value) VALUES (?, 'posts', ?)" + _CURSOR_UPSERT
+_READ_CURSOR_SQL = "INSERT INTO cursors (platform, name, value) VALUES (?, 'read_until', ?)" + _CURSOR_UPSERT
+_BOTH_CURSORS_SQL = ("INSERT INTO cursors (platform, name, value) VALUES (?1, 'posts', ?2), (?1, 'read_until', ?3)"
+                     + _CURSOR_UPSERT)
 
 
-@functools.lru_cache(maxsize=64)
-def _update_game_sql(columns: tuple[str, ...]) -> str:
-    """A step's write of the game's row, only if it is still the version read."""
-    return (f"UPDATE games SET {', '.join(f'{key} = ?' for key in columns)} "
-            "WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?")
+# A step's write of the game's row, only if it is still the version read: (game, event_seq, updated, version,
+# post_mark, whether the state is written, the state, the host or NULL to keep it, the setup or NULL to keep
+# it, name, and the event_seq, version and post_mark read).
+_UPDATE_GAME_SQL = ("UPDATE games SET game = ?, event_seq = ?, updated = ?, version = ?, post_mark = ?, "
+                    "state = CASE WHEN ? THEN ? ELSE state END, host = coalesce(?, host), setup = coalesce(?, setup) "
+                    "WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?")
+_STEP_GAME_SQL = ("UPDATE games SET game = ?, event_seq = ?, updated = ?, version = ?, post_mark = ? "
+                  "WHERE name = ? AND event_seq = ? AND version = ? AND post_mark = ?")   # (the others kept)
+# A game's first step.
+_INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version, post_mark, state, host, setup) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+# A state's part written: (field, key, text, game), a StateChange's row with the game's name after it.
+_PUT_PARTS_SQL = "INSERT OR REPLACE INTO state_parts (field, key, text, game) VALUES (?, ?, ?, ?)"
 
 
 # pending()'s statement, for every game (False) or one (True).
@@ -221,7 +239,7 @@ def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) ->
 def _now() -> str:
     """The time now as format_time writes it, without going through format_time's cache (a time to the
     microsecond is never asked for again, and would push out the times that are)."""
-    return format_time.__wrapped__(datetime.now(UTC))
+    return strftime("%Y-%m-%dT%H:%M:%SZ", gmtime())
 
 
 def _refuse_emptied(path: str | Path) -> None:
@@ -253,6 +271,13 @@ def _post_from_row(row: tuple[Any, ...]) -> Post:
                 pm=bool(pm))
 
 
+def _post_row(post: Post, platform: str, fetched: str) -> tuple[Any, ...]:
+    """A post's row in the posts table, as _insert_posts_sql takes it (id 0, created 4)."""
+    return (post.platform_id, platform, post.thread, post.author, format_time(post.created),
+            format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url, int(post.pm),
+            fetched)
+
+
 def _as_stored(post: Post, row: tuple[Any, ...]) -> Post:
     """The post as reading its stored row (save_posts' `row`) gives it back: the same one when it is already
     in that form (times in UTC to the second, a dialect, a url)."""
@@ -265,18 +290,37 @@ def _as_stored(post: Post, row: tuple[Any, ...]) -> Post:
 
 @dataclass
 class _Read:
-    """What a game's last read of its new posts gave (Store.unprocessed_posts), less what it processed since."""
+    """What a game's last read of its new posts gave (Store.unprocessed_posts), less what it processed since,
+    plus the posts this connection stored since that the read takes (Store._stored_fresh puts them in)."""
 
     version: int                                # PRAGMA data_version then
     key: tuple[Any, ...]                        # what it read: threads, PM authors, lookalike test
-    rows: list[tuple[str, int, Post]]           # (created, rowid, post) of the posts still unprocessed
-    seen: int                                   # the posts this connection stored up to then (Store._fresh)
+    rows: list[tuple[str, int, Post]]           # (created, rowid, post) of the posts still unprocessed, in order
     wanted: Callable[[tuple[str, int, Post]], bool] | None = None   # Store._wanted for `key`, once asked
 
 
-# How many posts this connection stored that it keeps for the games' next reads (Store._fresh); past that
-# they are read from the store again.
+# How many unprocessed posts a game's read keeps in memory (a backlog fetched batch by batch, a game that
+# stopped reading); past that its next read asks the store.
 _FRESH_KEPT = 5000
+
+# The post of a row (created, rowid, post), and its rowid; a post's id.
+_POST_OF = itemgetter(2)
+_ROWID_OF = itemgetter(1)
+_POST_ID_OF = attrgetter("platform_id")
+
+
+class _Tokens(dict[str, tuple[int, int]]):
+    """Store.token's answers by what they are about: (PRAGMA data_version at the last look, writes of it through
+    this connection). One not written yet is (that version, 0)."""
+
+    __slots__ = ("version",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.version = 0
+
+    def __missing__(self, what: str) -> tuple[int, int]:
+        return self.version, 0
 
 
 class Store:
@@ -292,8 +336,8 @@ class Store:
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)
-        # (rowid, id) of the posts last handed out per game, for its next mark
-        self._handed: dict[str, list[tuple[int, str]]] = {}
+        # the rows (created, rowid, post) last handed out per game, for its next mark
+        self._handed: dict[str, list[tuple[str, int, Post]]] = {}
         # Per game, (version, event_seq, post_mark, state in parts) of the row this connection last wrote: a
         # step computed from that version needs no read before its write (the write itself checks the version).
         self._written: dict[str, tuple[int, int, int, bool]] = {}
@@ -302,12 +346,15 @@ class Store:
         # "outbox" for messages queued), which it leaves out: together they tell a reader whether what it holds
         # may have changed.
         self._data_version = 0
-        self._writes: dict[str, int] = {}
-        # The posts this connection stored, (created, rowid, post), and each game's last read of its new
-        # posts: while no other connection committed, a game's next read is what it left of its last one plus
-        # these (see unprocessed_posts). `_fresh_base` counts the stored posts dropped from the front.
-        self._fresh: list[tuple[str, int, Post]] = []
-        self._fresh_base = 0
+        self._tokens = _Tokens()
+        # token(what): differs from an earlier token of `what` ("game:NAME", "cursors", "corrections",
+        # "outbox") whenever, between the `look`s before the two, another connection committed or `what` was
+        # written through this one. A reader that takes the token before it reads, and reads again only when
+        # the token differs, holds what the store holds as of its last `look`. (The dict's own look-up: a
+        # step asks it several times.)
+        self.token: Callable[[str], tuple[int, int]] = self._tokens.__getitem__
+        # Each game's last read of its new posts: while no other connection committed, a game's next read is
+        # what it left of its last one plus the posts this connection stored since (see unprocessed_posts).
         self._reads: dict[str, _Read] = {}
         # The undelivered messages as of the last read of the whole outbox (with the data_version then), kept
         # up to date with what this connection queued and delivered since (see pending).
@@ -346,52 +393,82 @@ class Store:
         if not posts and cursor is None and read_at is None:
             return 0
         conn = self.db.conn
-        if hold and (self._held is not None or not conn.in_transaction):
-            try:
+        # In the held transaction (opened here if none is), or in one of its own (a savepoint within a
+        # caller's: `nested`).
+        transaction: Transaction | None = None
+        nested = False
+        if not hold or (self._held is None and conn.in_transaction):
+            transaction = Transaction(conn)
+            nested = transaction.__enter__()
+        try:
+            if transaction is not None:
+                marks = self._put_marks(nested)
+            else:
+                marks = 0
                 if self._held is None:
                     conn.execute("BEGIN IMMEDIATE")
                     self._held = 0   # (open: a failure below rolls it back)
                     self._held = self._put_marks(False)
-                fresh, edits, top = self._insert_posts(platform, posts, cursor, read_at)
-            except BaseException:
+            fetched = _now()
+            if len(posts) == 1:   # the usual poll: one post, its row the statement's parameters as it is
+                post = posts[0]
+                row = _post_row(post, platform, fetched)
+                done = conn.execute(_INSERT_POST_SQL, row)
+                if done.rowcount == 1:   # new (SQLite gives a new row the rowid after the largest)
+                    top = done.lastrowid or 0
+                    fresh, edits = [(row[4], top, _as_stored(post, row))], False
+                else:   # known: looked up, as in a batch
+                    fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
+            else:
+                fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
+            if cursor is not None or read_at is not None:
+                tokens = self._tokens   # (Store._wrote)
+                tokens["cursors"] = (tokens.version, tokens["cursors"][1] + 1)
+            if read_at is not None:   # the cursors, by one statement text each way
+                if cursor is not None:
+                    conn.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
+                else:
+                    conn.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
+            elif cursor is not None:
+                conn.execute(_POSTS_CURSOR_SQL, (platform, cursor))
+            if transaction is not None:
+                transaction.__exit__(None, None, None)
+        except BaseException as err:
+            if transaction is None:
                 self._drop_held()
-                raise
-            nested = False
-        else:
-            with Transaction(conn) as nested:
-                marks = self._put_marks(nested)
-                fresh, edits, top = self._insert_posts(platform, posts, cursor, read_at)
+            else:
+                transaction.__exit__(type(err), err, err.__traceback__)
+            raise
+        if marks:
             self._marks_written(marks)
-        if nested or edits or (fresh and top >= _LAST_ROWID):
+        if nested or edits or top >= _LAST_ROWID:
             # the caller's transaction may still roll back, an edit changed a post (its edit time), or the
             # rowids may not be in turn: new posts are read from the store
             self._reads.clear()
-        elif fresh:
+        elif fresh and self._reads:
             self._stored_fresh(fresh)
         return len(fresh)
 
-    def _insert_posts(self, platform: str, posts: list[Post], cursor: str | None,
-                      read_at: datetime | None) -> tuple[list[tuple[str, int, Post]], bool, int]:
-        """save_posts' statements, within its transaction: (the new posts as a read gives them, (created,
-        rowid, post) each; whether an edit was recorded; the largest rowid stored)."""
-        fetched = _now()
-        conn = self.db.conn
+    def _insert_posts(self, conn: sqlite3.Connection, platform: str, posts: list[Post],
+                      fetched: str) -> tuple[list[tuple[str, int, Post]], bool, int]:
+        """save_posts' posts, within its transaction: (the new posts as a read gives them, (created, rowid,
+        post) each; whether an edit was recorded; the largest rowid stored)."""
         fresh: list[tuple[str, int, Post]] = []
         edits: list[tuple[str, str, str]] = []
         top = 0   # the largest rowid stored (the last of an insert that added rows: `ours` below)
         size = self._batch
-        for start in range(0, len(posts), size):   # a batch of posts: one insert (and a look-up if some are known)
+        # a batch of posts: one insert (and a look-up if some are known)
+        for start in range(0, len(posts), size):
             batch = posts[start:start + size]
-            rows = [(post.platform_id, platform, post.thread, post.author, format_time(post.created),
-                     format_time(post.edited) if post.edited else None, post.body, post.dialect, post.url,
-                     int(post.pm), fetched) for post in batch]
-            done = conn.execute(_insert_posts_sql(len(rows)), [v for row in rows for v in row])
+            rows = [_post_row(post, platform, fetched) for post in batch]
+            done = conn.execute(_insert_posts_sql(len(rows)), rows[0] if len(rows) == 1 else
+                                tuple(chain.from_iterable(rows)))
             # SQLite gives new rows the rowids after the largest (below its maximum), in turn
             added, last = done.rowcount, done.lastrowid or 0
             ours = range(last - added + 1, last + 1) if added > 0 else range(0)
             if added > 0:
                 top = max(top, last)
-            if added == len(rows):   # every post new (the usual poll): nothing to look up
+            if added == len(rows):   # every post new (a backlog's batch): nothing to look up
                 fresh += [(row[4], rowid, _as_stored(post, row)) for rowid, row, post in
                           zip(ours, rows, batch, strict=True)]
                 continue
@@ -407,10 +484,6 @@ class Store:
                     edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
         if edits:
             conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
-        named = [*((("posts", cursor),) if cursor is not None else ()),
-                 *((("read_until", format_time(read_at)),) if read_at is not None else ())]
-        if named:
-            self._put_cursors(platform, named)
         return fresh, bool(edits), top
 
     def write_held(self) -> None:
@@ -433,7 +506,8 @@ class Store:
             self._drop_held()
             raise
         marks, self._held = self._held, None
-        self._marks_written(marks or 0)
+        if marks:
+            self._marks_written(marks)
 
     def _drop_held(self) -> None:
         """Roll the held transaction back (a statement in it failed, or its commit did): what it stored is
@@ -448,11 +522,9 @@ class Store:
             except sqlite3.Error:
                 pass
         self._reads.clear()
-        self._fresh_base += len(self._fresh)
-        self._fresh = []
         self._owed = None
         self._written.clear()
-        for what in [*self._writes, "cursors"]:
+        for what in [*self._tokens, "cursors"]:
             self._wrote(what)
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
@@ -470,26 +542,18 @@ class Store:
         `looked`: the caller asked `look` at the start of its step and takes what the store holds as of then
         (Store.token). While no other connection has committed since the game's last read with the same
         threads, authors and `also`, the answer is that read's posts less those the game processed since,
-        plus the posts this connection stored since that it reads, and the store is not asked."""
-        threads = tuple(threads)
-        authors = pm_authors if isinstance(pm_authors, tuple) else tuple(pm_authors)
+        plus the posts this connection stored since that it reads (_stored_fresh put them in), and the store
+        is not asked."""
+        threads, authors = tuple(threads), tuple(pm_authors)   # (a tuple is not copied)
         key = (threads, authors, also)
         read = self._reads.get(game) if looked else None
         if read is not None and read.version == self._data_version and read.key == key:
             rows = read.rows
-            new = self._fresh[read.seen - self._fresh_base:]
-            if new:
-                if read.wanted is None:   # the same filter for as long as the key is the same
-                    read.wanted = self._wanted(threads, authors, also)
-                rows = [*rows, *filter(read.wanted, new)]
-                rows.sort()   # by created, then rowid (unique: the posts themselves are never compared)
-            read.rows, read.seen = rows, self._fresh_base + len(self._fresh)   # (its version and key are the same)
         else:
             rows = self._unprocessed_rows(game, threads, authors, also)
-            self._reads[game] = _Read(self._data_version, key, rows, self._fresh_base + len(self._fresh))
-        self._handed[game] = sorted([(row[1], row[2].platform_id) for row in rows])
-        self._drop_fresh()
-        return [row[2] for row in rows]
+            self._reads[game] = _Read(self._data_version, key, rows)
+        self._handed[game] = rows   # (never changed in place: a read's rows are replaced by new lists)
+        return list(map(_POST_OF, rows))
 
     @staticmethod
     def _wanted(threads: tuple[str, ...], authors: tuple[str, ...],
@@ -527,38 +591,31 @@ class Store:
                 if not row[8] or everyone or row[2] in authors or (also is not None and also(row[2]))]
 
     def _stored_fresh(self, fresh: list[tuple[str, int, Post]]) -> None:
-        """Posts this connection has just stored (committed), for the games' next reads. Past _FRESH_KEPT (a
-        backlog fetched batch by batch) none are kept and every read starts from the store again: the runner
-        holds one batch at a time, and this must not hold them all."""
-        if self._reads and len(self._fresh) + len(fresh) <= _FRESH_KEPT:
-            self._fresh += fresh
-        else:   # nobody would read them from here, or too many to keep
-            self._reads.clear()
-            self._fresh_base += len(self._fresh) + len(fresh)
-            self._fresh = []
+        """Posts this connection has just stored (or holds, uncommitted: _drop_held forgets every read), put
+        into each game's last read that takes them, for its next read. A read that would keep more than
+        _FRESH_KEPT unprocessed posts (a backlog fetched batch by batch, a game that stopped reading) is
+        dropped: that game's next read asks the store, and memory does not hold the whole backlog."""
+        full: list[str] | None = None   # the games whose reads keep too many
+        for game, read in self._reads.items():   # (a loop: a step has a read or two)
+            if read.wanted is None:   # the same filter for as long as the key is the same
+                read.wanted = self._wanted(*read.key)
+            new = [*filter(read.wanted, fresh)]
+            if new:   # by created, then rowid (unique: the posts themselves are never compared)
+                rows = read.rows = sorted([*read.rows, *new])
+                if len(rows) > _FRESH_KEPT:
+                    full = [*(full or ()), game]
+        if full:
+            for game in full:
+                del self._reads[game]
 
-    def _drop_fresh(self) -> None:
-        """Forget the stored posts every game's last read has seen; past _FRESH_KEPT (a game that stopped
-        reading), every read starts from the store again."""
-        if len(self._fresh) > _FRESH_KEPT:
-            self._reads.clear()
-        seen = self._fresh_base + len(self._fresh)
-        for read in self._reads.values():   # (a loop: a step has a read or two)
-            if read.seen < seen:
-                seen = read.seen
-        if seen > self._fresh_base:
-            del self._fresh[:seen - self._fresh_base]
-            self._fresh_base = seen
-
-    def _mark_after(self, game: str, mark: int, processed: Iterable[str]) -> int:
-        """The game's new mark: the newest post handed out such that it and every post handed out before it
-        (by rowid) are processed now."""
-        done = set(processed)
-        for rowid, post in self._handed.get(game, []):
-            if post not in done:
-                break
-            mark = max(mark, rowid)
-        return mark
+    @staticmethod
+    def _mark_after(handed: list[tuple[str, int, Post]], left: list[tuple[str, int, Post]]) -> int:
+        """The game's new mark as far as the posts handed out say (0: none): the newest of them such that it
+        and every one handed out before it (by rowid) are processed now (`left`: those not processed)."""
+        if not left:
+            return max(map(_ROWID_OF, handed), default=0)
+        first = min(map(_ROWID_OF, left))
+        return max((rowid for rowid in map(_ROWID_OF, handed) if rowid < first), default=0)
 
     def posts(self, threads: Iterable[str] | None = None, pm_authors: Iterable[str] = ()) -> list[Post]:
         """Stored posts, oldest first: all, or those of some threads (and PMs from some authors)."""
@@ -612,22 +669,17 @@ class Store:
 
     def look(self) -> None:
         """Ask whether another connection has committed since last asked (see `token`)."""
-        self._data_version = self.db.conn.execute("PRAGMA data_version").fetchone()[0]
-
-    def token(self, what: str) -> tuple[int, int]:
-        """Differs from an earlier token of `what` ("game:NAME", "cursors", "corrections", "outbox") whenever,
-        between the `look`s before the two, another connection committed or `what` was written through this one. A
-        reader that takes the token before it reads, and reads again only when the token differs, holds
-        what the store holds as of its last `look`."""
-        return self._data_version, self._writes.get(what, 0)
+        version = self.db.conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:
+            self._data_version = version
+            tokens = self._tokens
+            tokens.version = version
+            for what, (_, count) in list(tokens.items()):
+                tokens[what] = (version, count)
 
     def _wrote(self, what: str) -> None:
-        self._writes[what] = self._writes.get(what, 0) + 1
-
-    def _writing(self) -> Transaction:
-        """A write transaction that holds the write lock from its start (BEGIN IMMEDIATE), or a savepoint
-        within the caller's transaction (`as` gives True then)."""
-        return Transaction(self.db.conn, "BEGIN IMMEDIATE")
+        tokens = self._tokens
+        tokens[what] = (tokens.version, tokens[what][1] + 1)
 
     def games(self) -> list[GameRow]:
         names = [row[0] for row in self.db.execute("SELECT name FROM games ORDER BY name").fetchall()]
@@ -652,132 +704,102 @@ class Store:
         While save_posts `hold` holds a transaction, the step is written in it and commits it (so a caller
         must not wrap this in a transaction of its own then: write_held first)."""
         processed = list(processed)
-        try:
-            seq, nested = self._commit_step(name, game, setup, state, processed, intents, flags, events, outbox, at,
-                                            expected_seq, expected_version, host)
-        except BaseException:
-            self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
-            raise
-        read = self._reads.get(name)
-        if processed and read is not None:
-            if nested:   # the caller's transaction may still roll back
-                del self._reads[name]
+        handed = self._handed.get(name) if processed else None
+        if handed:   # the posts handed out that this step leaves unprocessed, and the mark they allow
+            done = set(processed)
+            if done.issuperset(map(_POST_ID_OF, map(_POST_OF, handed))):   # all of them (the usual step)
+                left: list[tuple[str, int, Post]] | None = []
+                top = max(map(_ROWID_OF, handed))
             else:
-                done = set(processed)
-                read.rows = [row for row in read.rows if row[2].platform_id not in done]
-        return seq
-
-    def _commit_step(self, name: str, game: str, setup: dict[str, Any] | None,
-                     state: dict[str, Any] | str | StateChange | None, processed: list[str],
-                     intents: Iterable[Intent], flags: Iterable[Flag], events: Iterable[tuple[Event, str]],
-                     outbox: Iterable[Outgoing], at: datetime | None, expected_seq: int | None,
-                     expected_version: int | None, host: dict[str, Any] | None) -> tuple[int, bool]:
-        known = self._written.pop(name, None)   # set again below once this step is committed
-        if self._held is None:
-            with self._writing() as nested:
-                marks = self._put_marks(nested)
-                seq, version, mark, in_parts, queued, added = self._step_writes(
-                    name, game, setup, state, processed, intents, flags, events, outbox, at, expected_seq,
-                    expected_version, host, known, nested, False)
-            self._marks_written(marks)
-        else:   # in the transaction holding the step's fetch: committed with it
-            nested = False
-            seq, version, mark, in_parts, queued, added = self._step_writes(
-                name, game, setup, state, processed, intents, flags, events, outbox, at, expected_seq,
-                expected_version, host, known, False, True)
-            self._commit_held()
-        self._wrote(f"game:{name}")
-        if queued:
-            self._wrote("outbox")
-            if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
-                if nested or added != len(queued):
-                    self._owed = None
-                else:
-                    self._owed[1].extend(map(_outbox_row, queued))
-        if not nested:   # known only once committed (a caller's transaction may still roll back)
-            self._written[name] = (version + 1, seq, mark, in_parts)
-        return seq, nested
-
-    def _step_writes(self, name: str, game: str, setup: dict[str, Any] | None,
-                     state: dict[str, Any] | str | StateChange | None, processed: list[str],
-                     intents: Iterable[Intent], flags: Iterable[Flag], events: Iterable[tuple[Event, str]],
-                     outbox: Iterable[Outgoing], at: datetime | None, expected_seq: int | None,
-                     expected_version: int | None, host: dict[str, Any] | None,
-                     known: tuple[int, int, int, bool] | None, nested: bool,
-                     held: bool) -> tuple[int, int, int, bool, list[tuple[Any, ...]], int]:
-        """commit_step's statements, within a write transaction: (the new event count, the version it was
-        at, the post mark, whether the state is in parts, the outbox rows queued, how many of them went in).
-        Every row is made before the
-        first statement that writes: in the `held` transaction, a failure before that (or StaleState, raised
-        only where nothing was written) leaves the held posts for the next commit; a failure after it rolls
-        the whole transaction back (no part of a game's step is ever committed without the rest)."""
+                left = [row for row in handed if row[2].platform_id not in done]
+                top = self._mark_after(handed, left)
+        else:
+            left, top = None, 0
         stamp = format_time(at) if at else _now()
         conn = self.db.conn
-        if known is not None and expected_version == known[0]:
-            # This connection wrote that version: no read; the write below checks that it is still there.
-            version, seq, mark, in_parts = known
-            row: tuple[int, int, int, bool] | None = (seq, version, mark, in_parts)
-            if expected_seq is not None and seq != expected_seq:
-                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-        else:
-            if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
-                conn.execute("UPDATE games SET version = version WHERE 0")
-            row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
-                               [name]).fetchone()
-            seq, version, mark, in_parts = row if row else (0, 0, 0, False)
-            if expected_seq is not None and seq != expected_seq:
-                raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-            if expected_version is not None and version != expected_version:
-                raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
-        change = state if isinstance(state, StateChange) else None
-        if change is not None and not change.whole and not in_parts:
-            raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
-        before = (seq, version, mark)
-        event_rows = []
-        for event, post in events:
-            seq += 1
-            event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
-        if processed:
-            mark = self._mark_after(name, mark, processed)
-        # The game's row: these columns (the same order every time: one statement text per set of them)
-        columns = ["game", "event_seq", "updated", "version", "post_mark"]
-        values: list[Any] = [game, seq, stamp, version + 1, mark]
-        if change is not None:
-            columns.append("state")
-            values.append(None)
-            in_parts = True
-        elif state is not None or row is None:
-            columns.append("state")
-            values.append(state if isinstance(state, str) else _dumps(state or {}))
-            in_parts = False
-        if host is not None:
-            columns.append("host")
-            values.append(_dumps(host))
-        if setup is not None or row is None:
-            columns.append("setup")
-            values.append(_dumps(setup or {}))
-        # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
-        intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
-                       for i in intents] if intents else ()
-        flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
-                      format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
-        queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text, format_time(o.at) if o.at else stamp,
-                   o.slot or None) for o in outbox] if outbox else []
+        known = self._written.pop(name, None)   # set again below once this step is committed
+        # In the transaction holding the step's fetch (committed with it), or in one of its own (a savepoint
+        # within a caller's: `nested`).
+        transaction = Transaction(conn, "BEGIN IMMEDIATE") if self._held is None else None
+        nested = transaction.__enter__() if transaction is not None else False
+        writing = False
         try:
+            marks = self._put_marks(nested) if transaction is not None else 0
+            if known is not None and expected_version == known[0]:
+                # This connection wrote that version: no read; the write below checks that it is still there.
+                version, seq, mark, in_parts = known
+                row: tuple[int, int, int, bool] | None = known
+                if expected_seq is not None and seq != expected_seq:
+                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+            else:
+                if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
+                    conn.execute("UPDATE games SET version = version WHERE 0")
+                row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
+                                   [name]).fetchone()
+                seq, version, mark, in_parts = row if row else (0, 0, 0, False)
+                if expected_seq is not None and seq != expected_seq:
+                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+                if expected_version is not None and version != expected_version:
+                    raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
+            change = state if isinstance(state, StateChange) else None
+            if change is not None and not change.whole and not in_parts:
+                raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
+            before = (seq, version, mark)
+            # Every row is made before the first statement that writes: in the held transaction, a failure
+            # before that (or StaleState, raised only where nothing was written) leaves the held posts for the
+            # next commit; a failure after it rolls the whole transaction back (no part of a game's step is
+            # ever committed without the rest).
+            event_rows = []
+            for event, post in events:
+                seq += 1
+                event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
+            if top > mark:
+                mark = top
+            # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
+            # is kept in parts) only with `put_state`, the host's and the setup's only when given.
+            put_state, state_text = 1, None
+            if change is not None:
+                if in_parts:   # the state's text is NULL already
+                    put_state = 0
+                in_parts = True
+            elif state is not None or row is None:
+                state_text = state if isinstance(state, str) else _dumps(state or {})
+                in_parts = False
+            else:
+                put_state = 0
+            host_text = _dumps(host) if host is not None else None
+            setup_text = _dumps(setup or {}) if setup is not None or row is None else None
+            # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
+            intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
+                           for i in intents] if intents else ()
+            flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
+                          format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
+            queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
+                       format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox] if outbox else []
+            writing = True
             # The game's row first: an existing one only if it is still the version read (checked in the
             # write itself, so a step never commits over a state it did not read).
             if row is None:
-                marks_sql = ", ".join("?" * (len(columns) + 1))
-                conn.execute(f"INSERT INTO games (name, {', '.join(columns)}) VALUES ({marks_sql})", [name, *values])
-            elif conn.execute(_update_game_sql(tuple(columns)), [*values, name, *before]).rowcount != 1:
-                raise StaleState(f"game {name} changed under us (not at version {version} any more)")
+                conn.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
+                                                setup_text))
+            else:
+                if put_state or host_text is not None or setup_text is not None:
+                    updated = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
+                                                              state_text, host_text, setup_text, name, *before))
+                else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
+                    updated = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
+                if updated.rowcount != 1:
+                    raise StaleState(f"game {name} changed under us (not at version {version} any more)")
             if change is not None:
-                self._write_parts(name, change)
+                if change.whole or change.cut:
+                    self._write_parts(name, change)
+                elif change.put:   # (the usual step: the parts it changed, each row with the game's name added)
+                    conn.executemany(_PUT_PARTS_SQL, map(add, change.put, repeat((name,))))
             # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
             # more than the rows themselves on this path (one step per poll, per game).
             if processed:
                 conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
-                                 [(name, p, stamp) for p in processed])
+                                 zip(repeat(name), processed, repeat(stamp)))
             if intent_rows:
                 conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
                                  intent_rows)
@@ -790,13 +812,48 @@ class Store:
             added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
                                      "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                                      queued).rowcount if queued else 0
-        except StaleState:   # (the game's row was not written: nothing was)
-            raise
-        except BaseException:
-            if held:
+            writing = False
+            if transaction is None:
+                self._commit_held()   # (a failure rolls back what it held, and forgets it)
+        except BaseException as err:
+            if transaction is not None:
+                transaction.__exit__(type(err), err, err.__traceback__)
+            elif writing and not isinstance(err, StaleState):   # (StaleState: the game's row was not written)
                 self._drop_held()
+            self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
             raise
-        return seq, version, mark, in_parts, queued, added
+        if transaction is not None:
+            try:
+                transaction.__exit__(None, None, None)   # (a failed commit is rolled back there)
+            except BaseException:
+                self._reads.pop(name, None)
+                raise
+        if marks:
+            self._marks_written(marks)
+        tokens = self._tokens   # (Store._wrote)
+        what = f"game:{name}"
+        tokens[what] = (tokens.version, tokens[what][1] + 1)
+        if queued:
+            tokens["outbox"] = (tokens.version, tokens["outbox"][1] + 1)
+            if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
+                if nested or added != len(queued):
+                    self._owed = None
+                else:
+                    self._owed[1].extend(map(_outbox_row, queued))
+        if nested:   # the caller's transaction may still roll back
+            if processed:
+                self._reads.pop(name, None)
+            return seq
+        self._written[name] = (version + 1, seq, mark, in_parts)   # known only once committed
+        if processed:
+            read = self._reads.get(name)
+            if read is not None:
+                if left is not None and read.rows is handed:
+                    read.rows = left
+                else:
+                    done = set(processed)
+                    read.rows = [row for row in read.rows if row[2].platform_id not in done]
+        return seq
 
     def _write_parts(self, name: str, change: StateChange) -> None:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
@@ -807,8 +864,7 @@ class Store:
             self.db.conn.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
                                      [(name, field, item_key(length)) for field, length in change.cut])
         if change.put:
-            self.db.conn.executemany("INSERT OR REPLACE INTO state_parts (game, field, key, text) VALUES (?, ?, ?, ?)",
-                                     [(name, field, key, text) for field, key, text in change.put])
+            self.db.conn.executemany(_PUT_PARTS_SQL, map(add, change.put, repeat((name,))))
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
@@ -961,13 +1017,8 @@ class Store:
 
     def _put_cursor(self, platform: str, name: str, value: str) -> None:
         """A cursor written within the caller's transaction."""
-        self._put_cursors(platform, [(name, value)])
-
-    def _put_cursors(self, platform: str, named: list[tuple[str, str]]) -> None:
-        """Cursors (name, value) written in one statement within the caller's transaction."""
         self._wrote("cursors")
-        self.db.conn.execute(_put_cursors_sql(len(named)),
-                             [v for name, value in named for v in (platform, name, value)])
+        self.db.conn.execute(_PUT_CURSOR_SQL, (platform, name, value))
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:
         self.write_deliveries()

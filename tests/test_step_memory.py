@@ -180,7 +180,7 @@ def test_a_backlog_fetched_batch_by_batch_is_not_all_kept_in_memory(tmp_path, mo
                      body="vote Bo") for n in range(3)] for b in range(4)]
     for number, batch in enumerate(batches):
         store.save_posts("local", batch, str(number))
-        assert len(store._fresh) <= 5
+        assert sum(len(read.rows) for read in store._reads.values()) <= 5
     store.look()
     got = store.unprocessed_posts("g", ("t1",), looked=True)
     assert [p.platform_id for p in got] == [p.platform_id for batch in batches for p in batch]
