@@ -7,7 +7,7 @@ the store the delivery marks in the form they are written in, the messages owed 
 from __future__ import annotations
 
 import sys
-from datetime import timedelta
+from datetime import UTC, timedelta, timezone
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -15,10 +15,12 @@ from typing import Any
 from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_local_forum_trips import full_fetch
 from test_pipeline import NOW, PLAYERS, build
 
 import forumbot
 from forumbot.model import Outgoing
+from forumbot.platforms.local import LocalForum
 from forumbot.store import Store
 
 ROOT = Path(forumbot.__file__).parent
@@ -106,3 +108,19 @@ def test_deliveries_recorded_later_leave_owed_what_sql_gives(tmp_path_factory, p
         if write:   # the next write takes the marks along
             mine.platform_ok("local", T0)
         assert mine.pending(looked=True) == mine.pending()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Alice", "forumbot"]), st.integers(-90, 90), st.integers(0, 999_999),
+                          st.sampled_from([0, 3, -5])), min_size=1, max_size=6))
+def test_a_post_kept_in_memory_is_the_post_the_query_reads(times):
+    """Whatever time a post is written with (a zone other than UTC, microseconds, the clock's own), the Post
+    the local forum keeps for its next fetch is the one reading the row back makes."""
+    forum = LocalForum(clock=lambda: START + timedelta(hours=3))
+    assert forum.fetch_posts(["g/votes"], None) == ([], "0")
+    for author, minutes, micro, hours in times:
+        at = (START + timedelta(minutes=minutes, microseconds=micro)).astimezone(timezone(timedelta(hours=hours)))
+        forum.add_post("g/votes", author, "vote Bob", at=None if author == "forumbot" else at)
+    want = full_fetch(forum, ["g/votes"], "0")
+    assert forum.fetch_posts(["g/votes"], "0") == want
+    assert [p.created.tzinfo for p in want[0]] == [UTC] * len(want[0])
