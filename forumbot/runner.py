@@ -690,13 +690,14 @@ class Runner:
         try:
             for row in rows:
                 key = row["key"]
-                if key not in unsent:   # (one this runner queued is of one of its games)
+                fresh = key in unsent   # (then one of this runner's games: it queued it)
+                if not fresh:
                     if games is None:
                         games = {run.name for run in self.runs}
                     if row["game"] not in games:
                         continue
                 try:
-                    platform_id = self._send_once(row, key, held)
+                    platform_id = self._send_once(row, key, fresh, held)
                 except PlatformError as err:
                     owed = True
                     self.store.record_delivery([(k, p) for _, p, k in marks], now, failed=(key, str(err)))
@@ -708,10 +709,12 @@ class Runner:
                         continue
                     break   # keep the order of a thread: retry from here next step
                 marks.append((stamp, platform_id, key))
-                if not platform_id.startswith("superseded:"):
-                    if row["slot"]:
-                        held.setdefault((row["game"], row["slot"]), platform_id)
-                    sent.append({**row, "platform_id": platform_id, "delivered": now})
+                slot = row["slot"]
+                if slot:   # (only a slot's message is ever superseded)
+                    if platform_id.startswith("superseded:"):
+                        continue
+                    held.setdefault((row["game"], slot), platform_id)
+                sent.append({**row, "platform_id": platform_id, "delivered": now})
         finally:
             if marks:   # written with the next poll's first write (Store.delivered)
                 self.store.delivered(marks)
@@ -720,10 +723,10 @@ class Runner:
             self._settled = token
         return sent
 
-    def _send_once(self, row: dict[str, Any], key: str, held: dict[tuple[str, str], str]) -> str:
-        unsent = self._unsent
-        fresh = key in unsent
-        unsent.discard(key)   # from here on it may have gone out
+    def _send_once(self, row: dict[str, Any], key: str, fresh: bool, held: dict[tuple[str, str], str]) -> str:
+        """`fresh`: this runner queued it and has not tried to send it (so it cannot have gone out yet)."""
+        if fresh:
+            self._unsent.discard(key)   # from here on it may have gone out
         if row["slot"]:
             # A message that replaces the slot's post in place: skipped when a newer one of the slot waits,
             # an edit of the slot's post once it exists (editing twice is harmless, so no marker search).
@@ -747,5 +750,6 @@ class Runner:
             platform_id = self.platform.post(row["thread"], row["text"], key=key)
         crashpoint("after_send")
         return platform_id
+
 
 __all__ = ["GameRun", "Runner", "Step", "StepResult", "play", "setup_of"]
