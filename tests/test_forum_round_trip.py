@@ -7,6 +7,7 @@ the store the delivery marks in the form they are written in, the messages owed 
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from datetime import UTC, timedelta, timezone
 from functools import partial
 from pathlib import Path
@@ -36,6 +37,7 @@ AREA = {
 
 
 def _bytecodes(work: Any) -> int:
+    """Python bytecodes executed in AREA's code while `work` runs."""
     done = [0]
 
     def tracer(frame: Any, event: str, arg: Any) -> Any:
@@ -50,11 +52,10 @@ def _bytecodes(work: Any) -> int:
             return local
         return local
 
-    sys.settrace(tracer)
-    try:
+    with ExitStack() as tracing:
+        tracing.callback(sys.settrace, None)
+        sys.settrace(tracer)
         work()
-    finally:
-        sys.settrace(None)
     return done[0]
 
 
