@@ -240,13 +240,13 @@ class LocalForum:
         # so SQLite walks them by id instead of each thread through its index and sorting. The bot's own posts
         # are not returned (the runner drops them: no game reads them), only passed by the cursor.
         # While nothing but this connection's own posts was written since a read that found nothing after its
-        # cursor, those posts (_Tail) are the whole answer, worked out as the statement would.
+        # cursor, and every one of them is due, those posts (_Tail: the Posts made when they were written) are
+        # the whole answer, worked out as the statement would; else the statement answers.
         conn = self.db.conn
         mark = ((0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]),
                 conn.total_changes - self._post_changes - self._pm_changes)   # (its mark)
         tail = self._tail
         if tail is not None and tail.mark == mark and tail.cursor == cursor and tail.latest <= now:
-            # every post kept is due (else the statement works out which are): all of them are read
             newest = tail.newest
             if newest == tail.after:
                 return [], cursor
