@@ -111,15 +111,18 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     runner.start(config.start)
     step(config.start)
     posts = scenario.posts
+    count, until, start = len(posts), scenario.until, config.start
     phase_before_last = _phase(run, runner)
     index = 0   # the next post to put on the forum (an index: popping the head of a long list costs a copy)
-    while index < len(posts):
+    while index < count:
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
-        next_post = _grid(config.start, posts[index].at, poll)
-        now = min(deadline, next_post) if deadline else next_post
-        if scenario.until is not None and now > scenario.until:
+        next_post = posts[index].at
+        if poll > 0:
+            next_post = _grid(start, next_post, poll)
+        now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
+        if until is not None and now > until:
             break
-        while index < len(posts) and posts[index].at <= now:
+        while index < count and posts[index].at <= now:
             post = posts[index]
             index += 1
             if on_post:
@@ -129,7 +132,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
                 forum.add_pm(post.author, forum.account, post.text, at=post.at)
             else:
                 forum.add_post(run.thread_id(post.thread or ""), post.author, post.text, at=post.at)
-        if index == len(posts):   # the last step with posts: the phase they were in (see below)
+        if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)
     if scenario.until is not None:

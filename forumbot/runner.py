@@ -679,45 +679,55 @@ class Runner:
         token = self.store.token("outbox")
         if token == self._settled:
             return []
-        games = {run.name for run in self.runs}
+        rows = self.store.pending(looked=True)   # (looked above, or at the start of the step)
+        unsent = self._unsent
+        games: set[str] | None = None   # (asked only of a message this runner did not queue itself)
+        stamp = format_time(now)
         sent: list[dict[str, Any]] = []
-        done: list[tuple[str, str]] = []
+        marks: list[tuple[str, str, str]] = []   # (time, platform id, key) of each one gone, in the outbox's order
         held: dict[tuple[str, str], str] = {}   # the post each slot's messages replace, found this time
         owed = False
         try:
-            for row in self.store.pending(looked=True):   # (looked above, or at the start of the step)
-                if row["game"] not in games:
-                    continue
+            for row in rows:
+                key = row["key"]
+                fresh = key in unsent   # (then one of this runner's games: it queued it)
+                if not fresh:
+                    if games is None:
+                        games = {run.name for run in self.runs}
+                    if row["game"] not in games:
+                        continue
                 try:
-                    platform_id = self._send_once(row, held)
+                    platform_id = self._send_once(row, key, fresh, held)
                 except PlatformError as err:
                     owed = True
-                    self.store.record_delivery(done, now, failed=(row["key"], str(err)))
-                    done = []
+                    self.store.record_delivery([(k, p) for _, p, k in marks], now, failed=(key, str(err)))
+                    marks = []
                     if result is not None:
                         result.errors.append(err)
-                    log.warning("delivering %s failed: %s", row["key"], err)
+                    log.warning("delivering %s failed: %s", key, err)
                     if not err.retryable:
                         continue
                     break   # keep the order of a thread: retry from here next step
-                done.append((row["key"], platform_id))
-                if not platform_id.startswith("superseded:"):
-                    if row.get("slot"):
-                        held.setdefault((row["game"], row["slot"]), platform_id)
-                    sent.append({**row, "platform_id": platform_id, "delivered": now})
+                marks.append((stamp, platform_id, key))
+                slot = row["slot"]
+                if slot:   # (only a slot's message is ever superseded)
+                    if platform_id.startswith("superseded:"):
+                        continue
+                    held.setdefault((row["game"], slot), platform_id)
+                sent.append({**row, "platform_id": platform_id, "delivered": now})
         finally:
-            if done:   # written with the next poll's first write (Store.record_delivery)
-                self.store.record_delivery(done, now, later=True)
+            if marks:   # written with the next poll's first write (Store.delivered)
+                self.store.delivered(marks)
                 crashpoint("delivered")
         if not owed:
             self._settled = token
         return sent
 
-    def _send_once(self, row: dict[str, Any], held: dict[tuple[str, str], str]) -> str:
-        key, to, thread = row["key"], row["pm_to"], row["thread"]
-        unsent = key in self._unsent
-        self._unsent.discard(key)   # from here on it may have gone out
-        if row.get("slot"):
+    def _send_once(self, row: dict[str, Any], key: str, fresh: bool, held: dict[tuple[str, str], str]) -> str:
+        """`fresh`: this runner queued it and has not tried to send it (so it cannot have gone out yet)."""
+        if fresh:
+            self._unsent.discard(key)   # from here on it may have gone out
+        if row["slot"]:
             # A message that replaces the slot's post in place: skipped when a newer one of the slot waits,
             # an edit of the slot's post once it exists (editing twice is harmless, so no marker search).
             newer = self.store.newer_in_slot(row["game"], row["slot"], key)
@@ -727,8 +737,9 @@ class Runner:
             if holder is not None:
                 self.platform.edit(holder, row["text"])
                 return holder
-        if not unsent:
-            found = self.platform.find_sent(key, thread=thread, to=to)
+        to = row["pm_to"]
+        if not fresh:
+            found = self.platform.find_sent(key, thread=row["thread"], to=to)
             if found is not None:
                 log.info("%s had gone out before a restart (%s); not sending it again", key, found)
                 return found
@@ -736,7 +747,7 @@ class Runner:
         if to:
             platform_id = self.platform.send_pm(to, row["subject"] or "", row["text"], key=key)
         else:
-            platform_id = self.platform.post(thread, row["text"], key=key)
+            platform_id = self.platform.post(row["thread"], row["text"], key=key)
         crashpoint("after_send")
         return platform_id
 

@@ -211,17 +211,24 @@ _OUTBOX_COLUMNS = ["key", "game", "kind", "thread", "pm_to", "subject", "text", 
                    "attempts", "last_error", "slot"]
 
 
+# A message just queued, as pending() reads it back: these columns from commit_step's row, in this order...
+_QUEUED_COLUMNS = ("key", "game", "kind", "thread", "pm_to", "subject", "text", "created", "slot")
+# ... over a row not delivered, not tried (the columns in the order `SELECT *` gives them)
+_UNTRIED = {column: 0 if column == "attempts" else None for column in _OUTBOX_COLUMNS}
+
+
 def _outbox_row(queued: tuple[Any, ...]) -> dict[str, Any]:
     """A message just queued (commit_step's row) as pending() reads it back."""
-    key, game, kind, thread, pm_to, subject, text, created, slot = queued
-    return {"key": key, "game": game, "kind": kind, "thread": thread, "pm_to": pm_to, "subject": subject, "text": text,
-            "created": created, "delivered": None, "platform_id": None, "attempts": 0, "last_error": None,
-            "slot": slot}
+    row = _UNTRIED.copy()
+    row.update(zip(_QUEUED_COLUMNS, queued, strict=True))
+    return row
 
 
 # A delivery recorded: (time, platform id, key). A message marked already keeps its first mark.
 _MARK_SQL = ("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 WHERE key = ? AND "
              "delivered IS NULL")
+_KEY_OF_MARK = itemgetter(2)      # a mark's key
+_KEY_OF_ROW = itemgetter("key")   # an outbox row's (pending)
 
 
 def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) -> None:
@@ -940,26 +947,40 @@ class Store:
         stamp = format_time(at) if at else _now()
         marks = [(stamp, platform_id, key) for key, platform_id in sent]
         if later and failed is None:
-            self._marks += marks
-            nested = False
-        else:
-            conn = self.db.conn
-            with Transaction(conn) as nested:
-                written = self._put_marks(nested, marks)
-                if failed is not None:
-                    conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
-                                 [failed[1], failed[0]])
-            self._marks_written(written)
+            self.delivered(marks)
+            return
+        conn = self.db.conn
+        with Transaction(conn) as nested:
+            written = self._put_marks(nested, marks)
+            if failed is not None:
+                conn.execute("UPDATE outbox SET last_error = ?, attempts = attempts + 1 WHERE key = ?",
+                             [failed[1], failed[0]])
+        self._marks_written(written)
         if self._owed is not None:
             if nested:   # the caller's transaction may still roll back
                 self._owed = None
                 return
-            gone = {key for key, _ in sent}
+            gone = set(map(_KEY_OF_MARK, marks))
             rows = [row for row in self._owed[1] if row["key"] not in gone]
             if failed is not None:
                 rows = [{**row, "last_error": failed[1], "attempts": row["attempts"] + 1} if row["key"] == failed[0]
                         else row for row in rows]
             self._owed = (self._owed[0], rows)
+
+    def delivered(self, marks: list[tuple[str, str, str]]) -> None:
+        """Messages delivered, (time, platform id, key) each, in the order pending() gave them: recorded
+        `later`, as record_delivery records them."""
+        self._marks += marks
+        owed = self._owed
+        if owed is None:
+            return
+        rows = owed[1]
+        count = len(marks)
+        if list(map(_KEY_OF_ROW, rows[:count])) == list(map(_KEY_OF_MARK, marks)):   # the first ones owed
+            self._owed = (owed[0], rows[count:])
+        else:
+            gone = set(map(_KEY_OF_MARK, marks))
+            self._owed = (owed[0], [row for row in rows if row["key"] not in gone])
 
     def write_deliveries(self) -> None:
         """The deliveries recorded `later`, written now (in a transaction of their own)."""
@@ -973,11 +994,13 @@ class Store:
         the caller's may still roll back) and `more`. Returns how many of those recorded later were written,
         for _marks_written once the transaction is committed. A message marked already keeps its mark, so
         writing a mark twice changes nothing."""
-        count = 0 if nested else len(self._marks)
-        rows = [*self._marks[:count], *(more or ())]
-        if rows:
-            self.db.conn.executemany(_MARK_SQL, rows)
-        return count
+        marks = self._marks
+        if nested or not marks:
+            if more:
+                self.db.conn.executemany(_MARK_SQL, more)
+            return 0
+        self.db.conn.executemany(_MARK_SQL, [*marks, *more] if more else marks)
+        return len(marks)
 
     def _marks_written(self, count: int) -> None:
         if count:

@@ -56,16 +56,30 @@ _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipien
 _Row = tuple[int, str, str, str, str, str | None]
 
 
+# A reader's "mark" (fetch_posts, fetch_pms): what has been written to the forum, compared with what it was at
+# the reader's last read: by other connections (PRAGMA data_version moves when one commits; a database in memory
+# has none) and by this one (total_changes), less the changes this connection made that the reader accounts for
+# (fetch_pms: posts; fetch_posts: the posts it keeps, and PMs).
+
+
 class _Tail:
-    """Every post after `after` (ids ascending), all written through this connection since the forum's mark
-    was `mark` (LocalForum._mark: what else has been written)."""
+    """The posts after `after`, all written through this connection since fetch_posts' mark was `mark`: the
+    Posts fetch_posts gives for those not by the bot (ids ascending), the newest id (`after` when none), and
+    the latest of their times (or later). `cursor` is the cursor fetch_posts gave (`after`); a post past
+    `bound` is one too many to keep (ids come in turn while the mark holds: at most a batch is kept);
+    `strays` says a post kept is in none of the threads last `asked` for."""
 
-    __slots__ = ("mark", "after", "rows")
+    __slots__ = ("mark", "after", "cursor", "posts", "newest", "latest", "bound", "asked", "strays")
 
-    def __init__(self, mark: tuple[int, int], after: int) -> None:
+    def __init__(self, mark: tuple[int, int], after: int, batch: int, asked: list[str]) -> None:
         self.mark = mark
-        self.after = after
-        self.rows: list[_Row] = []
+        self.after = self.newest = after
+        self.cursor = str(after)
+        self.posts: list[Post] = []
+        self.latest = ""
+        self.bound = after + batch
+        self.asked = asked
+        self.strays = False
 
 
 @functools.lru_cache(maxsize=64)
@@ -107,11 +121,11 @@ class LocalForum:
         self.batch = batch
         # Threads known to exist (nothing deletes a thread): a post in one is then a single insert.
         self._threads: set[str] = set()
-        # The changes this connection made to posts and to PMs (see _mark; none inside a caller's transaction,
-        # which may still roll back).
+        # The changes this connection made to posts and to PMs (see "mark" above; none inside a caller's
+        # transaction, which may still roll back).
         self._post_changes = 0
         self._pm_changes = 0
-        # fetch_pms found no PM due at this mark (see _mark: posts left out) and the first unread PM to come is
+        # fetch_pms found no PM due at this mark (posts left out) and the first unread PM to come is
         # due at _pm_due (None: none): until the mark moves or that time comes, no PM can be due.
         self._pm_seen: tuple[int, int] | None = None
         self._pm_due: str | None = None
@@ -128,26 +142,41 @@ class LocalForum:
                             [key, title or key, format_time(self.clock())])
 
     def add_post(self, thread: str, author: str, body: str, at: datetime | None = None) -> str:
+        when = at or self.clock()
+        created = format_time(when)
         conn = self.db.conn
-        created = format_time(at or self.clock())
-        before = conn.total_changes
         if thread in self._threads:   # one statement: atomic in autocommit
-            row_id = conn.execute(_INSERT_POST, (thread, author, body, created)).lastrowid
+            done = conn.execute(_INSERT_POST, (thread, author, body, created))
+            changes = done.rowcount   # (0 when a trigger set the insert aside: no post, lastrowid not its)
         else:
+            before = conn.total_changes
             with Transaction(conn):
                 conn.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
                              [thread, thread, format_time(self.clock())])
-                row_id = conn.execute(_INSERT_POST, (thread, author, body, created)).lastrowid
-            self._threads.add(thread)   # only once committed (a rolled-back insert made no thread)
-        if not conn.in_transaction:   # (a post in a caller's transaction may still roll back: the mark moves)
-            self._post_changes += conn.total_changes - before
-            tail = self._tail
-            if tail is None or row_id <= tail.after:   # (a cursor past the newest post: not read either)
-                pass
-            elif len(tail.rows) < self.batch:
-                tail.rows.append((row_id, thread, author, body, created, None))
-            else:   # a game put on the forum ahead of time is read from SQLite, not kept twice in memory
+                done = conn.execute(_INSERT_POST, (thread, author, body, created))
+            changes = conn.total_changes - before
+            if not conn.in_transaction:   # only once committed (a rolled-back insert made no thread)
+                self._threads.add(thread)
+        row_id = done.lastrowid
+        if conn.in_transaction:   # (a post in a caller's transaction may still roll back: the mark moves)
+            return f"local:{row_id}"
+        self._post_changes += changes
+        tail = self._tail
+        if tail is not None and changes and row_id > tail.after:   # (a cursor past the newest post: not read)
+            if row_id > tail.bound:   # a game put on the forum ahead of time is read from SQLite, not kept twice
                 self._tail = None
+                return f"local:{row_id}"
+            tail.newest = row_id
+            if created > tail.latest:
+                tail.latest = created
+            if author != self.account:   # (the bot's own posts are never returned: passed by the cursor)
+                if when.tzinfo is not UTC or when.microsecond:   # the time as reading `created` back gives it
+                    when = parse_time(created)
+                tail.posts.append(filled(Post, platform_id=f"local:{row_id}", thread=thread, author=author,
+                                         created=when, body=body, dialect=self.dialect, edited=None,
+                                         url=self.post_url(thread, row_id), pm=False))
+                if thread not in tail.asked:
+                    tail.strays = True
         return f"local:{row_id}"
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
@@ -161,9 +190,10 @@ class LocalForum:
             raise PlatformError(f"no post {platform_id} on the local forum")
         if not conn.in_transaction:   # (the bot edits its slot posts in place: the tail holds the new text)
             self._post_changes += conn.total_changes - before
-            if self._tail is not None:
-                self._tail.rows = [(*row[:3], body, row[4], edited) if row[0] == number else row
-                                   for row in self._tail.rows]
+            tail = self._tail
+            if tail is not None:
+                tail.posts = [filled(Post, **{**post.__dict__, "body": body, "edited": parse_time(edited)})
+                              if post.platform_id == f"local:{number}" else post for post in tail.posts]
 
     def delete_post(self, platform_id: str) -> None:
         """A player deletes a post: its text becomes "[deleted]", as Reddit shows it."""
@@ -198,7 +228,6 @@ class LocalForum:
 
     # ---- the Platform Protocol ------------------------------------------------------------------
     def fetch_posts(self, threads: Sequence[str], cursor: str | None) -> tuple[list[Post], str | None]:
-        after = int(cursor) if cursor and cursor.isdigit() else 0
         if not threads:
             return [], cursor
         now = format_time(self.clock())
@@ -211,13 +240,28 @@ class LocalForum:
         # so SQLite walks them by id instead of each thread through its index and sorting. The bot's own posts
         # are not returned (the runner drops them: no game reads them), only passed by the cursor.
         # While nothing but this connection's own posts was written since a read that found nothing after its
-        # cursor, those posts (_Tail) are the whole answer, worked out as the statement would.
-        mark = self._mark(self._post_changes + self._pm_changes)
-        tail = self._tail
-        if tail is not None and tail.mark == mark and tail.after == after:
-            return self._from_tail(tail, threads, now)
-        self._tail = None
+        # cursor, and every one of them is due, those posts (_Tail: the Posts made when they were written) are
+        # the whole answer, worked out as the statement would; else the statement answers.
         conn = self.db.conn
+        mark = ((0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]),
+                conn.total_changes - self._post_changes - self._pm_changes)   # (its mark)
+        tail = self._tail
+        if tail is not None and tail.mark == mark and tail.cursor == cursor and tail.latest <= now:
+            newest = tail.newest
+            if newest == tail.after:
+                return [], cursor
+            posts = tail.posts
+            if tail.strays or threads != tail.asked:
+                posts = [post for post in posts if post.thread in threads]
+                tail.asked = [*threads]
+                tail.strays = False
+            tail.posts = []
+            tail.after = newest
+            tail.bound = newest + self.batch
+            tail.cursor = str(newest)
+            return posts, tail.cursor
+        self._tail = None
+        after = int(cursor) if cursor and cursor.isdigit() else 0
         rows = conn.execute(_fetch_posts_sql(len(threads)),
                             [after, now, after, now, *threads, self.account, self.batch]).fetchall()
         first_future, newest = rows[0][6:] if rows else conn.execute(f"SELECT {_EDGES}", [after, now]).fetchone()
@@ -227,28 +271,7 @@ class LocalForum:
             newest = rows[-1][0]
         until = max(after, min(first_future - 1, newest) if first_future else newest)
         if not first_future and not full and not conn.in_transaction:   # no post after `until`
-            self._tail = _Tail(mark, until)
-        return self._posts(rows), str(until)
-
-    def _from_tail(self, tail: _Tail, threads: Sequence[str], now: str) -> tuple[list[Post], str]:
-        """fetch_posts' answer from the tail (the posts due of `threads` not by the bot, the cursor up to the
-        first post not due yet), and the tail from the new cursor on."""
-        kept = tail.rows
-        if not kept:
-            return [], str(tail.after)
-        rows = []
-        first_future = None
-        account = self.account
-        for row in kept:
-            if row[4] > now:
-                if first_future is None:
-                    first_future = row[0]
-            elif row[2] != account and row[1] in threads:
-                rows.append(row)
-        newest = kept[-1][0]   # (at most a batch is kept: a full batch ends there too)
-        until = max(tail.after, min(first_future - 1, newest) if first_future else newest)
-        tail.after = until
-        tail.rows = [row for row in kept if row[0] > until] if kept[-1][0] > until else []
+            self._tail = _Tail(mark, until, self.batch, [*threads])
         return self._posts(rows), str(until)
 
     def _posts(self, rows: list[_Row]) -> list[Post]:
@@ -259,23 +282,23 @@ class LocalForum:
                        url=self.post_url(r[1], r[0]), pm=False) for r in rows]
 
     def fetch_pms(self) -> list[Post]:
-        now = format_time(self.clock())
-        mark = self._mark(self._post_changes)
-        if mark == self._pm_seen and (self._pm_due is None or now < self._pm_due):
-            return []   # nothing written since an empty read, and nothing has come due
-        rows = self.db.conn.execute(_PMS, [self.account, now]).fetchall()
+        conn = self.db.conn
+        mark = ((0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]),
+                conn.total_changes - self._post_changes)   # (its mark)
+        if mark != self._pm_seen:
+            now = format_time(self.clock())
+        else:   # nothing written since an empty read: no PM is due unless the first one waiting has come due
+            due = self._pm_due
+            if due is None:
+                return []
+            now = format_time(self.clock())
+            if now < due:
+                return []
+        rows = conn.execute(_PMS, [self.account, now]).fetchall()
         self._pm_due = next(r[3] for r in rows if r[0] is None)
         self._pm_seen = mark if len(rows) == 1 else None   # kept only while the PMs due are none
         return [Post(platform_id=f"local-pm:{r[0]}", thread="", author=r[1], created=parse_time(r[3]),
                      body=r[2], dialect=self.dialect, pm=True) for r in rows if r[0] is not None]
-
-    def _mark(self, mine: int) -> tuple[int, int]:
-        """What has been written to the forum: by other connections (data_version moves when one commits;
-        a database in memory has none) and by this one (total_changes), less `mine`, the changes this
-        connection made that the caller has accounted for (fetch_pms: posts; fetch_posts: the posts it
-        keeps, and PMs)."""
-        conn = self.db.conn
-        return (0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes - mine
 
     def _wrote_pms(self, before: int) -> None:
         """This connection wrote PMs (no post) since `before` changes: the posts kept still hold."""
