@@ -13,8 +13,13 @@ T = TypeVar("T")
 
 
 class FrozenDict(dict[str, Any]):
-    """A dict that cannot be changed: a part of a view shared by several (each vote count shows the voters of
-    the one before), so what is made from it may be kept by its identity (the renderer's text of a voter)."""
+    """A dict that cannot be changed, holding only values that cannot change either (str, numbers, None,
+    FrozenDicts, FrozenLists, tuples of those): a part of a view shared by several (each vote count shows the
+    voters of the one before), so what is made from it may be kept by its identity (the renderer's text of a
+    voter, a template loop's text of a wagon: render/codegen.py). No __dict__: it has no attribute but its
+    class's (a template reads its items as a plain dict's)."""
+
+    __slots__ = ()
 
     def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a FrozenDict cannot be changed")
@@ -29,6 +34,8 @@ class FrozenDict(dict[str, Any]):
 class FrozenList(list[Any]):
     """A list that cannot be changed: a wagon's voters, the same list in every vote count until a vote
     changes the wagon (the renderer keeps its text by the list's identity)."""
+
+    __slots__ = ()
 
     def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a FrozenList cannot be changed")

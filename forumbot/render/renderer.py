@@ -303,6 +303,11 @@ class Renderer:
         env.globals["result"] = self._result
         env.filters["person"] = self.person
         env.filters["count"] = self.count
+        # What a template loop's text may be kept by (codegen.py's kept loops): the phrase table, which nothing
+        # changes once the renderer is made, and the filters that answer by their arguments alone (not
+        # `person`: the genders it reads grow with a game's roster).
+        env.kept_names = frozenset({"t"})    # type: ignore[attr-defined]
+        env.kept_filters = frozenset({*self._filters, "when", "count", "length"})    # type: ignore[attr-defined]
         return env
 
     def count(self, value: Any) -> Any:
@@ -420,7 +425,7 @@ class Renderer:
         if type(wagon) is not FrozenDict or type(voters) is not FrozenList \
                 or not _ONLY_FROZEN.issuperset(map(type, voters)):
             raise _NotFrozen
-        return {**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))}
+        return FrozenDict({**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))})
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""
