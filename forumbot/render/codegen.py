@@ -158,8 +158,13 @@ class SandboxCodeGenerator(CodeGenerator):
 
     # The context names the next loop frame entered (visit_For's) no longer resolves: read before the loop.
     _hoisted: dict[str, str] | None = None
+    # Variables that hold one value all through the function being written, each with the name of the flag
+    # that says whether the value is a plain dict (or FrozenDict): read once, not at each of its reads.
+    _dict_flags: dict[str, str]
+    _template: nodes.Template | None = None
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
+        self._template, self._dict_flags = node, {}
         self.writeline("from forumbot.render.codegen import formats_by_name as _formats_by_name")
         self.writeline("from forumbot.render.codegen import PLAIN_DICTS as _plain_dicts, loop_text as _loop_text")
         self.writeline("_included = {}")
@@ -185,8 +190,9 @@ class SandboxCodeGenerator(CodeGenerator):
         code = self._code(target, frame)
         name = _variable(code)
         if name is not None:
-            self.write(f"({name}[{key}] if type({name}) in _plain_dicts and {key} in {name}"
-                       f" else environment.{fallback}({code}, {key}))")
+            flag = getattr(self, "_dict_flags", {}).get(name)
+            test = f"type({name}) in _plain_dicts" if flag is None else flag
+            self.write(f"({name}[{key}] if {test} and {key} in {name} else environment.{fallback}({code}, {key}))")
             return
         held = self.temporary_identifier()
         self.write(f"({held}[{key}] if type({held} := {code}) in _plain_dicts and {key} in {held}"
@@ -296,8 +302,16 @@ class SandboxCodeGenerator(CodeGenerator):
         self.write("):")
         self.indent()
         self.enter_frame(loop_frame)              # (the names hoisted: read from the enclosing render)
+        flags = self._dict_flags
+        self._dict_flags = dict(flags)
+        item = loop_frame.symbols.ref(node.target.name)   # a parameter no line of the body assigns
+        if sum(self._reads(node.target.name, b) for b in node.body) > 1:
+            self._flag(item)
         self.buffer(loop_frame)
-        self.blockvisit(node.body, loop_frame)
+        try:
+            self.blockvisit(node.body, loop_frame)
+        finally:
+            self._dict_flags = flags
         self.return_buffer_contents(loop_frame, force_unescaped=True)
         self.outdent()
         self.leave_frame(loop_frame, with_python_scope=True)
@@ -310,7 +324,35 @@ class SandboxCodeGenerator(CodeGenerator):
         if self._assign_stack:
             self._assign_stack[-1].difference_update(loop_frame.symbols.stores)
 
+    def _flag(self, variable: str) -> None:
+        """Write the flag of a variable that keeps its value through the function being written."""
+        flag = self._dict_flags[variable] = self.temporary_identifier()
+        self.writeline(f"{flag} = type({variable}) in _plain_dicts")
+
+    def _reads(self, name: str, within: Any) -> int:
+        """How many attribute or item reads of the template name `name` `within` holds."""
+        return sum(1 for read in within.find_all((nodes.Getattr, nodes.Getitem))
+                   if type(read.node) is nodes.Name and read.node.name == name)
+
+    def leave_frame(self, frame: Frame, with_python_scope: bool = False) -> None:
+        if frame.rootlevel:
+            self._dict_flags = {}       # (a block's function, written next, reads its own variables)
+        super().leave_frame(frame, with_python_scope)
+
     def enter_frame(self, frame: Frame) -> None:
+        if frame.rootlevel and self._plain() and self._template is not None:
+            # A name of the context the template never assigns (no `set`, loop, import or `with` of it
+            # anywhere) keeps the value the render's first lines read: whether it is a dict is asked once.
+            super().enter_frame(frame)
+            template = self._template
+            stored = {n.name for n in template.find_all(nodes.Name) if n.ctx != "load"}
+            stored.update(n.target for n in template.find_all(nodes.Import))
+            stored.update(n if isinstance(n, str) else n[-1] for i in template.find_all(nodes.FromImport)
+                          for n in i.names)
+            for variable, (action, name) in frame.symbols.loads.items():
+                if action == VAR_LOAD_RESOLVE and name not in stored and self._reads(name, template) > 1:
+                    self._flag(variable)
+            return None
         hoisted = self._hoisted
         if hoisted is None or not frame.loop_frame:
             return super().enter_frame(frame)
