@@ -5,8 +5,6 @@ what changed since the one before."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import compress, repeat
-from operator import is_
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -71,12 +69,16 @@ class ByIdentity(Generic[T]):
         if None in values:
             if len(values_by_id) >= self.size:
                 values_by_id, kept = self._dicts = ({}, {})
-            for at in compress(range(len(values)), map(is_, values, repeat(None))):   # found in C
+            at = values.index(None)            # each one not kept, found in C
+            while True:
                 obj = objects[at]
                 value = values[at] = make(obj)
                 key = id(obj)
                 kept[key] = obj                  # the object first: then its value
                 values_by_id[key] = value
+                if None not in values:
+                    break
+                at = values.index(None, at + 1)
         return values
 
     def put(self, obj: Any, value: T) -> None:

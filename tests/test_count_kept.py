@@ -197,7 +197,8 @@ def test_the_kept_count_is_the_count_made_from_scratch(plan, used, dialect, earl
 
 def test_a_count_renders_only_the_wagons_the_vote_changed():
     """The renderer keeps each wagon's dict with its voters' text by the game's view of it: a wagon the vote
-    did not change is the very same dict in the next count, nothing of it made again."""
+    did not change is the very same dict in the next count, nothing of it made again. The dict cannot change
+    (a FrozenDict): the template's loop keeps its line by its identity (render/codegen.py)."""
     state = new_game(9, vote_count_every=1)
     for voter, target in [("P01", "P07"), ("P02", "P07"), ("P03", "P08"), ("P04", "P09")]:
         state, _ = act(state, voter, "vote", target)
@@ -205,7 +206,7 @@ def test_a_count_renders_only_the_wagons_the_vote_changed():
     before = {w["target"]: w for w in renderer._with_voter_lists(_count(state))["wagons"]}
     state, _ = act(state, "P03", "vote", "P09")                   # P03 leaves P08's wagon for P09's
     after = {w["target"]: w for w in renderer._with_voter_lists(_count(state))["wagons"]}
-    assert after["P07"] is before["P07"] and type(after["P07"]) is dict
+    assert after["P07"] is before["P07"] and type(after["P07"]) is FrozenDict
     assert after["P08"] is not before["P08"] and after["P09"]["voters_text"] == "P04, P03"
     plain = Renderer("markdown", "en")._with_voter_lists(json.loads(json.dumps(_count(state))))
     assert {w["target"]: w for w in plain["wagons"]} == after

@@ -17,7 +17,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
-from forumbot.model import Event, Outgoing, parse_time
+from forumbot.model import Event, Outgoing, filled, parse_time
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
 from forumbot.render.codegen import named_fields as _named_fields
 from forumbot.render.defuse import defuse, strip_bidi
@@ -496,5 +496,6 @@ class Renderer:
             raise ConfigError(f"the game has no '{role}' thread for {event.kind} posts",
                               fix=f"add {role} to the game's threads")
         slot = data.get("slot")
-        return [Outgoing(key=key, text=self.text(event, game), thread=thread, at=at, kind=event.kind,
-                         slot=slot if isinstance(slot, str) else "")]
+        # Outgoing(...) as __init__ fills it (model.filled): a vote count after every vote makes one.
+        return [filled(Outgoing, key=key, text=self.text(event, game), thread=thread, pm_to=None, subject="",
+                       at=at, kind=event.kind, slot=slot if isinstance(slot, str) else "")]
