@@ -169,7 +169,37 @@ class SandboxCodeGenerator(CodeGenerator):
         self.writeline("from forumbot.render.codegen import PLAIN_DICTS as _plain_dicts, loop_text as _loop_text")
         self.writeline("_included = {}")
         self.writeline("_loops = {}")
+        if self._plain():
+            self._module_dependencies(node)
         super().visit_Template(node, frame)
+
+    def _module_dependencies(self, node: nodes.Template) -> None:
+        """The template's filters and tests, each looked up once when its module is made, not at each render
+        (and in each block or macro) as jinja2 writes it: the environment's filters are set before it loads a
+        template and never after (as jinja2 asks). One the environment lacks fails where it is used, as ever."""
+        self.writeline("from jinja2.runtime import TemplateRuntimeError as _TemplateRuntimeError")
+        self.writeline("from jinja2.utils import internalcode as _internalcode")
+        for id_map, kind, dependency in ((self.filters, nodes.Filter, "filters"), (self.tests, nodes.Test, "tests")):
+            for name in sorted({found.name for found in node.find_all(kind)}):
+                ref = id_map[name] = self.temporary_identifier()
+                self.writeline("try:")
+                self.indent()
+                self.writeline(f"{ref} = environment.{dependency}[{name!r}]")
+                self.outdent()
+                self.writeline("except KeyError:")
+                self.indent()
+                self.writeline("@_internalcode")
+                self.writeline(f"def {ref}(*unused):")
+                self.indent()
+                self.writeline(f'raise _TemplateRuntimeError("No {dependency[:-1]} named {name!r} found.")')
+                self.outdent(2)
+        self._module_level = True
+
+    _module_level = False
+
+    def pull_dependencies(self, nodes: Any) -> None:
+        if not self._module_level:     # (all are looked up once, at the module's level: see above)
+            super().pull_dependencies(nodes)
 
     def _plain(self) -> bool:
         return not self.environment.is_async
