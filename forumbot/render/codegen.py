@@ -134,6 +134,8 @@ def render(template: Template, data: dict[str, Any]) -> str:
 _PURE_NODES = frozenset((nodes.Output, nodes.TemplateData, nodes.If, nodes.Const, nodes.Name, nodes.Getattr,
                          nodes.Getitem, nodes.Filter, nodes.Keyword, nodes.And, nodes.Or, nodes.Not,
                          nodes.Compare, nodes.Operand, nodes.CondExpr, nodes.Concat))
+# What an included template that only reads its context may hold (`_reads_context_only`).
+_CONTEXT_READERS = _PURE_NODES | {nodes.For, nodes.Include}
 _KEEP_TEXTS = 512     # a loop's texts kept (a vote count's wagons), then started afresh
 _ONLY_FROZEN = frozenset((FrozenDict,))
 _LISTS = frozenset((list, tuple, FrozenList))    # read whole before the loop's text is made
@@ -171,7 +173,22 @@ class SandboxCodeGenerator(CodeGenerator):
         self.writeline("_loops = {}")
         if self._plain():
             self._module_dependencies(node)
+            self.writeline(f"_reads_context_only = {self._reads_context_only(node)!r}")
         super().visit_Template(node, frame)
+
+    def _reads_context_only(self, node: nodes.Template) -> bool:
+        """Whether the template, included, only reads its context: no assignment, import, macro, block, call,
+        `self`, autoescape change or filter but those the environment declares pure (none of which sees the
+        context), so an include of it with no local variables may render it in the including template's
+        context (whose names it would find the same) rather than a copy of it."""
+        pure = getattr(self.environment, "kept_filters", frozenset())
+        if callable(self.environment.autoescape):     # (an evaluation context names its template)
+            return False
+        for part in node.find_all(nodes.Node):
+            if type(part) not in _CONTEXT_READERS or (type(part) is nodes.Name and part.name == "self") or (
+                    type(part) is nodes.Filter and part.name not in pure):
+                return False
+        return True
 
     def _module_dependencies(self, node: nodes.Template) -> None:
         """The template's filters and tests, each looked up once when its module is made, not at each render
@@ -412,20 +429,31 @@ class SandboxCodeGenerator(CodeGenerator):
             return super().visit_Include(node, frame)
         # The environment would find the same template in its cache at each render (it does not reload).
         key = repr(template.value)
-        self.writeline(f"template = _included.get({key})", node)
-        self.writeline("if template is None:")
-        self.indent()
-        self.writeline(f"template = _included[{key}] = environment.get_template({key}, {self.name!r})")
-        self.outdent()
-        if not node.with_context:
-            self.writeline("yield from template._get_default_module()._body_stream")
-            return None
-        # template.new_context(context.get_all(), True, locals): with no locals, its context made directly.
-        local = self.dump_local_context(frame)
-        made = ("environment.context_class(environment, context.get_all(), template.name, template.blocks,"
-                " globals=template.globals)" if local == "{}" else
-                f"template.new_context(context.get_all(), True, {local})")
-        self.writeline(f"gen = template.root_render_func({made})")
+        local = self.dump_local_context(frame) if node.with_context else ""
+        if local == "{}":
+            # template.new_context(context.get_all(), True): a context of the same names, made directly; or,
+            # for a template that only reads its context, this very one (found once, with the template).
+            key = repr(f"{template.value}\0context")
+            self.writeline(f"found = _included.get({key})", node)
+            self.writeline("if found is None:")
+            self.indent()
+            self.writeline(f"template = environment.get_template({template.value!r}, {self.name!r})")
+            self.writeline(f"found = _included[{key}] = (template, "
+                           "template.root_render_func.__globals__.get('_reads_context_only') is True)")
+            self.outdent()
+            self.writeline("template, shared = found")
+            self.writeline("gen = template.root_render_func(context if shared else environment.context_class("
+                           "environment, context.get_all(), template.name, template.blocks, globals=template.globals))")
+        else:
+            self.writeline(f"template = _included.get({key})", node)
+            self.writeline("if template is None:")
+            self.indent()
+            self.writeline(f"template = _included[{key}] = environment.get_template({key}, {self.name!r})")
+            self.outdent()
+            if not node.with_context:
+                self.writeline("yield from template._get_default_module()._body_stream")
+                return None
+            self.writeline(f"gen = template.root_render_func(template.new_context(context.get_all(), True, {local}))")
         self.writeline("try:")
         self.indent()
         if frame.buffer is None:        # its text passed on in C, not event by event in Python

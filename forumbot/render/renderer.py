@@ -276,6 +276,7 @@ class Renderer:
         self.dialect = dialect
         self.lang = lang
         self._filters = _DIALECT_FILTERS[dialect]
+        self._esc, self._link, self._strike = self._filters["esc"], self._filters["link"], self._filters["strike"]
         self.env = self.environment(jinja2.ChoiceLoader(loaders))
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
@@ -337,10 +338,12 @@ class Renderer:
         return text
 
     def _frozen_voter(self, entry: FrozenDict) -> str:
-        """_voter's text of a voter that cannot change: kept by its identity (_voters_text), so not by what
-        it says as well."""
-        return self._voter_made(entry["name"], entry.get("url", ""), bool(entry.get("final")),
-                                bool(entry.get("withdrawn")))
+        """_voter's text of a voter that cannot change (_voter_made's, in one call: one or two a count): kept
+        by its identity (_voters_text), so not by what it says as well."""
+        text = self._link(self._esc(entry["name"]), entry.get("url", ""))
+        if entry.get("final"):
+            text += f" ({self.phrases['final']})"
+        return self._strike(text) if entry.get("withdrawn") else text
 
     def _voter_made(self, name: str, url: str, final: bool, withdrawn: bool) -> str:
         f = self._filters
