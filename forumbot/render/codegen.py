@@ -491,7 +491,8 @@ class SandboxCodeGenerator(CodeGenerator):
             head = "yield " if frame.buffer is None else f"{frame.buffer}.append("
             tail = "" if frame.buffer is None else ")"
             if not values:
-                self.writeline(f"{head}{form.replace('%%', '%')!r}{tail}")
+                if form:      # (an empty text, such as a markdown list's start, is not written at all)
+                    self.writeline(f"{head}{form.replace('%%', '%')!r}{tail}")
                 continue
             self.writeline(head, values[0])
             if form == "%s":
