@@ -5,16 +5,19 @@ what changed since the one before."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import compress, repeat
-from operator import is_
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
 
 class FrozenDict(dict[str, Any]):
-    """A dict that cannot be changed: a part of a view shared by several (each vote count shows the voters of
-    the one before), so what is made from it may be kept by its identity (the renderer's text of a voter)."""
+    """A dict that cannot be changed, holding only values that cannot change either (str, numbers, None,
+    FrozenDicts, FrozenLists, tuples of those): a part of a view shared by several (each vote count shows the
+    voters of the one before), so what is made from it may be kept by its identity (the renderer's text of a
+    voter, a template loop's text of a wagon: render/codegen.py). No __dict__: it has no attribute but its
+    class's (a template reads its items as a plain dict's)."""
+
+    __slots__ = ()
 
     def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a FrozenDict cannot be changed")
@@ -29,6 +32,8 @@ class FrozenDict(dict[str, Any]):
 class FrozenList(list[Any]):
     """A list that cannot be changed: a wagon's voters, the same list in every vote count until a vote
     changes the wagon (the renderer keeps its text by the list's identity)."""
+
+    __slots__ = ()
 
     def _unchangeable(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("a FrozenList cannot be changed")
@@ -64,12 +69,16 @@ class ByIdentity(Generic[T]):
         if None in values:
             if len(values_by_id) >= self.size:
                 values_by_id, kept = self._dicts = ({}, {})
-            for at in compress(range(len(values)), map(is_, values, repeat(None))):   # found in C
+            at = values.index(None)            # each one not kept, found in C
+            while True:
                 obj = objects[at]
                 value = values[at] = make(obj)
                 key = id(obj)
                 kept[key] = obj                  # the object first: then its value
                 values_by_id[key] = value
+                if None not in values:
+                    break
+                at = values.index(None, at + 1)
         return values
 
     def put(self, obj: Any, value: T) -> None:

@@ -16,7 +16,12 @@ before it is used; anything else is compiled as jinja2 compiles it and meets the
 - `{% include "name" %}` of a constant name: the template is looked up once per compiled template, not
   at each render (the environment does not reload templates);
 - a name a `{% for %}` body reads from the context (`t` in a wagon's line) is resolved once before the
-  loop, not at each pass (see `visit_For`).
+  loop, not at each pass (see `visit_For`);
+- a `{% for %}` loop whose body reads only its item, names the environment declares unchanging (`t`),
+  constants and pure filters keeps each item's text by the item's identity when the item cannot change (a
+  FrozenDict): a vote count after one vote makes the lines of the two wagons it changed (see `_kept_loop`).
+A FrozenDict is read as a plain dict is (the sandbox's answer for both: it has no attribute of its own but
+underscored ones, which keep their way).
 A `%` format or a value read fails on the same template line as before: a line's values stay on one line.
 """
 
@@ -24,19 +29,27 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable
 from functools import lru_cache
 from io import StringIO
 from keyword import iskeyword
+from operator import is_
 from typing import Any
 
 from jinja2 import Template, nodes
 from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.idtracking import VAR_LOAD_RESOLVE
 from jinja2.runtime import Context
+from jinja2.utils import internalcode
+
+from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 
 # Every attribute a plain dict has (a dict instance has no __dict__ of its own: its attributes are its
-# class's), so `v.day` on a plain dict, which has no attribute `day`, can only be its item.
+# class's), so `v.day` on a plain dict, which has no attribute `day`, can only be its item. A FrozenDict
+# (no __dict__ either: __slots__) has these and a few underscored ones of its own.
 DICT_ATTRIBUTES = frozenset(dir(dict))
+FROZEN_ATTRIBUTES = frozenset(dir(FrozenDict))
+PLAIN_DICTS = frozenset((dict, FrozenDict))     # read by item where the sandbox finds no attribute
 # What a template may read of a plain dict's methods: the sandbox allows these (it refuses only those that
 # change the dict) and returns the bound method itself.
 DICT_READERS = {"get": dict.get, "items": dict.items, "keys": dict.keys, "values": dict.values}
@@ -116,16 +129,94 @@ def render(template: Template, data: dict[str, Any]) -> str:
         env.handle_exception()
 
 
+# What a kept loop's body may hold (SandboxCodeGenerator._keepable): nothing that calls, assigns, loops,
+# includes or reads `loop`; a filter only if the environment declares it pure.
+_PURE_NODES = frozenset((nodes.Output, nodes.TemplateData, nodes.If, nodes.Const, nodes.Name, nodes.Getattr,
+                         nodes.Getitem, nodes.Filter, nodes.Keyword, nodes.And, nodes.Or, nodes.Not,
+                         nodes.Compare, nodes.Operand, nodes.CondExpr, nodes.Concat))
+# What an included template that only reads its context may hold (`_reads_context_only`).
+_CONTEXT_READERS = _PURE_NODES | {nodes.For, nodes.Include}
+_KEEP_TEXTS = 512     # a loop's texts kept (a vote count's wagons), then started afresh
+_ONLY_FROZEN = frozenset((FrozenDict,))
+_LISTS = frozenset((list, tuple, FrozenList))    # read whole before the loop's text is made
+
+
+@internalcode
+def loop_text(loops: dict[str, tuple[tuple[Any, ...], ByIdentity[str]]], key: str, items: Any,
+              held: tuple[Any, ...], body: Callable[[Any], str]) -> str:
+    """The text of a kept loop (`_kept_loop`): each item's text by `body`, or, for an item that cannot change
+    (a FrozenDict), as kept from a render before with the same `held` values (found by identity, in C). A
+    lazy iterable is read item by item as the loop reads it, and nothing of it kept."""
+    if type(items) not in _LISTS or not _ONLY_FROZEN.issuperset(map(type, items)):
+        return "".join(map(body, items))
+    kept = loops.get(key)
+    if kept is None or not all(map(is_, kept[0], held)):
+        kept = loops[key] = (held, ByIdentity(_KEEP_TEXTS))
+    return "".join(kept[1].made(items, body))
+
+
 class SandboxCodeGenerator(CodeGenerator):
     """jinja2's code generator with the shortcuts above; see the module's note."""
 
     # The context names the next loop frame entered (visit_For's) no longer resolves: read before the loop.
     _hoisted: dict[str, str] | None = None
+    # Variables that hold one value all through the function being written, each with the name of the flag
+    # that says whether the value is a plain dict (or FrozenDict): read once, not at each of its reads.
+    _dict_flags: dict[str, str]
+    _template: nodes.Template | None = None
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
+        self._template, self._dict_flags = node, {}
         self.writeline("from forumbot.render.codegen import formats_by_name as _formats_by_name")
+        self.writeline("from forumbot.render.codegen import PLAIN_DICTS as _plain_dicts, loop_text as _loop_text")
         self.writeline("_included = {}")
+        self.writeline("_loops = {}")
+        if self._plain():
+            self._module_dependencies(node)
+            self.writeline(f"_reads_context_only = {self._reads_context_only(node)!r}")
         super().visit_Template(node, frame)
+
+    def _reads_context_only(self, node: nodes.Template) -> bool:
+        """Whether the template, included, only reads its context: no assignment, import, macro, block, call,
+        `self`, autoescape change or filter but those the environment declares pure (none of which sees the
+        context), so an include of it with no local variables may render it in the including template's
+        context (whose names it would find the same) rather than a copy of it."""
+        pure = getattr(self.environment, "kept_filters", frozenset())
+        if callable(self.environment.autoescape):     # (an evaluation context names its template)
+            return False
+        for part in node.find_all(nodes.Node):
+            if type(part) not in _CONTEXT_READERS or (type(part) is nodes.Name and part.name == "self") or (
+                    type(part) is nodes.Filter and part.name not in pure):
+                return False
+        return True
+
+    def _module_dependencies(self, node: nodes.Template) -> None:
+        """The template's filters and tests, each looked up once when its module is made, not at each render
+        (and in each block or macro) as jinja2 writes it: the environment's filters are set before it loads a
+        template and never after (as jinja2 asks). One the environment lacks fails where it is used, as ever."""
+        self.writeline("from jinja2.runtime import TemplateRuntimeError as _TemplateRuntimeError")
+        self.writeline("from jinja2.utils import internalcode as _internalcode")
+        for id_map, kind, dependency in ((self.filters, nodes.Filter, "filters"), (self.tests, nodes.Test, "tests")):
+            for name in sorted({found.name for found in node.find_all(kind)}):
+                ref = id_map[name] = self.temporary_identifier()
+                self.writeline("try:")
+                self.indent()
+                self.writeline(f"{ref} = environment.{dependency}[{name!r}]")
+                self.outdent()
+                self.writeline("except KeyError:")
+                self.indent()
+                self.writeline("@_internalcode")
+                self.writeline(f"def {ref}(*unused):")
+                self.indent()
+                self.writeline(f'raise _TemplateRuntimeError("No {dependency[:-1]} named {name!r} found.")')
+                self.outdent(2)
+        self._module_level = True
+
+    _module_level = False
+
+    def pull_dependencies(self, nodes: Any) -> None:
+        if not self._module_level:     # (all are looked up once, at the module's level: see above)
+            super().pull_dependencies(nodes)
 
     def _plain(self) -> bool:
         return not self.environment.is_async
@@ -141,21 +232,22 @@ class SandboxCodeGenerator(CodeGenerator):
             self.stream = stream
 
     def _dict_or(self, frame: Frame, target: nodes.Expr, key: str, fallback: str) -> None:
-        """`(T[key] if type(T := target) is dict and key in T else environment.<fallback>(T, key))`; a
-        variable is read as it is (a dict is never jinja2's `missing`, which its undefined check is for)."""
+        """`(T[key] if type(T := target) in PLAIN_DICTS and key in T else environment.<fallback>(T, key))`;
+        a variable is read as it is (a dict is never jinja2's `missing`, which its undefined check is for)."""
         code = self._code(target, frame)
         name = _variable(code)
         if name is not None:
-            self.write(f"({name}[{key}] if type({name}) is dict and {key} in {name}"
-                       f" else environment.{fallback}({code}, {key}))")
+            flag = getattr(self, "_dict_flags", {}).get(name)
+            test = f"type({name}) in _plain_dicts" if flag is None else flag
+            self.write(f"({name}[{key}] if {test} and {key} in {name} else environment.{fallback}({code}, {key}))")
             return
         held = self.temporary_identifier()
-        self.write(f"({held}[{key}] if type({held} := {code}) is dict and {key} in {held}"
+        self.write(f"({held}[{key}] if type({held} := {code}) in _plain_dicts and {key} in {held}"
                    f" else environment.{fallback}({held}, {key}))")
 
     @optimizeconst
     def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
-        if not self._plain() or node.attr in DICT_ATTRIBUTES:
+        if not self._plain() or node.attr in FROZEN_ATTRIBUTES:
             return super().visit_Getattr(node, frame)
         self._dict_or(frame, node.node, repr(node.attr), "getattr")
 
@@ -215,11 +307,99 @@ class SandboxCodeGenerator(CodeGenerator):
             self.writeline(f"{target} = {self.get_resolve_func()}({name!r})", node)
         self._hoisted = hoisted
         try:
+            if self._keepable(node, hoisted):
+                return self._kept_loop(node, frame, hoisted)
             return super().visit_For(node, frame)
         finally:
             self._hoisted = None
 
+    def _keepable(self, node: nodes.For, hoisted: dict[str, str]) -> bool:
+        """Whether each pass's text is a function of the item alone, for this environment: a loop without
+        `else`, filter or `loop`, of one name, whose body holds only output, `if`, constants, reads of the item
+        and of the names the environment declares unchanging (`kept_names`, resolved from the context: no
+        local of the template holds them), operators and the filters it declares pure (`kept_filters`)."""
+        names = getattr(self.environment, "kept_names", frozenset())
+        pure = getattr(self.environment, "kept_filters", frozenset())
+        if node.else_ or node.test is not None or not isinstance(node.target, nodes.Name) or not names:
+            return False
+        item = node.target.name
+        for body in node.body:
+            for part in (body, *body.find_all(nodes.Node)):
+                if type(part) not in _PURE_NODES:
+                    return False
+                if type(part) is nodes.Name and part.name != item and (
+                        part.ctx != "load" or part.name not in names or part.name not in hoisted.values()):
+                    return False
+                if type(part) is nodes.Filter and (part.name not in pure or part.node is None
+                                                   or part.dyn_args or part.dyn_kwargs):
+                    return False
+        return True
+
+    def _kept_loop(self, node: nodes.For, frame: Frame, hoisted: dict[str, str]) -> None:
+        """The loop's body as a function of its item returning the pass's text; `loop_text` calls it for
+        the items whose text is not kept, and the loop's text is written at once. The identities of what
+        else the body reads (the unchanging names, the filters) go with the texts: another value of one is
+        another table."""
+        loop_frame = frame.inner()
+        loop_frame.loop_frame = True
+        loop_frame.symbols.analyze_node(node, for_branch="body")
+        body = self.temporary_identifier()
+        self.writeline(f"def {body}(", node)
+        self.visit(node.target, loop_frame)       # a parameter of the loop's frame
+        self.write("):")
+        self.indent()
+        self.enter_frame(loop_frame)              # (the names hoisted: read from the enclosing render)
+        flags = self._dict_flags
+        self._dict_flags = dict(flags)
+        item = loop_frame.symbols.ref(node.target.name)   # a parameter no line of the body assigns
+        if sum(self._reads(node.target.name, b) for b in node.body) > 1:
+            self._flag(item)
+        self.buffer(loop_frame)
+        try:
+            self.blockvisit(node.body, loop_frame)
+        finally:
+            self._dict_flags = flags
+        self.return_buffer_contents(loop_frame, force_unescaped=True)
+        self.outdent()
+        self.leave_frame(loop_frame, with_python_scope=True)
+        held = [*hoisted, *sorted({self.filters[f.name] for b in node.body for f in b.find_all(nodes.Filter)})]
+        self.start_write(frame, node)
+        self.write(f"_loop_text(_loops, {body!r}, ")
+        self.visit(node.iter, frame)
+        self.write(f", ({''.join(f'{h}, ' for h in held)}), {body})")
+        self.end_write(frame)
+        if self._assign_stack:
+            self._assign_stack[-1].difference_update(loop_frame.symbols.stores)
+
+    def _flag(self, variable: str) -> None:
+        """Write the flag of a variable that keeps its value through the function being written."""
+        flag = self._dict_flags[variable] = self.temporary_identifier()
+        self.writeline(f"{flag} = type({variable}) in _plain_dicts")
+
+    def _reads(self, name: str, within: Any) -> int:
+        """How many attribute or item reads of the template name `name` `within` holds."""
+        return sum(1 for read in within.find_all((nodes.Getattr, nodes.Getitem))
+                   if type(read.node) is nodes.Name and read.node.name == name)
+
+    def leave_frame(self, frame: Frame, with_python_scope: bool = False) -> None:
+        if frame.rootlevel:
+            self._dict_flags = {}       # (a block's function, written next, reads its own variables)
+        super().leave_frame(frame, with_python_scope)
+
     def enter_frame(self, frame: Frame) -> None:
+        if frame.rootlevel and self._plain() and self._template is not None:
+            # A name of the context the template never assigns (no `set`, loop, import or `with` of it
+            # anywhere) keeps the value the render's first lines read: whether it is a dict is asked once.
+            super().enter_frame(frame)
+            template = self._template
+            stored = {n.name for n in template.find_all(nodes.Name) if n.ctx != "load"}
+            stored.update(n.target for n in template.find_all(nodes.Import))
+            stored.update(n if isinstance(n, str) else n[-1] for i in template.find_all(nodes.FromImport)
+                          for n in i.names)
+            for variable, (action, name) in frame.symbols.loads.items():
+                if action == VAR_LOAD_RESOLVE and name not in stored and self._reads(name, template) > 1:
+                    self._flag(variable)
+            return None
         hoisted = self._hoisted
         if hoisted is None or not frame.loop_frame:
             return super().enter_frame(frame)
@@ -249,20 +429,31 @@ class SandboxCodeGenerator(CodeGenerator):
             return super().visit_Include(node, frame)
         # The environment would find the same template in its cache at each render (it does not reload).
         key = repr(template.value)
-        self.writeline(f"template = _included.get({key})", node)
-        self.writeline("if template is None:")
-        self.indent()
-        self.writeline(f"template = _included[{key}] = environment.get_template({key}, {self.name!r})")
-        self.outdent()
-        if not node.with_context:
-            self.writeline("yield from template._get_default_module()._body_stream")
-            return None
-        # template.new_context(context.get_all(), True, locals): with no locals, its context made directly.
-        local = self.dump_local_context(frame)
-        made = ("environment.context_class(environment, context.get_all(), template.name, template.blocks,"
-                " globals=template.globals)" if local == "{}" else
-                f"template.new_context(context.get_all(), True, {local})")
-        self.writeline(f"gen = template.root_render_func({made})")
+        local = self.dump_local_context(frame) if node.with_context else ""
+        if local == "{}":
+            # template.new_context(context.get_all(), True): a context of the same names, made directly; or,
+            # for a template that only reads its context, this very one (found once, with the template).
+            key = repr(f"{template.value}\0context")
+            self.writeline(f"found = _included.get({key})", node)
+            self.writeline("if found is None:")
+            self.indent()
+            self.writeline(f"template = environment.get_template({template.value!r}, {self.name!r})")
+            self.writeline(f"found = _included[{key}] = (template, "
+                           "template.root_render_func.__globals__.get('_reads_context_only') is True)")
+            self.outdent()
+            self.writeline("template, shared = found")
+            self.writeline("gen = template.root_render_func(context if shared else environment.context_class("
+                           "environment, context.get_all(), template.name, template.blocks, globals=template.globals))")
+        else:
+            self.writeline(f"template = _included.get({key})", node)
+            self.writeline("if template is None:")
+            self.indent()
+            self.writeline(f"template = _included[{key}] = environment.get_template({key}, {self.name!r})")
+            self.outdent()
+            if not node.with_context:
+                self.writeline("yield from template._get_default_module()._body_stream")
+                return None
+            self.writeline(f"gen = template.root_render_func(template.new_context(context.get_all(), True, {local}))")
         self.writeline("try:")
         self.indent()
         if frame.buffer is None:        # its text passed on in C, not event by event in Python
@@ -300,7 +491,8 @@ class SandboxCodeGenerator(CodeGenerator):
             head = "yield " if frame.buffer is None else f"{frame.buffer}.append("
             tail = "" if frame.buffer is None else ")"
             if not values:
-                self.writeline(f"{head}{form.replace('%%', '%')!r}{tail}")
+                if form:      # (an empty text, such as a markdown list's start, is not written at all)
+                    self.writeline(f"{head}{form.replace('%%', '%')!r}{tail}")
                 continue
             self.writeline(head, values[0])
             if form == "%s":

@@ -17,7 +17,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
-from forumbot.model import Event, Outgoing, parse_time
+from forumbot.model import Event, Outgoing, filled, parse_time
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
 from forumbot.render.codegen import named_fields as _named_fields
 from forumbot.render.defuse import defuse, strip_bidi
@@ -276,6 +276,7 @@ class Renderer:
         self.dialect = dialect
         self.lang = lang
         self._filters = _DIALECT_FILTERS[dialect]
+        self._esc, self._link, self._strike = self._filters["esc"], self._filters["link"], self._filters["strike"]
         self.env = self.environment(jinja2.ChoiceLoader(loaders))
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
@@ -303,6 +304,11 @@ class Renderer:
         env.globals["result"] = self._result
         env.filters["person"] = self.person
         env.filters["count"] = self.count
+        # What a template loop's text may be kept by (codegen.py's kept loops): the phrase table, which nothing
+        # changes once the renderer is made, and the filters that answer by their arguments alone (not
+        # `person`: the genders it reads grow with a game's roster).
+        env.kept_names = frozenset({"t"})    # type: ignore[attr-defined]
+        env.kept_filters = frozenset({*self._filters, "when", "count", "length"})    # type: ignore[attr-defined]
         return env
 
     def count(self, value: Any) -> Any:
@@ -332,10 +338,12 @@ class Renderer:
         return text
 
     def _frozen_voter(self, entry: FrozenDict) -> str:
-        """_voter's text of a voter that cannot change: kept by its identity (_voters_text), so not by what
-        it says as well."""
-        return self._voter_made(entry["name"], entry.get("url", ""), bool(entry.get("final")),
-                                bool(entry.get("withdrawn")))
+        """_voter's text of a voter that cannot change (_voter_made's, in one call: one or two a count): kept
+        by its identity (_voters_text), so not by what it says as well."""
+        text = self._link(self._esc(entry["name"]), entry.get("url", ""))
+        if entry.get("final"):
+            text += f" ({self.phrases['final']})"
+        return self._strike(text) if entry.get("withdrawn") else text
 
     def _voter_made(self, name: str, url: str, final: bool, withdrawn: bool) -> str:
         f = self._filters
@@ -420,7 +428,7 @@ class Renderer:
         if type(wagon) is not FrozenDict or type(voters) is not FrozenList \
                 or not _ONLY_FROZEN.issuperset(map(type, voters)):
             raise _NotFrozen
-        return {**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))}
+        return FrozenDict({**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))})
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""
@@ -491,5 +499,6 @@ class Renderer:
             raise ConfigError(f"the game has no '{role}' thread for {event.kind} posts",
                               fix=f"add {role} to the game's threads")
         slot = data.get("slot")
-        return [Outgoing(key=key, text=self.text(event, game), thread=thread, at=at, kind=event.kind,
-                         slot=slot if isinstance(slot, str) else "")]
+        # Outgoing(...) as __init__ fills it (model.filled): a vote count after every vote makes one.
+        return [filled(Outgoing, key=key, text=self.text(event, game), thread=thread, pm_to=None, subject="",
+                       at=at, kind=event.kind, slot=slot if isinstance(slot, str) else "")]

@@ -300,6 +300,15 @@ def _keep(derived: _Derived) -> _Derived:
     return derived
 
 
+def made_from(entries: tuple[VoteEntry, ...]) -> tuple[tuple[VoteEntry, ...], tuple[int, ...]] | None:
+    """The entries `entries` was made from by one change (a vote, a withdrawal) and the positions it changed,
+    while that is kept; else None."""
+    found = _DERIVED.get(id(entries))
+    if found is None or found.entries is not entries or found.parent is None:
+        return None
+    return found.parent, found.changed
+
+
 def entry_index(entries: tuple[VoteEntry, ...]) -> dict[tuple[str, str], int]:
     """Where each (voter, target) entry is in `entries` (kept, not rebuilt, from one vote to the next)."""
     return _derived(entries).index

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from itertools import compress, filterfalse, groupby, islice
 from operator import attrgetter, is_not
 
-from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
+from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry, made_from
 from forumbot.kept import ByIdentity
 from forumbot.model import filled
 
@@ -139,6 +139,42 @@ def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
     return {target: _wagon(target, tuple(group)) for target, group in groupby(ordered, _TARGET)}
 
 
+def _voted(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tuple[VoteEntry, ...],
+           positions: tuple[int, ...]) -> dict[str, Wagon] | None:
+    """_remade for a vote's own change (state.made_from: the positions it changed, the added ones at the
+    end): an entry struck or revived in its place (its seq kept), or a vote with a new seq, the last of its
+    wagon, in place of the voter's struck entry on that wagon or added. None for any other change."""
+    groups: dict[str, tuple[VoteEntry, ...]] = {}
+    count = len(before)
+    for at in positions:
+        new = entries[at]
+        target = new.target
+        group = groups[target] if target in groups else wagons[target].entries if target in wagons else ()
+        if at < count:
+            gone = before[at]
+            if gone.target != target:
+                return None
+            place = bisect_left(group, gone.seq, key=_SEQ)
+            if place == len(group) or group[place] is not gone:
+                return None
+            if new.seq == gone.seq:          # struck or revived: it keeps its place
+                if place + 1 < len(group) and group[place + 1].seq == new.seq:
+                    return None   # two votes with one seq: only the sorts know their order
+                groups[target] = group[:place] + (new,) + group[place + 1:]
+                continue
+            group = group[:place] + group[place + 1:]
+        if group and group[-1].seq >= new.seq:
+            return None
+        groups[target] = group + (new,)
+    made = dict(wagons)
+    for target, group in groups.items():
+        if group:
+            made[target] = _wagon(target, group)
+        else:
+            del made[target]
+    return made
+
+
 def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
             entries: tuple[VoteEntry, ...]) -> dict[str, Wagon] | None:
     """The wagons of `entries` from `wagons`, those of `before`, when `entries` is `before` with a few
@@ -201,11 +237,17 @@ def wagons(state: MafiaState) -> list[Wagon]:
     if kept is not None and kept[0] is entries:
         return sorted(kept[1].values(), key=_ORDER)
     found = None
-    # Copied in C before it is looked through: games on other platforms run in other threads.
-    for before, made in reversed(tuple(_RECENT.values())):   # the newest first
-        found = _remade(before, made, entries)
-        if found is not None:
-            break
+    parent = made_from(entries)       # a vote's entries: the wagons of those it was made from, if kept
+    if parent is not None:
+        kept = _RECENT.get(id(parent[0]))
+        if kept is not None and kept[0] is parent[0]:
+            found = _voted(parent[0], kept[1], entries, parent[1])
+    if found is None:
+        # Copied in C before it is looked through: games on other platforms run in other threads.
+        for before, made in reversed(tuple(_RECENT.values())):   # the newest first
+            found = _remade(before, made, entries)
+            if found is not None:
+                break
     if found is None:
         found = _made(entries)
     if len(_RECENT) >= _KEEP_RECENT:
