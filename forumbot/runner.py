@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import compress, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any, NamedTuple
 
 from forumbot import corrections
@@ -51,6 +51,8 @@ _SHORTENED = {kind: (keys, frozenset(keys)) for kind, keys in _LOGGED_SHORT.item
 _key = attrgetter("key")   # an outgoing message's key
 _event = itemgetter(0)     # a step's (event, post) pair's event
 _author = attrgetter("author")
+_data = attrgetter("data")
+_removes = methodcaller("get", "remove_post")   # an event's: its post is to be removed
 _BLANK = repeat("")
 
 
@@ -136,9 +138,8 @@ class Runner:
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
         self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
-        # Per game, what it reads in the state last asked about (_reading), and its next deadline there
-        # (_deadline): the same state object asks the game nothing again.
-        self._readings: dict[str, _Reading] = {}
+        # Per game, its next deadline in the state last asked about (_deadline): the same state object asks the
+        # game nothing again.
         self._deadlines: dict[str, tuple[Any, datetime | None]] = {}
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
         # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
@@ -153,27 +154,33 @@ class Runner:
     def state(self, run: GameRun, *, check: bool = True) -> Any:
         """The game's current state. `check=False` trusts what this runner last read or wrote (within one
         step, where nobody else writes). Raises ConfigError for a game not started."""
+        if not check:
+            cached = self._states.get(run.name)
+            if cached is not None:
+                return cached[1]
+        return self._held(run)[1]
+
+    def _held(self, run: GameRun) -> tuple[int, Any, HostState, int, _Reading | None]:
+        """What this runner holds of the game (its entry in _states), checked against the store."""
         name = run.name
         cached = self._states.get(name)
-        if cached is not None and not check:
-            return cached[1]
         if not self._looked:
             self.store.look()
         what = f"game:{name}"
         token = self.store.token(what)   # taken before the read: a write after it shows at the next look
         if cached is not None and self._tokens.get(what) == token:
-            return cached[1]
+            return cached
         version = self.store.game_version(name)
         self._tokens[what] = token
         if cached is not None and cached[0] == version:
-            return cached[1]
+            return cached
         row = self.store.game(name)
         if row is None:
             raise ConfigError(f"game {name} has not been started")
-        state = run.game.from_json(row.state)
-        self._states[name] = (row.version, state, HostState.from_json(row.host), row.event_seq, None)
+        cached = self._states[name] = (row.version, run.game.from_json(row.state), HostState.from_json(row.host),
+                                       row.event_seq, None)
         self._held_in_parts(run, row.parts)
-        return state
+        return cached
 
     def _held_in_parts(self, run: GameRun, parts: bool) -> None:
         if parts:
@@ -206,37 +213,24 @@ class Runner:
         self.state(run)
         return self._states[run.name][2]
 
-    def _reading(self, run: GameRun, state: Any, host: HostState) -> _Reading:
+    def _reading(self, run: GameRun, state: Any, host: HostState, like: _Reading | None = None) -> _Reading:
         """What the game reads in `state` with the host layer's `host`: its threads, and the authors whose
-        private messages it reads (the host's lookalikes are read with the new PMs: `_lookalike`). The same
-        state, host layer and config ask the game nothing (a game never changes a state in place: apply
-        returns a new one, as the runner's `state is before` relies on too; a HostState and a config are
-        replaced, never changed); a new state whose threads and authors are the same gives the same tuples
-        (so a step tells by identity that the game reads no more)."""
-        name = run.name
-        kept = self._readings.get(name)
+        private messages it reads (the host's lookalikes are read with the new PMs: `_lookalike`). `like`: a
+        reading of the same game (the state held); where the new one reads the same, it has the same tuples
+        (so a step tells by identity that the game reads no more) and nothing is worked out again."""
+        game, config = run.game, run.config
         count = len(run.thread_ids)   # (a thread the bot opens gets its id once, in run.thread_ids)
-        config = run.config
-        if kept is not None and kept[0] is state and kept[1] is host and kept[2] is config and kept[3] == count:
-            return kept
-        game = run.game
         roles = game.threads(state)
-        if kept is not None and kept[3] == count and kept[2] is config and kept[4] == roles:
-            threads, by_role = kept[5], kept[6]
-        else:
-            by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
-            threads = tuple(sorted(set(by_role.values())))
         base = game.pm_authors(state)
+        if like is not None and like.host is host and like.config is config and like.count == count \
+                and (like.base is base or like.base == base) and like.roles == roles:
+            # (as _Reading(...) makes it, without its __new__ in Python)
+            return tuple.__new__(_Reading, (state, host, config, count, roles, like.threads, like.by_role, base,
+                                            like.extra, like.authors))
+        by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
         extra = ((config.host,) if config.host else ()) + tuple(host.accounts)
-        if kept is not None and (kept[7] is base or kept[7] == base) and kept[8] == extra:
-            # the same roster as last time (a game may build the tuple anew each time): not merged again
-            base, extra, authors = kept[7], kept[8], kept[9]
-        else:
-            authors = tuple(dict.fromkeys((*base, *extra)))
-        # (as _Reading(...) makes it, without its __new__ in Python)
-        kept = self._readings[name] = tuple.__new__(_Reading, (state, host, config, count, roles, threads, by_role,
-                                                               base, extra, authors))
-        return kept
+        return _Reading(state, host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
+                        extra, tuple(dict.fromkeys((*base, *extra))))
 
     def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
         """The authors whose private messages the game reads, lookalikes of the host among new PMs too."""
@@ -439,6 +433,7 @@ class Runner:
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
         # just before it, or missed by a failed fetch, still counts by its own time.
         reach = read - self.settle if read is not None else None
+        until = min(now, reach) if reach is not None else None   # (where a deadline due to re-read ends)
         recheck = getattr(self.platform, "recheck", None)
         for run in self.runs:
             name = run.name
@@ -449,7 +444,7 @@ class Runner:
             # for the state held, has not come: as _recheck)
             if recheck is not None and held is not None and (
                     known is None or known[0] is not held[1]
-                    or not (known[1] is None or reach is None or known[1] > min(now, reach))):
+                    or (until is not None and known[1] is not None and known[1] <= until)):
                 try:
                     self._recheck(run, now, reach)
                 except PlatformError as err:
@@ -492,16 +487,15 @@ class Runner:
 
     def _held_threads(self, run: GameRun) -> tuple[str, ...]:
         """The platform ids of the threads the game reads in its current state (checked against the store)."""
-        self.state(run, check=True)
-        return self._held_reading(run, self._states[run.name]).threads
-
-    def _held_reading(self, run: GameRun, held: tuple[int, Any, HostState, int, _Reading | None]) -> _Reading:
-        """What the game reads in the state this runner holds (`held`, from _states): the reading the step that
-        wrote it worked out, while the config and the thread ids are the same, else _reading's."""
+        held = self._held(run)
         reading = held[4]
+        # The reading the step that wrote the state worked out, while the config and the thread ids are the
+        # same; else worked out now and held with the state, so that the step's _advance_once takes it as it
+        # is (neither changes later in a step: a game's threads are found and opened before this).
         if reading is None or reading.config is not run.config or reading.count != len(run.thread_ids):
-            return self._reading(run, held[1], held[2])
-        return reading
+            reading = self._reading(run, held[1], held[2])
+            self._states[run.name] = (*held[:4], reading)
+        return reading.threads
 
     def _fetch(self, threads: list[str], pms: list[Post], now: datetime) -> int:
         """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in the
@@ -654,10 +648,11 @@ class Runner:
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         game, name, store = run.game, run.name, self.store
-        held = self._states[name]   # (what state(run, check=False) gives: _advance checked)
-        version, state, host, seq, reading = held
-        if reading is None or reading.config is not run.config or reading.count != len(run.thread_ids):
-            reading = self._held_reading(run, held)
+        # (what state(run, check=False) gives: _advance checked; the reading, checked at the step's start
+        # (_held_threads) unless the state was read or written since)
+        version, state, host, seq, reading = self._states[name]
+        if reading is None:
+            reading = self._reading(run, state, host)
         threads, authors = reading.threads, reading.authors
         lookalike = self._lookalike(run)
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
@@ -672,7 +667,7 @@ class Runner:
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over. (The same threads and authors come
             # as the same tuples: _reading.)
-            more = self._reading(run, after, step.host)
+            more = self._reading(run, after, step.host, reading)
             if (more.threads is threads or set(more.threads) <= set(threads)) \
                     and (more.authors is authors or set(more.authors) <= set(authors)):
                 break
@@ -696,7 +691,7 @@ class Runner:
         crashpoint("committed")
         self._wrote(run, version + 1, state, step.host, stored, seq, outbox, more)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
-        if remove is not None:
+        if remove is not None and any(map(_removes, map(_data, map(_event, events)))):
             for event, post in events:
                 if post and event.data.get("remove_post"):
                     remove(post, str(event.data.get("reason", "")))
