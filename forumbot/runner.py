@@ -97,6 +97,7 @@ class _Reading(NamedTuple):
     base: tuple[str, ...]       # the game's own PM authors
     extra: tuple[str, ...]      # the host and the accounts that replaced players
     authors: tuple[str, ...]    # the two merged
+    also: Callable[[str], bool] | None   # lookalikes of the host, whose PMs are read too (Runner._lookalike)
 
 
 class _Plan(NamedTuple):
@@ -226,11 +227,11 @@ class Runner:
                 and (like.base is base or like.base == base) and like.roles == roles:
             # (as _Reading(...) makes it, without its __new__ in Python)
             return tuple.__new__(_Reading, (state, host, config, count, roles, like.threads, like.by_role, base,
-                                            like.extra, like.authors))
+                                            like.extra, like.authors, like.also))
         by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
         extra = ((config.host,) if config.host else ()) + tuple(host.accounts)
         return _Reading(state, host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
-                        extra, tuple(dict.fromkeys((*base, *extra))))
+                        extra, tuple(dict.fromkeys((*base, *extra))), self._lookalike(run))
 
     def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
         """The authors whose private messages the game reads, lookalikes of the host among new PMs too."""
@@ -653,8 +654,7 @@ class Runner:
         version, state, host, seq, reading = self._states[name]
         if reading is None:
             reading = self._reading(run, state, host)
-        threads, authors = reading.threads, reading.authors
-        lookalike = self._lookalike(run)
+        threads, authors, lookalike = reading.threads, reading.authors, reading.also
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
