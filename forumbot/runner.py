@@ -667,7 +667,8 @@ class Runner:
             # messages): read again from the same state, with those too, so a post that came in the same
             # poll is read in its place instead of being passed over. (The same threads and authors come
             # as the same tuples: _reading.)
-            more = self._reading(run, after, step.host, reading)
+            more = reading if after is state and step.host is host else \
+                self._reading(run, after, step.host, reading)   # (talk, or nothing new: the game is not asked)
             if (more.threads is threads or set(more.threads) <= set(threads)) \
                     and (more.authors is authors or set(more.authors) <= set(authors)):
                 break
