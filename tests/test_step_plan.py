@@ -74,6 +74,18 @@ def test_a_vote_step_leaves_out_what_it_does_not_need(monkeypatch):
     assert runner.state(run).current == {"Alice": "Bob", "Carol": "Bob", "Dave": "Eve"}
 
 
+def test_an_idle_or_talk_step_asks_the_game_nothing_about_what_it_reads(monkeypatch):
+    forum, (run,), runner = make()
+    runner.step(at(1))
+    calls: list[str] = []
+    for name in ("threads", "pm_authors"):
+        _counting(monkeypatch, run.game, name, calls)
+    runner.step(at(2))                                       # nothing new
+    forum.add_post("g/votes", "Alice", "nice weather", at=at(3))
+    assert runner.step(at(3)).posts_fetched == 1             # talk: read, nothing changed
+    assert calls == []
+
+
 def test_a_recheck_still_comes_before_the_deadline_and_a_correction_is_still_read(monkeypatch):
     forum, (run,), runner = make()
     forum.add_post("g/votes", "Alice", "vote Bob", at=at(1))
