@@ -267,10 +267,11 @@ class Runner:
     def _planned(self) -> _Plan:
         """The step's plan, made again when the runs or the games held changed since it was made."""
         plan = self._plan
+        runs = self.runs
         if plan is not None and plan.held == len(self._states) and plan.dropped == self._dropped \
-                and plan.runs == self.runs:   # (a list compares its items by identity first)
+                and plan.runs == runs:   # (the same runs, or equal ones: a list compares identity first)
             return plan
-        runs = list(self.runs)
+        runs = list(runs)
         held = [run for run in runs if run.name in self._states]
         simple = len(held) == len(runs) and not any(
             run.open_threads or getattr(run.game, "spawned", None) is not None for run in runs)
@@ -360,7 +361,7 @@ class Runner:
         """The games that exist in the store."""
         plan = self._planned()
         if plan.simple:   # every game held
-            return list(plan.runs)
+            return list(self.runs)
         return [run for run in self.runs if run.name in self._states or self.store.game_version(run.name) is not None]
 
     def next_deadline(self, *, held: bool = False) -> datetime | None:
@@ -403,7 +404,7 @@ class Runner:
         result = filled(StepResult, posts_fetched=0, intents=0, flags=[], delivered=[], errors=[], failed_games=[])
         plan = self._planned()
         if plan.simple:   # (as below, where each of these would find nothing to do)
-            started = plan.runs
+            started = self.runs
         else:
             self._reconcile(now)
             self.start(now, isolate=True)

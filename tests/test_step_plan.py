@@ -4,6 +4,7 @@ skipped by a check that is exactly right: pinned here against the full work."""
 
 from __future__ import annotations
 
+import copy
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -116,6 +117,8 @@ def test_a_game_yet_to_start_or_a_new_run_takes_the_whole_step_again():
     runner.runs.append(third)                 # (as a lobby adds the games it spawns)
     runner.step(START + timedelta(hours=5))
     assert "third" in runner._states
+    runner.runs[1] = copy.copy(runner.runs[1])   # an equal run, another object: the plan is made again
+    assert all(a is b for a, b in zip(runner.started(), runner.runs, strict=True))
 
 
 def test_a_game_runs_name_follows_its_config():
