@@ -394,10 +394,12 @@ class Runner:
         self.store.look()   # once a step: what this runner holds is checked against it (Store.token)
         self._looked = True
         try:
-            return self._step(now)
+            return self._step(now)   # (it writes what it held before it delivers, which holds nothing)
+        except BaseException:
+            self.store.write_held()   # what was fetched is kept
+            raise
         finally:
             self._looked = False
-            self.store.write_held()   # (done by _step; here when it raised: what was fetched is kept)
 
     def _step(self, now: datetime) -> StepResult:
         # (StepResult() as its __init__ fills it, without the default factories' calls)
