@@ -90,9 +90,13 @@ class GameRun:
         return cls(config, game, PostParser(grammar, roster, config.reading, config.host),
                    renderer, prefix, dict(thread_ids or {}), open_threads)
 
-    @property
-    def name(self) -> str:
-        return self.config.name
+    # The game's name, config.name: a plain attribute, set with the config (a step asks it a dozen times).
+    name: str = field(init=False, repr=False, compare=False)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        object.__setattr__(self, key, value)
+        if key == "config":
+            object.__setattr__(self, "name", value.name)
 
     def use_roster(self, players: tuple[PlayerRef, ...] | None) -> None:
         """Read names against `players`, and write with their genders (a game that makes its roster as it

@@ -9,8 +9,9 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from operator import attrgetter
-from typing import Any
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter, methodcaller
+from typing import Any, NamedTuple
 
 from forumbot import corrections
 from forumbot import threads as opening
@@ -18,7 +19,7 @@ from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
 from forumbot.host import HostState, looks_like
-from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
 from forumbot.stateparts import StateChange
@@ -43,16 +44,32 @@ class StepResult:
 
 # Events whose full data is already in the outbox as rendered text: the event log keeps their headline.
 _LOGGED_SHORT = {"vote_count": ("day", "count", "at", "alive", "needed", "rule")}
+# ... each as (the keys kept, the same as a set)
+_SHORTENED = {kind: (keys, frozenset(keys)) for kind, keys in _LOGGED_SHORT.items()}
 
 
 _key = attrgetter("key")   # an outgoing message's key
+_event = itemgetter(0)     # a step's (event, post) pair's event
+_author = attrgetter("author")
+_data = attrgetter("data")
+_removes = methodcaller("get", "remove_post")   # an event's: its post is to be removed
+_BLANK = repeat("")
 
 
 def _for_log(event: Event) -> Event:
-    keep = _LOGGED_SHORT.get(event.kind)
-    if keep is None:
+    short = _SHORTENED.get(event.kind)
+    if short is None:
         return event
-    return Event(event.kind, {k: event.data[k] for k in keep if k in event.data})
+    keys, every = short
+    data = event.data
+    if every <= data.keys():   # (a count carries every one: taken without a loop of our own)
+        return Event(event.kind, dict(zip(keys, map(data.__getitem__, keys), strict=True)))
+    return Event(event.kind, {k: data[k] for k in keys if k in data})
+
+
+def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
+    """A step's (event, post) pairs as the event log keeps them (_LOGGED_SHORT)."""
+    return [(e, post) if e.kind not in _SHORTENED else (_for_log(e), post) for e, post in events]
 
 
 def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
@@ -60,6 +77,37 @@ def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChan
     since `before` (the state the store holds; None: every part), else the whole state's JSON data."""
     change = getattr(run.game, "state_change", None)
     return change(before, state) if change is not None else run.game.to_json(state)
+
+
+def _roles_of(run: GameRun, state: Any) -> dict[str, str]:
+    """The platform ids of the game's threads in `state`, by role."""
+    return {role: run.thread_id(thread) for role, thread in run.game.threads(state).items()}
+
+
+class _Reading(NamedTuple):
+    """What a game reads in one state (Runner._reading): its threads and the authors of the PMs it reads,
+    with what they were worked out from."""
+    state: Any
+    host: HostState
+    config: Any
+    count: int                  # how many thread ids the bot had opened (run.thread_ids)
+    roles: dict[str, str]       # the game's thread names by role
+    threads: tuple[str, ...]    # their platform ids, sorted and distinct
+    by_role: dict[str, str]     # their platform ids by role
+    base: tuple[str, ...]       # the game's own PM authors
+    extra: tuple[str, ...]      # the host and the accounts that replaced players
+    authors: tuple[str, ...]    # the two merged
+    also: Callable[[str], bool] | None   # lookalikes of the host, whose PMs are read too (Runner._lookalike)
+
+
+class _Plan(NamedTuple):
+    """What a step would work out the same way again while the games and which of them the runner holds
+    stay the same (Runner._planned)."""
+    runs: list[GameRun]     # a copy of Runner.runs
+    held: int               # len(Runner._states) ...
+    dropped: int            # ... and Runner._dropped, when made
+    simple: bool            # every game held, none a lobby, none opening its own threads: a step skips
+                            # the lobbies, the starts and the search for thread ids
 
 
 class Runner:
@@ -73,18 +121,15 @@ class Runner:
         self.platform = platform
         self.runs = runs
         self.settle = settle
-        # The last state this runner read or wrote per game, with the store's version of it: reading the
-        # JSON back after every step would cost more than the step itself.
-        self._states: dict[str, tuple[int, Any, HostState]] = {}
+        # The last state this runner read or wrote per game: (the store's version of it, the state, the host
+        # layer's state, the game's event count at that version, and what the game reads there when known).
+        # Reading the JSON back after every step would cost more than the step itself.
+        self._states: dict[str, tuple[int, Any, HostState, int, _Reading | None]] = {}
+        self._dropped = 0   # how many times a game held was let go (_fresh): with len(_states), for _planned
+        self._plan: _Plan | None = None
         # The games whose state the store holds in parts at the version held (a step then writes a change).
         self._in_parts: set[str] = set()
         self._in_force: dict[str, dict[str, Any]] = {}   # the corrections in force, read once a step per game
-        # The event count each game had at the version held (the step that wrote it returned it).
-        self._seqs: dict[str, tuple[int, int]] = {}
-        # Per game, the PM authors last worked out: (the game's own list, the others, the merged list, the
-        # host layer's state, the lookalikes and the config they were worked out with).
-        self._authors: dict[str, tuple[Any, tuple[str, ...], tuple[str, ...], HostState, tuple[str, ...],
-                                       Any]] = {}
         # The store's token (Store.token) at which each thing held was last read or written: while it is the
         # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
         # cursor.
@@ -94,9 +139,9 @@ class Runner:
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
         self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
-        # Per game (_threads_held): the state asked about, how many thread ids the bot had opened, the thread
-        # names by role, their platform ids (sorted) and the ids by role.
-        self._thread_ids_held: dict[str, tuple[Any, int, dict[str, str], tuple[str, ...], dict[str, str]]] = {}
+        # Per game, its next deadline in the state last asked about (_deadline): the same state object asks the
+        # game nothing again.
+        self._deadlines: dict[str, tuple[Any, datetime | None]] = {}
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
         # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
@@ -110,28 +155,33 @@ class Runner:
     def state(self, run: GameRun, *, check: bool = True) -> Any:
         """The game's current state. `check=False` trusts what this runner last read or wrote (within one
         step, where nobody else writes). Raises ConfigError for a game not started."""
+        if not check:
+            cached = self._states.get(run.name)
+            if cached is not None:
+                return cached[1]
+        return self._held(run)[1]
+
+    def _held(self, run: GameRun) -> tuple[int, Any, HostState, int, _Reading | None]:
+        """What this runner holds of the game (its entry in _states), checked against the store."""
         name = run.name
         cached = self._states.get(name)
-        if cached is not None and not check:
-            return cached[1]
         if not self._looked:
             self.store.look()
         what = f"game:{name}"
         token = self.store.token(what)   # taken before the read: a write after it shows at the next look
         if cached is not None and self._tokens.get(what) == token:
-            return cached[1]
+            return cached
         version = self.store.game_version(name)
         self._tokens[what] = token
         if cached is not None and cached[0] == version:
-            return cached[1]
+            return cached
         row = self.store.game(name)
         if row is None:
             raise ConfigError(f"game {name} has not been started")
-        state = run.game.from_json(row.state)
-        self._states[name] = (row.version, state, HostState.from_json(row.host))
+        cached = self._states[name] = (row.version, run.game.from_json(row.state), HostState.from_json(row.host),
+                                       row.event_seq, None)
         self._held_in_parts(run, row.parts)
-        self._seqs[name] = (row.version, row.event_seq)
-        return state
+        return cached
 
     def _held_in_parts(self, run: GameRun, parts: bool) -> None:
         if parts:
@@ -144,47 +194,59 @@ class Runner:
         return _stored(run, before if run.name in self._in_parts else None, state)
 
     def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, stored: Any, seq: int,
-               outbox: list[Outgoing]) -> None:
-        """What this runner holds after it committed a step of the game at `version`."""
+               outbox: list[Outgoing], reading: _Reading | None = None) -> None:
+        """What this runner holds after it committed a step of the game at `version` (`reading`: what the game
+        reads in `state` with `host`, where the step worked it out)."""
         name = run.name
-        self._states[name] = (version, state, host)
+        self._states[name] = (version, state, host, seq, reading)
         if stored is not None:
             if isinstance(stored, StateChange):
                 self._in_parts.add(name)
             else:
                 self._in_parts.discard(name)
-        self._seqs[name] = (version, seq)
         what = f"game:{name}"
         self._tokens[what] = self.store.token(what)
-        self._unsent.update(map(_key, outbox))
+        if outbox:
+            self._unsent.update(map(_key, outbox))
 
     def host_state(self, run: GameRun) -> HostState:
         """The host layer's state of a game (pause, replaced accounts)."""
         self.state(run)
         return self._states[run.name][2]
 
-    def _pm_authors(self, run: GameRun, state: Any, host: HostState,
-                    lookalikes: tuple[str, ...] | None = None) -> tuple[str, ...]:
-        """The authors whose private messages the game reads; lookalikes of the host too unless `lookalikes`
-        says which (a step reads them with the new PMs, `_lookalike`)."""
-        if lookalikes is None:
-            lookalikes = self._lookalikes(run)
-        base = run.game.pm_authors(state)
-        name = run.name
-        kept = self._authors.get(name)
-        if kept is not None and kept[0] is base and kept[3] is host and kept[4] == lookalikes \
-                and kept[5] is run.config:
-            # the same roster, host layer and config as last time (a HostState is replaced, never changed in
-            # place; so is a config)
-            return kept[2]
-        extra = ((run.config.host,) if run.config.host else ()) + tuple(host.accounts)
-        if kept is not None and kept[1] == (*extra, *lookalikes) and (kept[0] is base or kept[0] == base):
-            # the same roster as last time (a game may build the tuple anew each time): not merged again
-            found = kept[2]
-        else:
-            found = tuple(dict.fromkeys((*base, *extra, *lookalikes)))
-        self._authors[name] = (base, (*extra, *lookalikes), found, host, lookalikes, run.config)
-        return found
+    def _reading(self, run: GameRun, state: Any, host: HostState, like: _Reading | None = None) -> _Reading:
+        """What the game reads in `state` with the host layer's `host`: its threads, and the authors whose
+        private messages it reads (the host's lookalikes are read with the new PMs: `_lookalike`). `like`: a
+        reading of the same game (the state held); where the new one reads the same, it has the same tuples
+        (so a step tells by identity that the game reads no more) and nothing is worked out again."""
+        game, config = run.game, run.config
+        count = len(run.thread_ids)   # (a thread the bot opens gets its id once, in run.thread_ids)
+        roles = game.threads(state)
+        base = game.pm_authors(state)
+        if like is not None and like.host is host and like.config is config and like.count == count \
+                and (like.base is base or like.base == base) and like.roles == roles:
+            # (as _Reading(...) makes it, without its __new__ in Python)
+            return tuple.__new__(_Reading, (state, host, config, count, roles, like.threads, like.by_role, base,
+                                            like.extra, like.authors, like.also))
+        by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
+        extra = ((config.host,) if config.host else ()) + tuple(host.accounts)
+        return _Reading(state, host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
+                        extra, tuple(dict.fromkeys((*base, *extra))), self._lookalike(run))
+
+    def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
+        """The authors whose private messages the game reads, lookalikes of the host among new PMs too."""
+        authors = self._reading(run, state, host).authors
+        return tuple(dict.fromkeys((*authors, *self._lookalikes(run))))
+
+    def _deadline(self, run: GameRun, state: Any) -> datetime | None:
+        """The game's next deadline in `state` (the same state object asks the game once: a replay and the
+        live scheduler ask after every step, the step's recheck at its start)."""
+        kept = self._deadlines.get(run.name)
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        deadline = run.game.next_deadline(state)
+        self._deadlines[run.name] = (state, deadline)
+        return deadline
 
     def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
         """Whether a PM's author is a lookalike of the host (read too, refused and flagged). The same function
@@ -202,26 +264,47 @@ class Runner:
         flagged."""
         return tuple(a for a in self.store.new_pm_authors(run.name) if looks_like(a, run.config.host))
 
+    def _planned(self) -> _Plan:
+        """The step's plan, made again when the runs or the games held changed since it was made."""
+        plan = self._plan
+        runs = self.runs
+        if plan is not None and plan.held == len(self._states) and plan.dropped == self._dropped \
+                and plan.runs == runs:   # (the same runs, or equal ones: a list compares identity first)
+            return plan
+        runs = list(runs)
+        held = [run for run in runs if run.name in self._states]
+        simple = len(held) == len(runs) and not any(
+            run.open_threads or getattr(run.game, "spawned", None) is not None for run in runs)
+        self._plan = plan = _Plan(runs, len(self._states), self._dropped, simple)
+        return plan
+
     def _host_games(self, run: GameRun) -> tuple[str, ...]:
         """Every started game on this platform that the game's host runs, sorted, when there are several (a
         step has read every started game's state before any game reads its posts)."""
         host = run.config.host
-        names = sorted(r.name for r in self.runs if host and r.config.host == host and r.name in self._states)
+        if not host or len(self.runs) < 2:   # (one game is never one of several)
+            return ()
+        names = sorted(r.name for r in self.runs if r.config.host == host and r.name in self._states)
         return tuple(names) if len(names) > 1 else ()
+
+    def _failed(self, run: GameRun, result: StepResult, what: str, err: Exception) -> None:
+        """One game's part of a step raised (called in the except block): logged and flagged to the host
+        once; the other games go on. The game's unread posts wait for the next poll."""
+        log.exception("%s: %s failed; the other games go on", run.name, what)
+        result.failed_games.append(run.name)
+        reason = f"the game could not {what} ({type(err).__name__}: {err}); it is retried every poll"
+        if not self.store.has_open_flag(run.name, reason):
+            self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
 
     def _isolated(self, run: GameRun, result: StepResult, what: str, action: Any, *args: Any) -> None:
         """Run one game's part of a step, `action(*args)`; an exception (other than the store's own) is logged
-        and flagged to the host once, and the other games go on. The game's unread posts wait for the next poll."""
+        and flagged to the host once, and the other games go on (_failed)."""
         try:
             action(*args)
         except (sqlite3.Error, StoreError, PlatformError):
             raise
         except Exception as err:
-            log.exception("%s: %s failed; the other games go on", run.name, what)
-            result.failed_games.append(run.name)
-            reason = f"the game could not {what} ({type(err).__name__}: {err}); it is retried every poll"
-            if not self.store.has_open_flag(run.name, reason):
-                self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
+            self._failed(run, result, what, err)
 
     def start(self, at: datetime, *, isolate: bool = False) -> None:
         """Create every game whose start time has come and that is not in the store yet, with its opening
@@ -276,6 +359,9 @@ class Runner:
 
     def started(self) -> list[GameRun]:
         """The games that exist in the store."""
+        plan = self._planned()
+        if plan.simple:   # every game held
+            return list(self.runs)
         return [run for run in self.runs if run.name in self._states or self.store.game_version(run.name) is not None]
 
     def next_deadline(self, *, held: bool = False) -> datetime | None:
@@ -284,13 +370,14 @@ class Runner:
         writer: a replay)."""
         started = self.started()
         if held:
-            deadlines = [run.game.next_deadline(self.state(run, check=False)) for run in started]
+            deadlines = [self._deadline(run, self.state(run, check=False)) for run in started]
         else:
             if started and not self._looked:
                 self.store.look()   # once for every game
-            deadlines = [run.game.next_deadline(self._checked(run)) for run in started]
+            deadlines = [self._deadline(run, self._checked(run)) for run in started]
         times = [t + self.settle for t in deadlines if t is not None]
-        times += [run.config.start for run in self.runs if run not in started]
+        if len(started) < len(self.runs):
+            times += [run.config.start for run in self.runs if run not in started]
         return min(times) if times else None
 
     def _checked(self, run: GameRun) -> Any:
@@ -307,30 +394,37 @@ class Runner:
         self.store.look()   # once a step: what this runner holds is checked against it (Store.token)
         self._looked = True
         try:
-            return self._step(now)
+            return self._step(now)   # (it writes what it held before it delivers, which holds nothing)
+        except BaseException:
+            self.store.write_held()   # what was fetched is kept
+            raise
         finally:
             self._looked = False
-            self.store.write_held()   # (done by _step; here when it raised: what was fetched is kept)
 
     def _step(self, now: datetime) -> StepResult:
-        result = StepResult()
-        self._reconcile(now)
-        self.start(now, isolate=True)
-        started = self.started()   # (finding a game's threads starts no game)
-        for run in started:   # after a restart: the ids of the threads the bot opened for a game
-            if run.open_threads:
-                self._isolated(run, result, "find its threads", self._threads_found, run)
-        if len(started) == 1:   # (its ids are sorted and distinct already)
-            threads = list(self._thread_ids(started[0], self.state(started[0], check=True)))
+        # (StepResult() as its __init__ fills it, without the default factories' calls)
+        result = filled(StepResult, posts_fetched=0, intents=0, flags=[], delivered=[], errors=[], failed_games=[])
+        plan = self._planned()
+        if plan.simple:   # (as below, where each of these would find nothing to do)
+            started = self.runs
         else:
-            threads = sorted({t for run in started for t in self._thread_ids(run, self.state(run, check=True))})
+            self._reconcile(now)
+            self.start(now, isolate=True)
+            started = self.started()   # (finding a game's threads starts no game)
+            for run in started:   # after a restart: the ids of the threads the bot opened for a game
+                if run.open_threads:
+                    self._isolated(run, result, "find its threads", self._threads_found, run)
+        if len(started) == 1:   # (its ids are sorted and distinct already)
+            threads = list(self._held_threads(started[0]))
+        else:
+            threads = sorted({t for run in started for t in self._held_threads(run)})
+        store = self.store
         pms: list[Post] = []
         read: datetime | None = None
-        lost = self.store.held_lost
+        lost = store.held_lost
         try:
             pms = self.platform.fetch_pms()
-            result.posts_fetched = self._fetch(threads, pms, now, lambda: crashpoint("fetched"),
-                                               lambda: pms and crashpoint("pms_fetched"))
+            result.posts_fetched = self._fetch(threads, pms, now)
             crashpoint("stored")
             read = now
         except PlatformError as err:
@@ -338,25 +432,51 @@ class Runner:
             pms = []   # perhaps not stored: not marked read (they come back next poll)
             log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
                         err)
-            saved = self.store.cursor(self.platform.name, "read_until")
+            saved = store.cursor(self.platform.name, "read_until")
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
         # just before it, or missed by a failed fetch, still counts by its own time.
         reach = read - self.settle if read is not None else None
+        until = min(now, reach) if reach is not None else None   # (where a deadline due to re-read ends)
+        recheck = getattr(self.platform, "recheck", None)
         for run in self.runs:
+            name = run.name
             run_reach: datetime | None = reach
+            held = self._states.get(name)
+            known = self._deadlines.get(name)
+            # (a platform that cannot re-read posts has nothing to do here, nor one whose game's deadline, known
+            # for the state held, has not come: as _recheck)
+            if recheck is not None and held is not None and (
+                    known is None or known[0] is not held[1]
+                    or (until is not None and known[1] is not None and known[1] <= until)):
+                try:
+                    self._recheck(run, now, reach)
+                except PlatformError as err:
+                    result.errors.append(err)
+                    run_reach = None
+                    log.warning("re-reading %s's posts failed (%s); its deadline waits", name, err)
+                except (sqlite3.Error, StoreError):
+                    raise
+                except Exception as err:
+                    self._failed(run, result, "re-read its posts", err)
+            # The corrections read at this token, none waiting: they are the ones in force (as _correct).
+            kept = self._corrections.get(name)
+            if kept is not None and not kept[1][0] and name in self._states \
+                    and kept[0] == store.token("corrections"):
+                self._in_force[name] = kept[1][1]
+            else:
+                self._isolated(run, result, "apply the host's corrections", self._correct, run, now)
             try:
-                self._isolated(run, result, "re-read its posts", self._recheck, run, now, reach)
-            except PlatformError as err:
-                result.errors.append(err)
-                run_reach = None
-                log.warning("re-reading %s's posts failed (%s); its deadline waits", run.name, err)
-            self._isolated(run, result, "apply the host's corrections", self._correct, run, now)
-            self._isolated(run, result, "read its posts", self._advance, run, now, result, run_reach)
-            self._isolated(run, result, "settle its results", self._settle, run, now)
+                self._advance(run, now, result, run_reach)
+            except (sqlite3.Error, StoreError, PlatformError):
+                raise
+            except Exception as err:
+                self._failed(run, result, "read its posts", err)
+            if run.config.tournament:   # (the only games with results to settle)
+                self._isolated(run, result, "settle its results", self._settle, run, now)
         # What was fetched went in with the first game's step; with none, it goes in now.
-        self.store.write_held()
-        if pms and self.store.held_lost != lost:
+        store.write_held()
+        if pms and store.held_lost != lost:
             log.warning("the %d PMs fetched were not stored; they come back next poll", len(pms))
         elif pms:
             # Only now, with every game's reading of them committed, may a private message count as read.
@@ -369,39 +489,56 @@ class Runner:
         result.delivered = self.deliver(now, result)
         return result
 
-    def _fetch(self, threads: list[str], pms: list[Post], now: datetime, *fetched: Callable[[], Any]) -> int:
+    def _held_threads(self, run: GameRun) -> tuple[str, ...]:
+        """The platform ids of the threads the game reads in its current state (checked against the store)."""
+        held = self._held(run)
+        reading = held[4]
+        # The reading the step that wrote the state worked out, while the config and the thread ids are the
+        # same; else worked out now and held with the state, so that the step's _advance_once takes it as it
+        # is (neither changes later in a step: a game's threads are found and opened before this).
+        if reading is None or reading.config is not run.config or reading.count != len(run.thread_ids):
+            reading = self._reading(run, held[1], held[2])
+            self._states[run.name] = (*held[:4], reading)
+        return reading.threads
+
+    def _fetch(self, threads: list[str], pms: list[Post], now: datetime) -> int:
         """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in the
         step's transaction (Store.save_posts `hold`: committed with the first game's step, or at the step's
         end; a crash before that loses them with the cursor, so they are fetched again); where the platform
         limits its batches (`batch`), a backlog is fetched and stored a batch at a time, each full batch
         committed on its own, so only one batch is held however long it is. The bot's own posts are not
-        stored (a game never reads them; `find_sent` asks the platform). `fetched` run once, after the first
-        batch is fetched and before anything is stored. Returns how many posts were new."""
-        batch = getattr(self.platform, "batch", 0)
-        token = self.store.token("cursors")
+        stored (a game never reads them; `find_sent` asks the platform). The crash points "fetched" (and
+        "pms_fetched" with PMs) are passed after the first batch is fetched and before anything is stored.
+        Returns how many posts were new."""
+        platform, store = self.platform, self.store
+        token = store.token("cursors")
         if self._tokens.get("cursors") != token:   # the cursor this runner wrote last, unless written since
-            self._cursor = self.store.cursor(self.platform.name)
+            self._cursor = store.cursor(platform.name)
             self._tokens["cursors"] = token
         cursor = self._cursor
+        posts, after = platform.fetch_posts(threads, cursor)
+        crashpoint("fetched")
+        if pms:
+            crashpoint("pms_fetched")
+        batch = getattr(platform, "batch", 0)
+        account = platform.account
         new = 0
         while True:
-            posts, after = self.platform.fetch_posts(threads, cursor)
-            for call in fetched:
-                call()
-            fetched = ()
             full = bool(batch) and len(posts) >= batch and after != cursor
-            posts = [post for post in posts if post.author != self.platform.account]
+            if posts:   # (those not by the bot: without a loop of our own)
+                posts = [*compress(posts, map(account.__ne__, map(_author, posts)))]
             if full:
-                new += self.store.save_posts(self.platform.name, posts, after)
+                new += store.save_posts(platform.name, posts, after)
             else:
-                new += self.store.save_posts(self.platform.name, [*posts, *pms],
-                                             after if after != cursor else None, read_at=now, hold=True)
+                new += store.save_posts(platform.name, [*posts, *pms], after if after != cursor else None,
+                                        read_at=now, hold=True)
             if after is not None and after != cursor:   # what save_posts wrote
                 self._cursor = after
-            self._tokens["cursors"] = self.store.token("cursors")
+            self._tokens["cursors"] = store.token("cursors")
             if not full:
                 return new
             cursor = after
+            posts, after = platform.fetch_posts(threads, cursor)
 
     # ---- games that lobbies spawn ---------------------------------------------------------------
     def _run_named(self, name: str) -> GameRun | None:
@@ -436,15 +573,9 @@ class Runner:
         """An intent from the bot itself (not from a post), applied and committed as a step of its own."""
         self._fresh(run, self._tell_once, run, intent, now)
 
-    def _event_seq(self, run: GameRun, version: int) -> int:
-        """The game's event count at `version` (asked of the store unless this runner wrote that version)."""
-        known = self._seqs.get(run.name)
-        return known[1] if known is not None and known[0] == version else self.store.event_seq(run.name)
-
     def _tell_once(self, run: GameRun, intent: Intent, now: datetime) -> None:
         state = self.state(run)
-        version, _, host = self._states[run.name]
-        seq = self._event_seq(run, version)
+        version, _, host, seq, _ = self._states[run.name]
         before = state
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
@@ -457,34 +588,42 @@ class Runner:
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
         the state held, read the game again and redo the work (a step never commits over a state it did not
-        read)."""
-        for attempt in range(1, STALE_RETRIES + 1):
+        read), STALE_RETRIES times in all."""
+        try:
+            work(*args)
+        except StaleState as err:
+            self._again(run, err, work, *args)
+
+    def _again(self, run: GameRun, stale: StaleState, work: Callable[..., None], *args: Any) -> None:
+        """_fresh after its first attempt found the game moved on (`stale`)."""
+        for _ in range(1, STALE_RETRIES):
+            log.warning("%s; reading the game again", stale)
+            self._states.pop(run.name, None)
+            self._dropped += 1
+            self.state(run)
             try:
                 work(*args)
                 return
             except StaleState as err:
-                if attempt == STALE_RETRIES:
-                    raise
-                log.warning("%s; reading the game again", err)
-                self._states.pop(run.name, None)
-                self.state(run)
+                stale = err
+        raise stale
 
     def _recheck(self, run: GameRun, now: datetime, reach: datetime | None) -> None:
         """Before a deadline fires, re-read the posts of the last days that carried commands, once per
         deadline, and apply the platform's edit policy: flags for the host about edits and deletions, and
         under "edited" the new text read again as a post made at the time of the edit."""
         recheck = getattr(self.platform, "recheck", None)
-        policy = getattr(self.platform, "edit_policy", "first_seen")
         name = run.name
         held = self._states.get(name)
         if recheck is None or held is None:
             return
-        deadline = run.game.next_deadline(held[1])   # (the state `state(run, check=False)` gives)
+        deadline = self._deadline(run, held[1])   # (the state `state(run, check=False)` gives)
         if deadline is None or reach is None or deadline > min(now, reach):
             return
         mark = f"recheck:{name}"
         if self.store.cursor(self.platform.name, mark) == format_time(deadline):   # (once per deadline: it fires)
             return
+        policy = getattr(self.platform, "edit_policy", "first_seen")
         self.store.write_held()   # the store is not held while the platform is asked
         found = recheck(self.store.command_posts(name, deadline - RECHECK_WINDOW), policy)
         flags = list(found.flags)
@@ -506,87 +645,63 @@ class Runner:
     def _advance(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
         if run.name not in self._states:
             return
-        self._fresh(run, self._advance_once, run, now, result, reach)
-
-    def _reading(self, run: GameRun, state: Any, host: HostState) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """What a game reads in a state: its threads, and the authors whose private messages it reads (the
-        host's lookalikes are read with the new PMs: `_lookalike`)."""
-        return self._thread_ids(run, state), self._pm_authors(run, state, host, ())
-
-    def _thread_ids(self, run: GameRun, state: Any) -> tuple[str, ...]:
-        """The platform ids of the game's threads in a state, sorted (worked out again only when its threads
-        change: a step asks several times)."""
-        return self._threads_held(run, state)[3]
-
-    def _threads_held(self, run: GameRun, state: Any) -> tuple[Any, int, dict[str, str], tuple[str, ...],
-                                                               dict[str, str]]:
-        """(state, ids the bot opened, names by role, ids sorted, ids by role) of the game's threads in
-        `state`. The same state object asks the game nothing (a game never changes a state in place: apply
-        returns a new one, as the runner's `state is before` relies on too)."""
-        name = run.name
-        kept = self._thread_ids_held.get(name)
-        # (a thread the bot opens gets its id once, in run.thread_ids: forumbot/threads.py)
-        count = len(run.thread_ids)
-        if kept is not None and kept[0] is state and kept[1] == count:
-            return kept
-        roles = run.game.threads(state)
-        if kept is not None and kept[1] == count and kept[2] == roles:
-            kept = (state, count, roles, kept[3], kept[4])
-        else:
-            by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
-            kept = (state, count, roles, tuple(sorted(set(by_role.values()))), by_role)
-        self._thread_ids_held[name] = kept
-        return kept
+        try:   # (_fresh, its first attempt)
+            self._advance_once(run, now, result, reach)
+        except StaleState as err:
+            self._again(run, err, self._advance_once, run, now, result, reach)
 
     def _advance_once(self, run: GameRun, now: datetime, result: StepResult, reach: datetime | None) -> None:
-        game, name = run.game, run.name
-        version, state, host = self._states[name]   # (what state(run, check=False) gives: _advance checked)
-        known = self._seqs.get(name)   # (_event_seq)
-        seq = known[1] if known is not None and known[0] == version else self.store.event_seq(name)
-        lookalike = self._lookalike(run)
-        threads, authors = self._threads_held(run, state)[3], self._pm_authors(run, state, host, ())   # (_reading)
+        game, name, store = run.game, run.name, self.store
+        # (what state(run, check=False) gives: _advance checked; the reading, checked at the step's start
+        # (_held_threads) unless the state was read or written since)
+        version, state, host, seq, reading = self._states[name]
+        if reading is None:
+            reading = self._reading(run, state, host)
+        threads, authors, lookalike = reading.threads, reading.authors, reading.also
         # Deadlines fire up to `reach` only; with no successful read at all, none fires.
         until = min(now, reach) if reach is not None else datetime.min.replace(tzinfo=now.tzinfo)
         while True:
-            pending = self.store.unprocessed_posts(name, threads, pm_authors=authors, also=lookalike,
-                                                   looked=self._looked)
+            pending = store.unprocessed_posts(name, threads, pm_authors=authors, also=lookalike, looked=self._looked)
             in_force = self._in_force.pop(name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
-                        corrections=corrections.active(self.store, name) if in_force is None else in_force)
+                        corrections=corrections.active(store, name) if in_force is None else in_force)
+            after, reported = game.report(step.state, now)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
-            # poll is read in its place instead of being passed over.
-            more_threads = self._threads_held(run, step.state)[3]
-            more_authors = self._pm_authors(run, step.state, step.host, ())
-            if (more_threads is threads or set(more_threads) <= set(threads)) \
-                    and (more_authors is authors or set(more_authors) <= set(authors)):
+            # poll is read in its place instead of being passed over. (The same threads and authors come
+            # as the same tuples: _reading.)
+            more = reading if after is state and step.host is host else \
+                self._reading(run, after, step.host, reading)   # (talk, or nothing new: the game is not asked)
+            if (more.threads is threads or set(more.threads) <= set(threads)) \
+                    and (more.authors is authors or set(more.authors) <= set(authors)):
                 break
-            threads = tuple(sorted({*threads, *more_threads}))
-            authors = tuple(dict.fromkeys((*authors, *more_authors)))
-        before = state
-        state, reported = game.report(step.state, now)
-        step.events += [(e, "") for e in reported]
-        if not step.processed and not step.events:
+            threads = tuple(sorted({*threads, *more.threads}))
+            authors = tuple(dict.fromkeys((*authors, *more.authors)))
+        events = step.events
+        if reported:
+            events += zip(reported, _BLANK, strict=False)   # (e, "") for each (_BLANK never ends)
+        if not step.processed and not events:
             return
-        outbox = self._render(run, state, [e for e, _ in step.events], seq, now, step.host)
+        before, state = state, after
+        outbox = self._render(run, state, [*map(_event, events)], seq, now, step.host, more.by_role)
         crashpoint("advanced")
-        unchanged = state is before and not step.events      # talk in the game thread: only marks to write
+        unchanged = state is before and not events      # talk in the game thread: only marks to write
         # (_store_form)
         stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
-        seq = self.store.commit_step(name, game.name, None, stored,
-                                     processed=step.processed,
-                                     intents=step.intents, flags=step.flags,
-                                     events=[(_for_log(e), post) for e, post in step.events], outbox=outbox,
-                                     at=now, expected_seq=seq, expected_version=version,
-                                     host=step.host.to_json() if step.host != host else None)
+        moved = step.host is not host and step.host != host
+        seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
+                                flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
+                                expected_version=version, host=step.host.to_json() if moved else None)
         crashpoint("committed")
-        self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
+        self._wrote(run, version + 1, state, step.host, stored, seq, outbox, more)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
-        for event, post in step.events:
-            if remove is not None and post and event.data.get("remove_post"):
-                remove(post, str(event.data.get("reason", "")))
+        if remove is not None and any(map(_removes, map(_data, map(_event, events)))):
+            for event, post in events:
+                if post and event.data.get("remove_post"):
+                    remove(post, str(event.data.get("reason", "")))
         result.intents += len(step.intents)
-        result.flags += step.flags
+        if step.flags:
+            result.flags += step.flags
 
     def _settle(self, run: GameRun, now: datetime) -> None:
         """A finished game's awards go to its tournament's ledger, once (recording them again is a no-op, so
@@ -624,7 +739,7 @@ class Runner:
 
     def _correct_once(self, run: GameRun, now: datetime, ids: list[int]) -> None:
         live = self.state(run)
-        version, _, host = self._states[run.name]
+        version, _, host, _, _ = self._states[run.name]
         seq = self.store.event_seq(run.name)
         # Up to the game's last step, and no deadline the platform had not been read up to then (as live).
         until = parse_time(self.store.game_updated(run.name) or format_time(now))
@@ -653,12 +768,15 @@ class Runner:
         self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
-                host: HostState | None = None) -> list[Outgoing]:
-        roles = self._threads_held(run, state)[4]   # (the renderer does not change it)
+                host: HostState | None = None, roles: dict[str, str] | None = None) -> list[Outgoing]:
+        """The events' posts and PMs; `roles`: the thread ids by role in `state` where the caller knows them."""
+        if roles is None:
+            roles = _roles_of(run, state)
         out: list[Outgoing] = []
         name, render, game = run.name, run.renderer.render, run.game.name
+        swap = host is not None and host.accounts   # (with no account replaced, every player keeps their own)
         for offset, event in enumerate(events, start=1):
-            if host is not None and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
+            if swap and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
                 # a replaced player's private messages go to the account that plays them now
                 event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})
             out += render(event, key=f"{name}:{seq + offset}", threads=roles, at=at, game=game)
