@@ -166,6 +166,11 @@ def _voted(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tup
         if group and group[-1].seq >= new.seq:
             return None
         groups[target] = group + (new,)
+    return _regrouped(wagons, groups)
+
+
+def _regrouped(wagons: dict[str, Wagon], groups: dict[str, tuple[VoteEntry, ...]]) -> dict[str, Wagon]:
+    """`wagons` with the wagons of `groups` (target: its entries, in seq order) made again, or gone when empty."""
     made = dict(wagons)
     for target, group in groups.items():
         if group:
@@ -215,13 +220,7 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
         if group[place].seq == new.seq:
             return None      # two votes with one seq: only the sorts know their order
         groups[target] = group[:place] + (new,) + group[place:]
-    made = dict(wagons)
-    for target, group in groups.items():
-        if group:
-            made[target] = _wagon(target, group)
-        else:
-            del made[target]
-    return made
+    return _regrouped(wagons, groups)
 
 
 # The wagons of the last few entries counted, by the identity of the entries, oldest first (a game counting
