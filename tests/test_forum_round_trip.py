@@ -6,14 +6,12 @@ the store the delivery marks in the form they are written in, the messages owed 
 
 from __future__ import annotations
 
-import sys
-from contextlib import ExitStack
 from datetime import UTC, timedelta, timezone
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from helpers import START
+from helpers import START, bytecodes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_local_forum_trips import full_fetch
@@ -36,27 +34,14 @@ AREA = {
 }
 
 
+def _in_area(code: Any) -> bool:
+    names = AREA.get(code.co_filename, ())
+    return names is None or code.co_name in names
+
+
 def _bytecodes(work: Any) -> int:
     """Python bytecodes executed in AREA's code while `work` runs."""
-    done = [0]
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        names = AREA.get(frame.f_code.co_filename, ())
-        if names is not None and frame.f_code.co_name not in names:
-            return None
-        frame.f_trace_opcodes = True
-
-        def local(frame: Any, event: str, arg: Any) -> Any:
-            if event == "opcode":
-                done[0] += 1
-            return local
-        return local
-
-    with ExitStack() as tracing:
-        tracing.callback(sys.settrace, None)
-        sys.settrace(tracer)
-        work()
-    return done[0]
+    return bytecodes(work, _in_area)
 
 
 def _vote_and_step(forum: Any, runner: Any, voter: str, target: str, number: int, results: list[Any]) -> None:

@@ -5,14 +5,12 @@ computations they replace."""
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from helpers import START, act, names, new_game
+from helpers import START, act, bytecodes, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -149,22 +147,7 @@ def _day(players: int, posts: int) -> tuple[GameRun, Any, list[Post]]:
     return run, MAFIA.new(setup_of(config)), out
 
 
-def _bytecodes(work: Callable[[], None]) -> int:
-    """Python bytecodes executed by `work` (the same on every machine, unlike its time)."""
-    done = [0]
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        frame.f_trace_opcodes = True
-        if event == "opcode":
-            done[0] += 1
-        return tracer
-
-    sys.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-    return done[0]
+_bytecodes = bytecodes   # (test_count_kept and test_render_format take it from here)
 
 
 def test_reading_and_applying_a_post_runs_the_same_code_with_12_or_200_players():

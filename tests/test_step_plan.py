@@ -5,12 +5,11 @@ skipped by a check that is exactly right: pinned here against the full work."""
 from __future__ import annotations
 
 import copy
-import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from helpers import START
+from helpers import START, bytecodes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -166,25 +165,7 @@ OWN = tuple(str(Path(forumbot.__file__).parent / name) for name in ("runner.py",
 
 def _own_bytecodes(work: Any) -> int:
     """Python bytecodes executed in the runner's own modules while `work` runs."""
-    done = [0]
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        if frame.f_code.co_filename not in OWN:
-            return None
-        frame.f_trace_opcodes = True
-
-        def opcodes(frame: Any, event: str, arg: Any) -> Any:
-            if event == "opcode":
-                done[0] += 1
-            return opcodes
-        return opcodes
-
-    sys.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-    return done[0]
+    return bytecodes(work, lambda code: code.co_filename in OWN)
 
 
 def test_a_vote_and_count_step_stays_under_its_budget_of_bytecodes_in_the_runner():

@@ -4,12 +4,11 @@ Counted in bytecodes (the same on every machine, unlike time), and what it relie
 
 from __future__ import annotations
 
-import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from helpers import START
+from helpers import START, bytecodes
 from test_pipeline import NOW, PLAYERS, build
 
 import forumbot.store
@@ -21,25 +20,7 @@ STORE = forumbot.store.__file__
 
 def _store_bytecodes(work: Any) -> int:
     """Python bytecodes executed in store.py while `work` runs."""
-    done = [0]
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        if frame.f_code.co_filename != STORE:
-            return None
-
-        def local(frame: Any, event: str, arg: Any) -> Any:
-            if event == "opcode":
-                done[0] += 1
-            return local
-        frame.f_trace_opcodes = True
-        return local
-
-    sys.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-    return done[0]
+    return bytecodes(work, lambda code: code.co_filename == STORE)
 
 
 def test_a_vote_and_count_step_stays_under_its_budget_of_bytecodes_in_the_store(tmp_path: Path) -> None:
