@@ -599,21 +599,20 @@ class Store:
 
     def _stored_fresh(self, fresh: list[tuple[str, int, Post]]) -> None:
         """Posts this connection has just stored (or holds, uncommitted: _drop_held forgets every read), put
-        into each game's last read that takes them, for its next read. A read that would keep more than
-        _FRESH_KEPT unprocessed posts (a backlog fetched batch by batch, a game that stopped reading) is
-        dropped: that game's next read asks the store, and memory does not hold the whole backlog."""
-        full: list[str] | None = None   # the games whose reads keep too many
-        for game, read in self._reads.items():   # (a loop: a step has a read or two)
+        into each game's last read that takes them, for its next read. When the reads would keep more than
+        _FRESH_KEPT unprocessed posts in all (a backlog fetched batch by batch, games that stopped reading),
+        every read is dropped: the games' next reads ask the store, and memory holds neither the whole
+        backlog nor a share of it per game, however many games there are."""
+        kept = 0
+        for read in self._reads.values():   # (a loop: a step has a read or two)
             if read.wanted is None:   # the same filter for as long as the key is the same
                 read.wanted = self._wanted(*read.key)
             new = [*filter(read.wanted, fresh)]
             if new:   # by created, then rowid (unique: the posts themselves are never compared)
-                rows = read.rows = sorted([*read.rows, *new])
-                if len(rows) > _FRESH_KEPT:
-                    full = [*(full or ()), game]
-        if full:
-            for game in full:
-                del self._reads[game]
+                read.rows = sorted([*read.rows, *new])
+            kept += len(read.rows)
+        if kept > _FRESH_KEPT:
+            self._reads.clear()
 
     @staticmethod
     def _mark_after(handed: list[tuple[str, int, Post]], left: list[tuple[str, int, Post]]) -> int:
@@ -852,6 +851,8 @@ class Store:
                 self._reads.pop(name, None)
             return seq
         self._written[name] = (version + 1, seq, mark, in_parts)   # known only once committed
+        if left is not None:   # only what is still unprocessed is kept for the next mark (not every Post
+            self._handed[name] = left   # handed out: a backlog's posts would stay in memory, a batch a game)
         if processed:
             read = self._reads.get(name)
             if read is not None:

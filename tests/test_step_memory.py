@@ -185,3 +185,30 @@ def test_a_backlog_fetched_batch_by_batch_is_not_all_kept_in_memory(tmp_path, mo
     got = store.unprocessed_posts("g", ("t1",), looked=True)
     assert [p.platform_id for p in got] == [p.platform_id for batch in batches for p in batch]
     assert got == store.unprocessed_posts("g", ("t1",))   # what SQL gives
+
+
+def test_a_backlog_read_by_many_games_is_not_kept_a_share_a_game(tmp_path, monkeypatch):
+    """With many games, each keeping its own posts of a backlog, the bound is on what all reads keep together
+    (a bound per read would let memory grow with the games: 100 games x 500 posts held at once); and a step
+    that processed what it was handed keeps none of those posts for its next mark."""
+    import forumbot.store as store_module
+
+    monkeypatch.setattr(store_module, "_FRESH_KEPT", 5)
+    store = Store(tmp_path / "s.db")
+    store.look()
+    games = [f"g{n}" for n in range(4)]
+    for game in games:   # every game has read (its own thread): new posts would be kept for it
+        store.unprocessed_posts(game, (f"t-{game}",), looked=True)
+    for number in range(3):   # a batch: two posts in each game's thread
+        batch = [Post(platform_id=f"p{number}-{game}-{n}", thread=f"t-{game}", author="Al",
+                      created=T0 + timedelta(seconds=10 * number + n), body="vote Bo")
+                 for game in games for n in (0, 1)]
+        store.save_posts("local", batch, str(number))
+        assert sum(len(read.rows) for read in store._reads.values()) <= 5
+    store.look()
+    for game in games:
+        got = store.unprocessed_posts(game, (f"t-{game}",), looked=True)
+        assert len(got) == 6 and got == store.unprocessed_posts(game, (f"t-{game}",))   # what SQL gives
+        store.commit_step(game, "mafia", {}, {}, processed=[p.platform_id for p in got], expected_version=0)
+        assert store._handed.get(game, []) == []   # no Post kept once processed
+        assert store.unprocessed_posts(game, (f"t-{game}",), looked=True) == []
