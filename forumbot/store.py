@@ -14,6 +14,7 @@ import json
 import sqlite3
 import weakref
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain, repeat
@@ -402,49 +403,38 @@ class Store:
         conn = self.db.conn
         # In the held transaction (opened here if none is), or in one of its own (a savepoint within a
         # caller's: `nested`).
-        transaction: Transaction | None = None
-        nested = False
-        if not hold or (self._held is None and conn.in_transaction):
-            transaction = Transaction(conn)
-            nested = transaction.__enter__()
+        held = hold and (self._held is not None or not conn.in_transaction)
         try:
-            if transaction is not None:
-                marks = self._put_marks(nested)
-            else:
-                marks = 0
-                if self._held is None:
+            with nullcontext(False) if held else Transaction(conn) as nested:
+                marks = 0 if held else self._put_marks(nested)
+                if held and self._held is None:
                     conn.execute("BEGIN IMMEDIATE")
                     self._held = 0   # (open: a failure below rolls it back)
                     self._held = self._put_marks(False)
-            fetched = _now()
-            if len(posts) == 1:   # the usual poll: one post, its row the statement's parameters as it is
-                post = posts[0]
-                row = _post_row(post, platform, fetched)
-                done = conn.execute(_INSERT_POST_SQL, row)
-                if done.rowcount == 1:   # new (SQLite gives a new row the rowid after the largest)
-                    top = done.lastrowid or 0
-                    fresh, edits = [(row[4], top, _as_stored(post, row))], False
-                else:   # known: looked up, as in a batch
-                    fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
-            else:
-                fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
-            if cursor is not None or read_at is not None:
-                tokens = self._tokens   # (Store._wrote)
-                tokens["cursors"] = (tokens.version, tokens["cursors"][1] + 1)
-            if read_at is not None:   # the cursors, by one statement text each way
-                if cursor is not None:
-                    conn.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
+                fetched = _now()
+                if len(posts) == 1:   # the usual poll: one post, its row the statement's parameters as it is
+                    post = posts[0]
+                    row = _post_row(post, platform, fetched)
+                    done = conn.execute(_INSERT_POST_SQL, row)
+                    if done.rowcount == 1:   # new (SQLite gives a new row the rowid after the largest)
+                        top = done.lastrowid or 0
+                        fresh, edits = [(row[4], top, _as_stored(post, row))], False
+                    else:   # known: looked up, as in a batch
+                        fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
                 else:
-                    conn.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
-            elif cursor is not None:
-                conn.execute(_POSTS_CURSOR_SQL, (platform, cursor))
-            if transaction is not None:
-                transaction.__exit__(None, None, None)
-        except BaseException as err:
-            if transaction is None:
+                    fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
+                if cursor is not None or read_at is not None:
+                    self._wrote("cursors")
+                if read_at is not None:   # the cursors, by one statement text each way
+                    if cursor is not None:
+                        conn.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
+                    else:
+                        conn.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
+                elif cursor is not None:
+                    conn.execute(_POSTS_CURSOR_SQL, (platform, cursor))
+        except BaseException:
+            if held:
                 self._drop_held()
-            else:
-                transaction.__exit__(type(err), err, err.__traceback__)
             raise
         if marks:
             self._marks_written(marks)
@@ -726,121 +716,108 @@ class Store:
         known = self._written.pop(name, None)   # set again below once this step is committed
         # In the transaction holding the step's fetch (committed with it), or in one of its own (a savepoint
         # within a caller's: `nested`).
-        transaction = Transaction(conn, "BEGIN IMMEDIATE") if self._held is None else None
-        nested = transaction.__enter__() if transaction is not None else False
+        held = self._held is not None
         writing = False
         try:
-            marks = self._put_marks(nested) if transaction is not None else 0
-            if known is not None and expected_version == known[0]:
-                # This connection wrote that version: no read; the write below checks that it is still there.
-                version, seq, mark, in_parts = known
-                row: tuple[int, int, int, bool] | None = known
-                if expected_seq is not None and seq != expected_seq:
-                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-            else:
-                if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
-                    conn.execute("UPDATE games SET version = version WHERE 0")
-                row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
-                                   [name]).fetchone()
-                seq, version, mark, in_parts = row if row else (0, 0, 0, False)
-                if expected_seq is not None and seq != expected_seq:
-                    raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
-                if expected_version is not None and version != expected_version:
-                    raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
-            change = state if isinstance(state, StateChange) else None
-            if change is not None and not change.whole and not in_parts:
-                raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
-            before = (seq, version, mark)
-            # Every row is made before the first statement that writes: in the held transaction, a failure
-            # before that (or StaleState, raised only where nothing was written) leaves the held posts for the
-            # next commit; a failure after it rolls the whole transaction back (no part of a game's step is
-            # ever committed without the rest).
-            event_rows = []
-            for event, post in events:
-                seq += 1
-                event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
-            if top > mark:
-                mark = top
-            # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
-            # is kept in parts) only with `put_state`, the host's and the setup's only when given.
-            put_state, state_text = 1, None
-            if change is not None:
-                if in_parts:   # the state's text is NULL already
+            with nullcontext(False) if held else Transaction(conn, "BEGIN IMMEDIATE") as nested:
+                marks = 0 if held else self._put_marks(nested)
+                if known is not None and expected_version == known[0]:
+                    # This connection wrote that version: no read; the write below checks that it is still there.
+                    version, seq, mark, in_parts = known
+                    row: tuple[int, int, int, bool] | None = known
+                    if expected_seq is not None and seq != expected_seq:
+                        raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+                else:
+                    if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
+                        conn.execute("UPDATE games SET version = version WHERE 0")
+                    row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
+                                       [name]).fetchone()
+                    seq, version, mark, in_parts = row if row else (0, 0, 0, False)
+                    if expected_seq is not None and seq != expected_seq:
+                        raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
+                    if expected_version is not None and version != expected_version:
+                        raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
+                change = state if isinstance(state, StateChange) else None
+                if change is not None and not change.whole and not in_parts:
+                    raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
+                before = (seq, version, mark)
+                # Every row is made before the first statement that writes: in the held transaction, a failure
+                # before that (or StaleState, raised only where nothing was written) leaves the held posts for the
+                # next commit; a failure after it rolls the whole transaction back (no part of a game's step is
+                # ever committed without the rest).
+                event_rows = []
+                for event, post in events:
+                    seq += 1
+                    event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
+                if top > mark:
+                    mark = top
+                # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
+                # is kept in parts) only with `put_state`, the host's and the setup's only when given.
+                put_state, state_text = 1, None
+                if change is not None:
+                    if in_parts:   # the state's text is NULL already
+                        put_state = 0
+                    in_parts = True
+                elif state is not None or row is None:
+                    state_text = state if isinstance(state, str) else _dumps(state or {})
+                    in_parts = False
+                else:
                     put_state = 0
-                in_parts = True
-            elif state is not None or row is None:
-                state_text = state if isinstance(state, str) else _dumps(state or {})
-                in_parts = False
-            else:
-                put_state = 0
-            host_text = _dumps(host) if host is not None else None
-            setup_text = _dumps(setup or {}) if setup is not None or row is None else None
-            # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
-            intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
-                           for i in intents] if intents else ()
-            flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
-                          format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
-            queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
-                       format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox] if outbox else []
-            writing = True
-            # The game's row first: an existing one only if it is still the version read (checked in the
-            # write itself, so a step never commits over a state it did not read).
-            if row is None:
-                conn.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
-                                                setup_text))
-            else:
-                if put_state or host_text is not None or setup_text is not None:
-                    updated = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
-                                                              state_text, host_text, setup_text, name, *before))
-                else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
-                    updated = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
-                if updated.rowcount != 1:
-                    raise StaleState(f"game {name} changed under us (not at version {version} any more)")
-            if change is not None:
-                if change.whole or change.cut:
+                host_text = _dumps(host) if host is not None else None
+                setup_text = _dumps(setup or {}) if setup is not None or row is None else None
+                # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
+                intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
+                               for i in intents] if intents else ()
+                flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
+                              format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
+                queued = [(o.key, name, o.kind, o.thread, o.pm_to, o.subject, o.text,
+                           format_time(o.at) if o.at else stamp, o.slot or None) for o in outbox] if outbox else []
+                writing = True
+                # The game's row first: an existing one only if it is still the version read (checked in the
+                # write itself, so a step never commits over a state it did not read).
+                if row is None:
+                    conn.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
+                                                    setup_text))
+                else:
+                    if put_state or host_text is not None or setup_text is not None:
+                        updated = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
+                                                                  state_text, host_text, setup_text, name, *before))
+                    else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
+                        updated = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
+                    if updated.rowcount != 1:
+                        raise StaleState(f"game {name} changed under us (not at version {version} any more)")
+                if change is not None:
                     self._write_parts(name, change)
-                elif change.put:   # (the usual step: the parts it changed, each row with the game's name added)
-                    conn.executemany(_PUT_PARTS_SQL, map(add, change.put, repeat((name,))))
-            # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
-            # more than the rows themselves on this path (one step per poll, per game).
-            if processed:
-                conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
-                                 zip(repeat(name), processed, repeat(stamp)))
-            if intent_rows:
-                conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                                 intent_rows)
-            if flag_rows:
-                conn.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
-            if event_rows:
-                conn.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                 event_rows)
-            added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
-                                     "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                                     queued).rowcount if queued else 0
-            writing = False
-            if transaction is None:
-                self._commit_held()   # (a failure rolls back what it held, and forgets it)
+                # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
+                # more than the rows themselves on this path (one step per poll, per game).
+                if processed:
+                    conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
+                                     zip(repeat(name), processed, repeat(stamp)))
+                if intent_rows:
+                    conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                                     intent_rows)
+                if flag_rows:
+                    conn.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
+                if event_rows:
+                    conn.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
+                                     event_rows)
+                added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
+                                         "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                                         queued).rowcount if queued else 0
+                writing = False
+                if held:
+                    self._commit_held()   # (a failure rolls back what it held, and forgets it)
         except BaseException as err:
-            if transaction is not None:
-                transaction.__exit__(type(err), err, err.__traceback__)
-            elif writing and not isinstance(err, StaleState):   # (StaleState: the game's row was not written)
+            if held and writing and not isinstance(err, StaleState):   # (StaleState: the game's row was not written)
                 self._drop_held()
             self._reads.pop(name, None)   # another writer may have moved the game on: its posts are read again
             raise
-        if transaction is not None:
-            try:
-                transaction.__exit__(None, None, None)   # (a failed commit is rolled back there)
-            except BaseException:
-                self._reads.pop(name, None)
-                raise
         if marks:
             self._marks_written(marks)
-        tokens = self._tokens   # (Store._wrote)
-        what = f"game:{name}"
-        tokens[what] = (tokens.version, tokens[what][1] + 1)
+        self._wrote(f"game:{name}")
         if queued:
-            tokens["outbox"] = (tokens.version, tokens["outbox"][1] + 1)
+            self._wrote("outbox")
             if self._owed is not None:   # a key already there (not queued again) or a rollback to come: read it
                 if nested or added != len(queued):
                     self._owed = None
