@@ -287,24 +287,19 @@ class Runner:
         names = sorted(r.name for r in self.runs if r.config.host == host and r.name in self._states)
         return tuple(names) if len(names) > 1 else ()
 
-    def _failed(self, run: GameRun, result: StepResult, what: str, err: Exception) -> None:
-        """One game's part of a step raised (called in the except block): logged and flagged to the host
-        once; the other games go on. The game's unread posts wait for the next poll."""
-        log.exception("%s: %s failed; the other games go on", run.name, what)
-        result.failed_games.append(run.name)
-        reason = f"the game could not {what} ({type(err).__name__}: {err}); it is retried every poll"
-        if not self.store.has_open_flag(run.name, reason):
-            self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
-
     def _isolated(self, run: GameRun, result: StepResult, what: str, action: Any, *args: Any) -> None:
         """Run one game's part of a step, `action(*args)`; an exception (other than the store's own) is logged
-        and flagged to the host once, and the other games go on (_failed)."""
+        and flagged to the host once, and the other games go on. The game's unread posts wait for the next poll."""
         try:
             action(*args)
         except (sqlite3.Error, StoreError, PlatformError):
             raise
         except Exception as err:
-            self._failed(run, result, what, err)
+            log.exception("%s: %s failed; the other games go on", run.name, what)
+            result.failed_games.append(run.name)
+            reason = f"the game could not {what} ({type(err).__name__}: {err}); it is retried every poll"
+            if not self.store.has_open_flag(run.name, reason):
+                self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
 
     def start(self, at: datetime, *, isolate: bool = False) -> None:
         """Create every game whose start time has come and that is not in the store yet, with its opening
@@ -450,15 +445,11 @@ class Runner:
                     known is None or known[0] is not held[1]
                     or (until is not None and known[1] is not None and known[1] <= until)):
                 try:
-                    self._recheck(run, now, reach)
+                    self._isolated(run, result, "re-read its posts", self._recheck, run, now, reach)
                 except PlatformError as err:
                     result.errors.append(err)
                     run_reach = None
                     log.warning("re-reading %s's posts failed (%s); its deadline waits", name, err)
-                except (sqlite3.Error, StoreError):
-                    raise
-                except Exception as err:
-                    self._failed(run, result, "re-read its posts", err)
             # The corrections read at this token, none waiting: they are the ones in force (as _correct).
             kept = self._corrections.get(name)
             if kept is not None and not kept[1][0] and name in self._states \
@@ -466,12 +457,7 @@ class Runner:
                 self._in_force[name] = kept[1][1]
             else:
                 self._isolated(run, result, "apply the host's corrections", self._correct, run, now)
-            try:
-                self._advance(run, now, result, run_reach)
-            except (sqlite3.Error, StoreError, PlatformError):
-                raise
-            except Exception as err:
-                self._failed(run, result, "read its posts", err)
+            self._isolated(run, result, "read its posts", self._advance, run, now, result, run_reach)
             if run.config.tournament:   # (the only games with results to settle)
                 self._isolated(run, result, "settle its results", self._settle, run, now)
         # What was fetched went in with the first game's step; with none, it goes in now.
