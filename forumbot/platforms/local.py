@@ -56,12 +56,6 @@ _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipien
 _Row = tuple[int, str, str, str, str, str | None]
 
 
-# A reader's "mark" (fetch_posts, fetch_pms): what has been written to the forum, compared with what it was at
-# the reader's last read: by other connections (PRAGMA data_version moves when one commits; a database in memory
-# has none) and by this one (total_changes), less the changes this connection made that the reader accounts for
-# (fetch_pms: posts; fetch_posts: the posts it keeps, and PMs).
-
-
 class _Tail:
     """The posts after `after`, all written through this connection since fetch_posts' mark was `mark`: the
     Posts fetch_posts gives for those not by the bot (ids ascending), the newest id (`after` when none), and
@@ -121,7 +115,7 @@ class LocalForum:
         self.batch = batch
         # Threads known to exist (nothing deletes a thread): a post in one is then a single insert.
         self._threads: set[str] = set()
-        # The changes this connection made to posts and to PMs (see "mark" above; none inside a caller's
+        # The changes this connection made to posts and to PMs (see _mark; none inside a caller's
         # transaction, which may still roll back).
         self._post_changes = 0
         self._pm_changes = 0
@@ -243,8 +237,7 @@ class LocalForum:
         # cursor, and every one of them is due, those posts (_Tail: the Posts made when they were written) are
         # the whole answer, worked out as the statement would; else the statement answers.
         conn = self.db.conn
-        mark = ((0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]),
-                conn.total_changes - self._post_changes - self._pm_changes)   # (its mark)
+        mark = self._mark(self._post_changes + self._pm_changes)
         tail = self._tail
         if tail is not None and tail.mark == mark and tail.cursor == cursor and tail.latest <= now:
             newest = tail.newest
@@ -281,10 +274,17 @@ class LocalForum:
                        body=r[3], dialect=dialect, edited=parse_time(r[5]) if r[5] else None,
                        url=self.post_url(r[1], r[0]), pm=False) for r in rows]
 
+    def _mark(self, mine: int) -> tuple[int, int]:
+        """What has been written to the forum: by other connections (data_version moves when one commits;
+        a database in memory has none) and by this one (total_changes), less `mine`, the changes this
+        connection made that the caller has accounted for (fetch_pms: posts; fetch_posts: the posts it
+        keeps, and PMs)."""
+        conn = self.db.conn
+        return (0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes - mine
+
     def fetch_pms(self) -> list[Post]:
         conn = self.db.conn
-        mark = ((0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]),
-                conn.total_changes - self._post_changes)   # (its mark)
+        mark = self._mark(self._post_changes)
         if mark != self._pm_seen:
             now = format_time(self.clock())
         else:   # nothing written since an empty read: no PM is due unless the first one waiting has come due
