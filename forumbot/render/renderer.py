@@ -14,10 +14,12 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
+from jinja2.utils import internalcode
 
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, filled, parse_time
+from forumbot.render import shared
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
 from forumbot.render.codegen import named_fields as _named_fields
 from forumbot.render.defuse import defuse, strip_bidi
@@ -210,6 +212,17 @@ class _Sandbox(ImmutableSandboxedEnvironment):
     code_generator_class = SandboxCodeGenerator
     context_class = LeanContext
 
+    @internalcode
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None, raw: bool = False,
+                defer_init: bool = False) -> Any:
+        """jinja2's compile, of a template's text once for every environment that compiles it the same (see
+        `shared`): each new renderer (a replay, a page of the host console) no longer parses and generates
+        every template again."""
+        if raw or defer_init or not isinstance(source, str):
+            return super().compile(source, name, filename, raw, defer_init)
+        return shared.compiled(self, source, name, filename,
+                               lambda: super(_Sandbox, self).compile(source, name, filename))
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if attribute == "format" and type(obj) is str:    # `t.absolute.format(...)`: see _format_named
             fields = _named_fields(obj)
@@ -310,6 +323,13 @@ class Renderer:
         env.kept_names = frozenset({"t"})    # type: ignore[attr-defined]
         env.kept_filters = frozenset({*self._filters, "when", "count", "length"})    # type: ignore[attr-defined]
         return env
+
+    @property
+    def compile_token(self) -> tuple[str, str]:
+        """What this renderer's own filters (`person`, `count`) give a constant when jinja2 folds one into a
+        template's code (shared.token): the name's or number's text, which reads the dialect's escape and
+        nothing else (a name's gender and cases only matter in a phrase's format, never folded)."""
+        return self.dialect, self.lang
 
     def count(self, value: Any) -> Any:
         """A whole number that a phrase can agree with (`{n:vote/votes}`; the `count` filter); anything
