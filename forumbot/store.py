@@ -29,6 +29,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import StaleState, StoreError
 from forumbot.jsontext import dumps
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
+from forumbot.schema import migrate
 from forumbot.sqlite import Transaction, open_database
 from forumbot.stateparts import PartsError, StateChange, assemble, item_key
 
@@ -340,7 +341,7 @@ class Store:
             self.db = open_database(path)
             self.db.execute("PRAGMA foreign_keys=on")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            migrations.apply(self.db)
+            migrate(migrations, self.db)     # a new store's schema at once (schema.py)
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)

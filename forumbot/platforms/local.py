@@ -21,6 +21,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post, filled, format_time, parse_time
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
+from forumbot.schema import migrate
 from forumbot.sqlite import Transaction, open_database
 
 forum_migrations = Migrations("localforum")
@@ -98,7 +99,7 @@ class LocalForum:
             self.db = open_database(path)
             # Safe under WAL (a power cut may lose the last commits, never corrupt the file): no fsync a post.
             self.db.execute("PRAGMA synchronous=NORMAL")
-            forum_migrations.apply(self.db)
+            migrate(forum_migrations, self.db)     # a new forum's schema at once (schema.py)
             # Autocommit: a single statement (a post, a PM, marking PMs read) is atomic on its own, so it
             # needs no BEGIN/COMMIT round trip; writes of several statements still open a transaction
             # (Transaction, atomic()). Setting it commits nothing: the migrations committed.
