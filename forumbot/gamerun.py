@@ -40,6 +40,14 @@ def _compiled_grammar(game: str, lang: str, *stamps: tuple[int, int] | None) -> 
     return grammar.with_commands(load_grammar("host", lang).commands, "host commands")
 
 
+@lru_cache(maxsize=16)
+def shared_roster(players: tuple[PlayerRef, ...], lang: str) -> Roster:
+    """A game's roster, built once for every game of the same players and language: a replay (and the host
+    console's replay of a game per page) built each name's forms through pymorphy3 and every table of them
+    again. A Roster is not changed once built, and is a function of these two alone."""
+    return Roster(players, lang=lang)
+
+
 def setup_of(config: GameConfig) -> GameSetup:
     return GameSetup(game=config.game, players=config.players, start=config.start, options=config.options,
                      phase=config.phase, lang=config.lang, host=config.host, dead=config.dead,
@@ -82,7 +90,7 @@ class GameRun:
         grammar = shared_grammar(config.game, config.lang)
         if config.grammar:
             grammar = grammar.with_commands(config.grammar, config.source)
-        roster = Roster(config.players, lang=config.lang)
+        roster = shared_roster(tuple(config.players), config.lang)
         renderer = Renderer(dialect if dialect in DIALECTS else "markdown", config.lang,
                             template_dir=config.templates, overrides=config.phrases,
                             genders={p.name: p.gender for p in config.players if p.gender})

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import forumbot.grammar
+import forumbot.text.names
 from forumbot.config import GameConfig
 from forumbot.gamerun import GameRun
 from forumbot.grammar import Command
@@ -55,3 +56,16 @@ def test_an_edited_grammar_file_applies_to_games_built_after(tmp_path: Path, mon
     after = GameRun.build(config("after"))
     assert kinds(after, "squash Bob") == ["vote"]
     assert kinds(before, "squash Bob") == []
+
+
+def test_games_of_one_roster_share_it(monkeypatch) -> None:
+    first = GameRun.build(config("r1"))
+    built: list[object] = []
+    monkeypatch.setattr(forumbot.text.names.Roster, "_add_spelling", lambda *args, **kw: built.append(args))
+    second = GameRun.build(config("r2"))
+    assert second.parser.roster is first.parser.roster and built == []       # nothing built again
+    monkeypatch.undo()
+    other = GameRun.build(GameConfig(name="r3", game="mafia", lang="en", start=START, players=PLAYERS[:2]))
+    russian = GameRun.build(GameConfig(name="r4", game="mafia", lang="ru", start=START, players=PLAYERS))
+    assert other.parser.roster.names == ("Alice", "Bob") and russian.parser.roster.lang == "ru"
+    assert kinds(second, "vote Bob") == ["vote"] and kinds(russian, "vote Bob'а") == ["vote"]
