@@ -33,7 +33,6 @@ KEEP = 256      # code objects kept (the shipped templates in two dialects and a
 _kept: OrderedDict[Hashable, CodeType] = OrderedDict()
 _settings: dict[Hashable, Hashable] = {}     # each key's environment part, one copy of each
 _lock = threading.Lock()
-compiles = 0    # templates compiled through here (tests: a second renderer compiles none)
 
 
 def token(function: Any) -> Hashable:
@@ -63,7 +62,6 @@ def compiled(env: jinja2.Environment, source: str, name: str | None, filename: s
              compile_: Callable[[], CodeType]) -> CodeType:
     """The code of `source` as `env` compiles it (`compile_()`), compiled once for every environment that
     would compile it the same. A template that does not compile raises as ever, and nothing is kept."""
-    global compiles
     found = key(env, source, name, filename)
     if found is None:
         return compile_()
@@ -78,7 +76,6 @@ def compiled(env: jinja2.Environment, source: str, name: str | None, filename: s
             return code
     code = compile_()
     with _lock:
-        compiles += 1
         # Every template of an environment has the same settings: one copy of them for all their keys.
         if len(_settings) > KEEP:
             _settings.clear()
