@@ -26,6 +26,7 @@ from forumbot.sqlite import Transaction
 class _Made(NamedTuple):
     statements: tuple[str, ...]    # sqlite_master's statements, in the order SQLite made them
     names: tuple[str, ...]         # the migrations, in the order apply records them
+    image: sqlite3.Connection      # the scratch database itself (copied whole into a new one in memory)
 
 
 _EMPTY = "SELECT 1 FROM sqlite_master LIMIT 1"
@@ -39,6 +40,15 @@ def migrate(migrations: Migrations, db: Database) -> None:
     if conn.execute(_EMPTY).fetchone() is None:
         pending = migrations.pending(db)
         made = _schema(migrations, tuple((m.name, m.fn, m.transactional) for m in pending))
+        if made is not None and conn.execute("PRAGMA database_list").fetchone()[2] == "" and not conn.in_transaction:
+            # A database in memory (no other connection sees it): the scratch copied page by page, which is
+            # much cheaper than its statements (SQLite reads its whole schema again after each one).
+            with _lock:
+                made.image.backup(conn)
+            with Transaction(conn):
+                conn.execute(f"UPDATE [{migrations.migrations_table}] SET applied_at = ? WHERE migration_set = ?",
+                             [_now(), migrations.name])
+            return
         if made is not None:
             with Transaction(conn, "BEGIN IMMEDIATE"):
                 fresh = conn.execute(_EMPTY).fetchone() is None    # (not made by another connection meanwhile)
@@ -52,9 +62,12 @@ def migrate(migrations: Migrations, db: Database) -> None:
 def _write(conn: sqlite3.Connection, migrations: Migrations, made: _Made) -> None:
     for statement in made.statements:
         conn.execute(statement)
-    applied = str(datetime.datetime.now(datetime.UTC))      # as Migrations._record_applied writes it
     conn.executemany(f"INSERT INTO [{migrations.migrations_table}] (migration_set, name, applied_at) "
-                     "VALUES (?, ?, ?)", [(migrations.name, name, applied) for name in made.names])
+                     "VALUES (?, ?, ?)", [(migrations.name, name, _now()) for name in made.names])
+
+
+def _now() -> str:
+    return str(datetime.datetime.now(datetime.UTC))     # as Migrations._record_applied writes it
 
 
 def _schema(migrations: Migrations, key: tuple[tuple[object, ...], ...]) -> _Made | None:
@@ -70,22 +83,29 @@ def _schema(migrations: Migrations, key: tuple[tuple[object, ...], ...]) -> _Mad
 def _scratch(migrations: Migrations, key: tuple[tuple[object, ...], ...]) -> _Made | None:
     if not all(transactional for _name, _fn, transactional in key):
         return None
-    scratch = Database(memory=True)
+    scratch = Database(sqlite3.connect(":memory:", check_same_thread=False))   # (used under _lock)
+    made = None
     try:
-        migrations.apply(scratch)
-        conn = scratch.conn
-        if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
-            return None
-        rows = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY rowid").fetchall()
-        for kind, name, _sql in rows:
-            if kind == "table" and name != migrations.migrations_table and \
-                    conn.execute(f"SELECT 1 FROM [{name}] LIMIT 1").fetchone() is not None:
-                return None
-        names = tuple(m.name for m in migrations.applied(scratch))
-        if names != tuple(name for name, _fn, _transactional in key):
-            return None
-        # (SQLite makes its own tables and a key's index itself, with the statement that needs them.)
-        return _Made(tuple(sql for _kind, name, sql in rows if sql is not None and not name.startswith("sqlite_")),
-                     names)
+        made = _made_of(migrations, key, scratch)
+        return made
     finally:
-        scratch.close()
+        if made is None:
+            scratch.close()
+
+
+def _made_of(migrations: Migrations, key: tuple[tuple[object, ...], ...], scratch: Database) -> _Made | None:
+    migrations.apply(scratch)
+    conn = scratch.conn
+    if conn.execute("PRAGMA user_version").fetchone()[0] != 0:
+        return None
+    rows = conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY rowid").fetchall()
+    for kind, name, _sql in rows:
+        if kind == "table" and name != migrations.migrations_table and \
+                conn.execute(f"SELECT 1 FROM [{name}] LIMIT 1").fetchone() is not None:
+            return None
+    names = tuple(m.name for m in migrations.applied(scratch))
+    if names != tuple(name for name, _fn, _transactional in key):
+        return None
+    # (SQLite makes its own tables and a key's index itself, with the statement that needs them.)
+    return _Made(tuple(sql for _kind, name, sql in rows if sql is not None and not name.startswith("sqlite_")),
+                 names, conn)

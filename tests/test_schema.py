@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlite_utils import Database
@@ -34,12 +34,13 @@ def by_migrations(chosen: Migrations) -> tuple[object, ...]:
 @pytest.mark.parametrize("where", [":memory:", "file"])
 def test_a_new_store_and_forum_read_as_their_migrations_made_them(tmp_path, make, where):
     path = tmp_path / "x.db" if where == "file" else where
+    before = str(datetime.now(UTC))
     db = make(path)
     chosen = migrations if "games" in db.table_names() else forum_migrations
     assert schema(db.conn) == by_migrations(chosen)
     assert chosen.pending(db) == []
-    assert all(datetime.fromisoformat(row["applied_at"]).utcoffset() == timedelta(0)     # as apply writes it
-               for row in db["_sqlite_migrations"].rows)
+    assert all(row["applied_at"] >= before and datetime.fromisoformat(row["applied_at"]).utcoffset() == timedelta(0)
+               for row in db["_sqlite_migrations"].rows)      # applied now, written as apply writes it
     if where == "file":          # opened again: nothing to migrate, nothing changed
         assert schema(make(path).conn) == by_migrations(chosen)
 
