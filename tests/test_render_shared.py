@@ -13,6 +13,7 @@ from forumbot.errors import ConfigError
 from forumbot.games.mafia.game import view
 from forumbot.model import Event
 from forumbot.render import Renderer, shared
+from forumbot.render.renderer import _HERE as RENDER_DIR
 from forumbot.render.renderer import _Sandbox
 
 
@@ -159,3 +160,18 @@ def test_the_kept_code_is_bounded(monkeypatch):
     for number in range(20):
         assert env.from_string(f"{number}{{{{ x }}}}").render(x="!") == f"{number}!"
     assert len(shared._kept) == 8 and len(shared._settings) <= 9
+
+
+def test_every_shipped_template_gets_the_code_it_would_compile_alone():
+    folder = RENDER_DIR / "templates"
+    names = [path.relative_to(folder).as_posix() for path in sorted(folder.rglob("*.j2"))]
+    combinations = (("bbcode", "ru"), ("markdown", "en"), ("bbcode", "en"), ("markdown", "ru"))
+    served = {}
+    for dialect, lang in combinations:     # every combination's code kept: each must be served its own
+        served[dialect, lang] = {name: Renderer(dialect, lang).env.get_template(name) for name in names}
+    for dialect, lang in combinations[:2]:
+        for name in names:
+            shared.clear()
+            alone = Renderer(dialect, lang).env.get_template(name)      # compiled with nothing kept
+            assert served[dialect, lang][name].root_render_func.__code__ == alone.root_render_func.__code__
+            assert served[dialect, lang][name].debug_info == alone.debug_info, (dialect, lang, name)
