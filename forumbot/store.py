@@ -344,6 +344,9 @@ class Store:
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)
+        # The cursor a step's statements run on: one kept, not a new one per statement (Connection.execute
+        # makes a cursor and registers it with the connection each call). (A Store is used by one thread.)
+        self._cur = self.db.conn.cursor()
         # the rows (created, rowid, post) last handed out per game, for its next mark
         self._handed: dict[str, list[tuple[str, int, Post]]] = {}
         # Per game, (version, event_seq, post_mark, state in parts) of the row this connection last wrote: a
@@ -400,7 +403,7 @@ class Store:
         posts = list(posts)
         if not posts and cursor is None and read_at is None:
             return 0
-        conn = self.db.conn
+        conn, cur = self.db.conn, self._cur
         # In the held transaction (opened here if none is), or in one of its own (a savepoint within a
         # caller's: `nested`).
         held = hold and (self._held is not None or not conn.in_transaction)
@@ -408,14 +411,14 @@ class Store:
             with nullcontext(False) if held else Transaction(conn) as nested:
                 marks = 0 if held else self._put_marks(nested)
                 if held and self._held is None:
-                    conn.execute("BEGIN IMMEDIATE")
+                    cur.execute("BEGIN IMMEDIATE")
                     self._held = 0   # (open: a failure below rolls it back)
                     self._held = self._put_marks(False)
                 fetched = _now()
                 if len(posts) == 1:   # the usual poll: one post, its row the statement's parameters as it is
                     post = posts[0]
                     row = _post_row(post, platform, fetched)
-                    done = conn.execute(_INSERT_POST_SQL, row)
+                    done = cur.execute(_INSERT_POST_SQL, row)
                     if done.rowcount == 1:   # new (SQLite gives a new row the rowid after the largest)
                         top = done.lastrowid or 0
                         fresh, edits = [(row[4], top, _as_stored(post, row))], False
@@ -427,11 +430,11 @@ class Store:
                     self._wrote("cursors")
                 if read_at is not None:   # the cursors, by one statement text each way
                     if cursor is not None:
-                        conn.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
+                        cur.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
                     else:
-                        conn.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
+                        cur.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
                 elif cursor is not None:
-                    conn.execute(_POSTS_CURSOR_SQL, (platform, cursor))
+                    cur.execute(_POSTS_CURSOR_SQL, (platform, cursor))
         except BaseException:
             if held:
                 self._drop_held()
@@ -498,7 +501,7 @@ class Store:
         """Commit the held transaction: its delivery marks are written; on a failure what it held is forgotten
         (SQLite rolled it back), and the error goes on."""
         try:
-            self.db.conn.execute("COMMIT")
+            self._cur.execute("COMMIT")
         except BaseException:
             self._drop_held()
             raise
@@ -665,7 +668,8 @@ class Store:
 
     def look(self) -> None:
         """Ask whether another connection has committed since last asked (see `token`)."""
-        version = self.db.conn.execute("PRAGMA data_version").fetchone()[0]
+        # (fetchall: the statement runs to its end and is reset, so the kept cursor holds no read open)
+        version = self._cur.execute("PRAGMA data_version").fetchall()[0][0]
         if version != self._data_version:
             self._data_version = version
             tokens = self._tokens
@@ -712,7 +716,7 @@ class Store:
         else:
             left, top = None, 0
         stamp = format_time(at) if at else _now()
-        conn = self.db.conn
+        conn, cur = self.db.conn, self._cur
         known = self._written.pop(name, None)   # set again below once this step is committed
         # In the transaction holding the step's fetch (committed with it), or in one of its own (a savepoint
         # within a caller's: `nested`).
@@ -729,9 +733,9 @@ class Store:
                         raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
                 else:
                     if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
-                        conn.execute("UPDATE games SET version = version WHERE 0")
-                    row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
-                                       [name]).fetchone()
+                        cur.execute("UPDATE games SET version = version WHERE 0")
+                    row = next(iter(cur.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games "
+                                                "WHERE name = ?", [name]).fetchall()), None)
                     seq, version, mark, in_parts = row if row else (0, 0, 0, False)
                     if expected_seq is not None and seq != expected_seq:
                         raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
@@ -776,14 +780,14 @@ class Store:
                 # The game's row first: an existing one only if it is still the version read (checked in the
                 # write itself, so a step never commits over a state it did not read).
                 if row is None:
-                    conn.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
+                    cur.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
                                                     setup_text))
                 else:
                     if put_state or host_text is not None or setup_text is not None:
-                        updated = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
+                        updated = cur.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
                                                                   state_text, host_text, setup_text, name, *before))
                     else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
-                        updated = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
+                        updated = cur.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
                     if updated.rowcount != 1:
                         raise StaleState(f"game {name} changed under us (not at version {version} any more)")
                 if change is not None:
@@ -791,18 +795,18 @@ class Store:
                 # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
                 # more than the rows themselves on this path (one step per poll, per game).
                 if processed:
-                    conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
+                    cur.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
                                      zip(repeat(name), processed, repeat(stamp)))
                 if intent_rows:
-                    conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                    cur.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
                                      intent_rows)
                 if flag_rows:
-                    conn.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
+                    cur.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
                 if event_rows:
-                    conn.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    cur.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
                                      event_rows)
-                added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
+                added = cur.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
                                          "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                                          queued).rowcount if queued else 0
                 writing = False
@@ -844,12 +848,12 @@ class Store:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
         stored."""
         if change.whole:
-            self.db.conn.execute("DELETE FROM state_parts WHERE game = ?", [name])
+            self._cur.execute("DELETE FROM state_parts WHERE game = ?", [name])
         if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
-            self.db.conn.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
+            self._cur.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
                                      [(name, field, item_key(length)) for field, length in change.cut])
         if change.put:
-            self.db.conn.executemany(_PUT_PARTS_SQL, map(add, change.put, repeat((name,))))
+            self._cur.executemany(_PUT_PARTS_SQL, map(add, change.put, repeat((name,))))
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
@@ -975,9 +979,9 @@ class Store:
         marks = self._marks
         if nested or not marks:
             if more:
-                self.db.conn.executemany(_MARK_SQL, more)
+                self._cur.executemany(_MARK_SQL, more)
             return 0
-        self.db.conn.executemany(_MARK_SQL, [*marks, *more] if more else marks)
+        self._cur.executemany(_MARK_SQL, [*marks, *more] if more else marks)
         return len(marks)
 
     def _marks_written(self, count: int) -> None:
