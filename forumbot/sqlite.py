@@ -8,7 +8,6 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-
 # A database in memory (a replay's store and forum: the console replays a game per page) keeps a rollback
 # journal in memory: the first change to a page in a transaction copies the whole page there (in 1 KB chunks,
 # each one allocated) and commit frees it all. A step changes a row or two in a dozen tables and indexes, so

@@ -174,8 +174,10 @@ class LocalForum:
             if author != self.account:   # (the bot's own posts are never returned: passed by the cursor)
                 if when.tzinfo is not UTC or when.microsecond:   # the time as reading `created` back gives it
                     when = parse_time(created)
+                if marker:   # (as the statement put it together)
+                    body = body.rstrip("\n") + marker
                 tail.posts.append(filled(Post, platform_id=f"local:{row_id}", thread=thread, author=author,
-                                         created=when, body=body.rstrip("\n") + marker if marker else body, dialect=self.dialect, edited=None,
+                                         created=when, body=body, dialect=self.dialect, edited=None,
                                          url=self.post_url(thread, row_id), pm=False))
                 if thread not in tail.asked:
                     tail.strays = True
