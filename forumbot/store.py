@@ -18,7 +18,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain, repeat
-from operator import add, attrgetter, itemgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from time import gmtime, strftime
 from typing import Any
@@ -198,8 +198,32 @@ _STEP_GAME_SQL = ("UPDATE games SET game = ?, event_seq = ?, updated = ?, versio
 # A game's first step.
 _INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version, post_mark, state, host, setup) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-# A state's part written: (field, key, text, game), a StateChange's row with the game's name after it.
-_PUT_PARTS_SQL = "INSERT OR REPLACE INTO state_parts (field, key, text, game) VALUES (?, ?, ?, ?)"
+# A step's rows of one table go in by one statement (up to _ROWS_A_STATEMENT of them; more, by several), not
+# a statement run per row: SQLite then opens the table and its indexes once, and the game's name (and the
+# step's time) is bound once, not once a row (each text bound is copied by SQLite into memory of its own).
+_ROWS_A_STATEMENT = 16
+
+
+@functools.lru_cache(maxsize=_ROWS_A_STATEMENT)
+def _put_parts_sql(count: int) -> str:
+    """`count` state parts written: ?1 the game's name, then (field, key, JSON text) each."""
+    rows = ", ".join(f"(?{2 + 3 * i}, ?{3 + 3 * i}, ?{4 + 3 * i}, ?1)" for i in range(count))
+    return f"INSERT OR REPLACE INTO state_parts (field, key, text, game) VALUES {rows}"
+
+
+@functools.lru_cache(maxsize=_ROWS_A_STATEMENT)
+def _events_sql(count: int) -> str:
+    """`count` events written: ?1 the game's name, ?2 the step's time, then (seq, kind, data, post) each."""
+    rows = ", ".join(f"(?1, ?{3 + 4 * i}, ?{4 + 4 * i}, ?{5 + 4 * i}, ?{6 + 4 * i}, ?2)" for i in range(count))
+    return f"INSERT INTO events (game, seq, kind, data, post, at) VALUES {rows}"
+
+
+def _write_rows(cur: sqlite3.Cursor, sql: Callable[[int], str], shared: tuple[str, ...],
+                rows: list[tuple[Any, ...]]) -> None:
+    """`rows` written by sql(count) statements, each bound to `shared` and then its rows' values in turn."""
+    for start in range(0, len(rows), _ROWS_A_STATEMENT):
+        batch = rows[start:start + _ROWS_A_STATEMENT]
+        cur.execute(sql(len(batch)), (*shared, *chain.from_iterable(batch)))
 
 
 # pending()'s statement, for every game (False) or one (True).
@@ -749,10 +773,10 @@ class Store:
                 # before that (or StaleState, raised only where nothing was written) leaves the held posts for the
                 # next commit; a failure after it rolls the whole transaction back (no part of a game's step is
                 # ever committed without the rest).
-                event_rows = []
+                event_rows = []   # (seq, kind, data, post): the game's name and the time are bound once
                 for event, post in events:
                     seq += 1
-                    event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
+                    event_rows.append((seq, event.kind, _dumps(event.data), post))
                 if top > mark:
                     mark = top
                 # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
@@ -803,9 +827,11 @@ class Store:
                 if flag_rows:
                     cur.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
-                if event_rows:
-                    cur.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                     event_rows)
+                if event_rows:   # (a step's few: one statement, written out here)
+                    if len(event_rows) <= _ROWS_A_STATEMENT:
+                        cur.execute(_events_sql(len(event_rows)), (name, stamp, *chain.from_iterable(event_rows)))
+                    else:
+                        _write_rows(cur, _events_sql, (name, stamp), event_rows)
                 added = cur.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
                                          "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                                          queued).rowcount if queued else 0
@@ -852,8 +878,12 @@ class Store:
         if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
             self._cur.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
                                      [(name, field, item_key(length)) for field, length in change.cut])
-        if change.put:
-            self._cur.executemany(_PUT_PARTS_SQL, map(add, change.put, repeat((name,))))
+        put = change.put
+        if len(put) <= _ROWS_A_STATEMENT:   # (a step's few: one statement, written out here)
+            if put:
+                self._cur.execute(_put_parts_sql(len(put)), (name, *chain.from_iterable(put)))
+        else:
+            _write_rows(self._cur, _put_parts_sql, (name,), put)
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
