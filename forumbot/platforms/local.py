@@ -133,6 +133,9 @@ class LocalForum:
         self._tail: _Tail | None = None
         # A database in memory is this connection's alone: no other connection can write it.
         self._private = str(path) == ":memory:"
+        # The cursor a post's insert runs on: one kept, not a new one per post (Connection.execute makes a
+        # cursor and registers it with the connection each call). (A forum object is used by one thread.)
+        self._cur = self.db.conn.cursor()
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -146,8 +149,8 @@ class LocalForum:
         created = format_time(when)
         conn = self.db.conn
         if thread in self._threads:   # one statement: atomic in autocommit
-            done = conn.execute(_INSERT_MARKED_POST, (thread, author, body, marker, created)) if marker else \
-                conn.execute(_INSERT_POST, (thread, author, body, created))
+            done = self._cur.execute(_INSERT_MARKED_POST, (thread, author, body, marker, created)) if marker else \
+                self._cur.execute(_INSERT_POST, (thread, author, body, created))
             changes = done.rowcount   # (0 when a trigger set the insert aside: no post, lastrowid not its)
         else:
             before = conn.total_changes
