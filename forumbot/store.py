@@ -18,7 +18,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain, repeat
-from operator import add, attrgetter, itemgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from time import gmtime, strftime
 from typing import Any
@@ -199,8 +199,32 @@ _STEP_GAME_SQL = ("UPDATE games SET game = ?, event_seq = ?, updated = ?, versio
 # A game's first step.
 _INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version, post_mark, state, host, setup) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-# A state's part written: (field, key, text, game), a StateChange's row with the game's name after it.
-_PUT_PARTS_SQL = "INSERT OR REPLACE INTO state_parts (field, key, text, game) VALUES (?, ?, ?, ?)"
+# A step's rows of one table go in by one statement (up to _ROWS_A_STATEMENT of them; more, by several), not
+# a statement run per row: SQLite then opens the table and its indexes once, and the game's name (and the
+# step's time) is bound once, not once a row (each text bound is copied by SQLite into memory of its own).
+_ROWS_A_STATEMENT = 16
+
+
+@functools.lru_cache(maxsize=_ROWS_A_STATEMENT)
+def _put_parts_sql(count: int) -> str:
+    """`count` state parts written: ?1 the game's name, then (field, key, JSON text) each."""
+    rows = ", ".join(f"(?{2 + 3 * i}, ?{3 + 3 * i}, ?{4 + 3 * i}, ?1)" for i in range(count))
+    return f"INSERT OR REPLACE INTO state_parts (field, key, text, game) VALUES {rows}"
+
+
+@functools.lru_cache(maxsize=_ROWS_A_STATEMENT)
+def _events_sql(count: int) -> str:
+    """`count` events written: ?1 the game's name, ?2 the step's time, then (seq, kind, data, post) each."""
+    rows = ", ".join(f"(?1, ?{3 + 4 * i}, ?{4 + 4 * i}, ?{5 + 4 * i}, ?{6 + 4 * i}, ?2)" for i in range(count))
+    return f"INSERT INTO events (game, seq, kind, data, post, at) VALUES {rows}"
+
+
+def _write_rows(cur: sqlite3.Cursor, sql: Callable[[int], str], shared: tuple[str, ...],
+                rows: list[tuple[Any, ...]]) -> None:
+    """`rows` written by sql(count) statements, each bound to `shared` and then its rows' values in turn."""
+    for start in range(0, len(rows), _ROWS_A_STATEMENT):
+        batch = rows[start:start + _ROWS_A_STATEMENT]
+        cur.execute(sql(len(batch)), (*shared, *chain.from_iterable(batch)))
 
 
 # pending()'s statement, for every game (False) or one (True).
@@ -345,6 +369,9 @@ class Store:
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)
+        # The cursor a step's statements run on: one kept, not a new one per statement (Connection.execute
+        # makes a cursor and registers it with the connection each call). (A Store is used by one thread.)
+        self._cur = self.db.conn.cursor()
         # the rows (created, rowid, post) last handed out per game, for its next mark
         self._handed: dict[str, list[tuple[str, int, Post]]] = {}
         # Per game, (version, event_seq, post_mark, state in parts) of the row this connection last wrote: a
@@ -401,7 +428,7 @@ class Store:
         posts = list(posts)
         if not posts and cursor is None and read_at is None:
             return 0
-        conn = self.db.conn
+        conn, cur = self.db.conn, self._cur
         # In the held transaction (opened here if none is), or in one of its own (a savepoint within a
         # caller's: `nested`).
         held = hold and (self._held is not None or not conn.in_transaction)
@@ -409,14 +436,14 @@ class Store:
             with nullcontext(False) if held else Transaction(conn) as nested:
                 marks = 0 if held else self._put_marks(nested)
                 if held and self._held is None:
-                    conn.execute("BEGIN IMMEDIATE")
+                    cur.execute("BEGIN IMMEDIATE")
                     self._held = 0   # (open: a failure below rolls it back)
                     self._held = self._put_marks(False)
                 fetched = _now()
                 if len(posts) == 1:   # the usual poll: one post, its row the statement's parameters as it is
                     post = posts[0]
                     row = _post_row(post, platform, fetched)
-                    done = conn.execute(_INSERT_POST_SQL, row)
+                    done = cur.execute(_INSERT_POST_SQL, row)
                     if done.rowcount == 1:   # new (SQLite gives a new row the rowid after the largest)
                         top = done.lastrowid or 0
                         fresh, edits = [(row[4], top, _as_stored(post, row))], False
@@ -428,11 +455,11 @@ class Store:
                     self._wrote("cursors")
                 if read_at is not None:   # the cursors, by one statement text each way
                     if cursor is not None:
-                        conn.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
+                        cur.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
                     else:
-                        conn.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
+                        cur.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
                 elif cursor is not None:
-                    conn.execute(_POSTS_CURSOR_SQL, (platform, cursor))
+                    cur.execute(_POSTS_CURSOR_SQL, (platform, cursor))
         except BaseException:
             if held:
                 self._drop_held()
@@ -499,7 +526,7 @@ class Store:
         """Commit the held transaction: its delivery marks are written; on a failure what it held is forgotten
         (SQLite rolled it back), and the error goes on."""
         try:
-            self.db.conn.execute("COMMIT")
+            self._cur.execute("COMMIT")
         except BaseException:
             self._drop_held()
             raise
@@ -666,7 +693,8 @@ class Store:
 
     def look(self) -> None:
         """Ask whether another connection has committed since last asked (see `token`)."""
-        version = self.db.conn.execute("PRAGMA data_version").fetchone()[0]
+        # (fetchall: the statement runs to its end and is reset, so the kept cursor holds no read open)
+        version = self._cur.execute("PRAGMA data_version").fetchall()[0][0]
         if version != self._data_version:
             self._data_version = version
             tokens = self._tokens
@@ -713,7 +741,7 @@ class Store:
         else:
             left, top = None, 0
         stamp = format_time(at) if at else _now()
-        conn = self.db.conn
+        conn, cur = self.db.conn, self._cur
         known = self._written.pop(name, None)   # set again below once this step is committed
         # In the transaction holding the step's fetch (committed with it), or in one of its own (a savepoint
         # within a caller's: `nested`).
@@ -730,9 +758,9 @@ class Store:
                         raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
                 else:
                     if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
-                        conn.execute("UPDATE games SET version = version WHERE 0")
-                    row = conn.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games WHERE name = ?",
-                                       [name]).fetchone()
+                        cur.execute("UPDATE games SET version = version WHERE 0")
+                    row = next(iter(cur.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games "
+                                                "WHERE name = ?", [name]).fetchall()), None)
                     seq, version, mark, in_parts = row if row else (0, 0, 0, False)
                     if expected_seq is not None and seq != expected_seq:
                         raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
@@ -746,10 +774,10 @@ class Store:
                 # before that (or StaleState, raised only where nothing was written) leaves the held posts for the
                 # next commit; a failure after it rolls the whole transaction back (no part of a game's step is
                 # ever committed without the rest).
-                event_rows = []
+                event_rows = []   # (seq, kind, data, post): the game's name and the time are bound once
                 for event, post in events:
                     seq += 1
-                    event_rows.append((name, seq, event.kind, _dumps(event.data), post, stamp))
+                    event_rows.append((seq, event.kind, _dumps(event.data), post))
                 if top > mark:
                     mark = top
                 # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
@@ -777,14 +805,14 @@ class Store:
                 # The game's row first: an existing one only if it is still the version read (checked in the
                 # write itself, so a step never commits over a state it did not read).
                 if row is None:
-                    conn.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
+                    cur.execute(_INSERT_GAME_SQL, (name, game, seq, stamp, version + 1, mark, state_text, host_text,
                                                     setup_text))
                 else:
                     if put_state or host_text is not None or setup_text is not None:
-                        updated = conn.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
+                        updated = cur.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
                                                                   state_text, host_text, setup_text, name, *before))
                     else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
-                        updated = conn.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
+                        updated = cur.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
                     if updated.rowcount != 1:
                         raise StaleState(f"game {name} changed under us (not at version {version} any more)")
                 if change is not None:
@@ -792,18 +820,20 @@ class Store:
                 # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
                 # more than the rows themselves on this path (one step per poll, per game).
                 if processed:
-                    conn.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
+                    cur.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
                                      zip(repeat(name), processed, repeat(stamp)))
                 if intent_rows:
-                    conn.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                    cur.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
                                      intent_rows)
                 if flag_rows:
-                    conn.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
+                    cur.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
-                if event_rows:
-                    conn.executemany("INSERT INTO events (game, seq, kind, data, post, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                     event_rows)
-                added = conn.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
+                if event_rows:   # (a step's few: one statement, written out here)
+                    if len(event_rows) <= _ROWS_A_STATEMENT:
+                        cur.execute(_events_sql(len(event_rows)), (name, stamp, *chain.from_iterable(event_rows)))
+                    else:
+                        _write_rows(cur, _events_sql, (name, stamp), event_rows)
+                added = cur.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
                                          "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                                          queued).rowcount if queued else 0
                 writing = False
@@ -845,12 +875,16 @@ class Store:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
         stored."""
         if change.whole:
-            self.db.conn.execute("DELETE FROM state_parts WHERE game = ?", [name])
+            self._cur.execute("DELETE FROM state_parts WHERE game = ?", [name])
         if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
-            self.db.conn.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
+            self._cur.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
                                      [(name, field, item_key(length)) for field, length in change.cut])
-        if change.put:
-            self.db.conn.executemany(_PUT_PARTS_SQL, map(add, change.put, repeat((name,))))
+        put = change.put
+        if len(put) <= _ROWS_A_STATEMENT:   # (a step's few: one statement, written out here)
+            if put:
+                self._cur.execute(_put_parts_sql(len(put)), (name, *chain.from_iterable(put)))
+        else:
+            _write_rows(self._cur, _put_parts_sql, (name,), put)
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
@@ -976,9 +1010,9 @@ class Store:
         marks = self._marks
         if nested or not marks:
             if more:
-                self.db.conn.executemany(_MARK_SQL, more)
+                self._cur.executemany(_MARK_SQL, more)
             return 0
-        self.db.conn.executemany(_MARK_SQL, [*marks, *more] if more else marks)
+        self._cur.executemany(_MARK_SQL, [*marks, *more] if more else marks)
         return len(marks)
 
     def _marks_written(self, count: int) -> None:

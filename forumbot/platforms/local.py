@@ -47,6 +47,11 @@ _EDGES = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELEC
 
 
 _INSERT_POST = "INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)"
+# The bot's post: its text less its trailing newlines, then its marker, put together by SQLite, so the text
+# is bound as the very string the outbox stored, whose UTF-8 form Python keeps from that insert (a 2 KB vote
+# count is not copied into a new string by rstrip and + and encoded a second time).
+_INSERT_MARKED_POST = ("INSERT INTO forum_posts (thread, author, body, created) "
+                       "VALUES (?, ?, rtrim(?, char(10)) || ?, ?)")
 # The bot's unread PMs that are due, and (the row without an id, first) when the first one not yet due is due.
 _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipient = ?1 AND read = 0 AND created <= ?2 "
         "UNION ALL SELECT NULL, NULL, NULL, min(created), NULL FROM forum_pms "
@@ -129,6 +134,9 @@ class LocalForum:
         self._tail: _Tail | None = None
         # A database in memory is this connection's alone: no other connection can write it.
         self._private = str(path) == ":memory:"
+        # The cursor a post's insert runs on: one kept, not a new one per post (Connection.execute makes a
+        # cursor and registers it with the connection each call). (A forum object is used by one thread.)
+        self._cur = self.db.conn.cursor()
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -136,19 +144,22 @@ class LocalForum:
             self.db.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
                             [key, title or key, format_time(self.clock())])
 
-    def add_post(self, thread: str, author: str, body: str, at: datetime | None = None) -> str:
+    def add_post(self, thread: str, author: str, body: str, at: datetime | None = None, *, marker: str = "") -> str:
+        """`marker`: put after `body` less its trailing newlines (post())."""
         when = at or self.clock()
         created = format_time(when)
         conn = self.db.conn
         if thread in self._threads:   # one statement: atomic in autocommit
-            done = conn.execute(_INSERT_POST, (thread, author, body, created))
+            done = self._cur.execute(_INSERT_MARKED_POST, (thread, author, body, marker, created)) if marker else \
+                self._cur.execute(_INSERT_POST, (thread, author, body, created))
             changes = done.rowcount   # (0 when a trigger set the insert aside: no post, lastrowid not its)
         else:
             before = conn.total_changes
             with Transaction(conn):
                 conn.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
                              [thread, thread, format_time(self.clock())])
-                done = conn.execute(_INSERT_POST, (thread, author, body, created))
+                done = conn.execute(_INSERT_MARKED_POST, (thread, author, body, marker, created)) if marker else \
+                    conn.execute(_INSERT_POST, (thread, author, body, created))
             changes = conn.total_changes - before
             if not conn.in_transaction:   # only once committed (a rolled-back insert made no thread)
                 self._threads.add(thread)
@@ -167,6 +178,8 @@ class LocalForum:
             if author != self.account:   # (the bot's own posts are never returned: passed by the cursor)
                 if when.tzinfo is not UTC or when.microsecond:   # the time as reading `created` back gives it
                     when = parse_time(created)
+                if marker:   # (as the statement put it together)
+                    body = body.rstrip("\n") + marker
                 tail.posts.append(filled(Post, platform_id=f"local:{row_id}", thread=thread, author=author,
                                          created=when, body=body, dialect=self.dialect, edited=None,
                                          url=self.post_url(thread, row_id), pm=False))
@@ -322,7 +335,9 @@ class LocalForum:
         return f"\n[url=#fb:{key}][/url]" if self.dialect == "bbcode" else f"\n[](#fb:{key})"
 
     def post(self, thread: str, text: str, key: str = "") -> str:
-        return self.add_post(thread, self.account, text.rstrip("\n") + self.marker(key))
+        marker = self.marker(key)
+        return self.add_post(thread, self.account, text, marker=marker) if marker else \
+            self.add_post(thread, self.account, text.rstrip("\n"))
 
     def open_thread(self, title: str, text: str, key: str = "") -> str:
         """A new thread keyed by its title (made unique with a number), its first post by the bot."""
