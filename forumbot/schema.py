@@ -20,7 +20,7 @@ from typing import NamedTuple
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from forumbot.sqlite import Transaction
+from forumbot.sqlite import Transaction, in_memory
 
 
 class _Made(NamedTuple):
@@ -83,7 +83,7 @@ def _schema(migrations: Migrations, key: tuple[tuple[object, ...], ...]) -> _Mad
 def _scratch(migrations: Migrations, key: tuple[tuple[object, ...], ...]) -> _Made | None:
     if not all(transactional for _name, _fn, transactional in key):
         return None
-    scratch = Database(sqlite3.connect(":memory:", check_same_thread=False))   # (used under _lock)
+    scratch = Database(in_memory(sqlite3.connect(":memory:", check_same_thread=False)))   # (used under _lock)
     made = None
     try:
         made = _made_of(migrations, key, scratch)

@@ -18,12 +18,19 @@ from sqlite_utils import Database
 _IN_MEMORY = ("PRAGMA page_size=1024", "PRAGMA secure_delete=OFF")
 
 
+def in_memory(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """A new database in memory set as open_database sets one (schema.py's scratch copy too: a backup gives
+    its copy the scratch's page size)."""
+    for pragma in _IN_MEMORY:
+        conn.execute(pragma)
+    return conn
+
+
 def open_database(path: str | Path) -> Database:
     """Raises sqlite3.Error or OSError when the file cannot be created or opened."""
     if str(path) == ":memory:":
         database = Database(memory=True)
-        for pragma in _IN_MEMORY:
-            database.execute(pragma)
+        in_memory(database.conn)
         return database
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     database = Database(sqlite3.connect(str(path), check_same_thread=False, timeout=30))
