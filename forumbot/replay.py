@@ -72,10 +72,11 @@ class ReplayResult:
 
 
 def _grid(start: datetime, at: datetime, poll: int) -> datetime:
+    """The first time of the poll grid (every `poll` seconds from `start`) at or after `at`."""
     if poll <= 0 or at <= start:
         return at
-    steps = -(-(at - start).total_seconds() // poll)   # ceiling
-    return start + timedelta(seconds=steps * poll)
+    tick = timedelta(0, poll)
+    return start + tick * -((start - at) // tick)   # (a ceiling in whole ticks: whole numbers, exact)
 
 
 def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,

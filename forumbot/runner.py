@@ -15,11 +15,11 @@ from typing import Any, NamedTuple
 
 from forumbot import corrections
 from forumbot import threads as opening
-from forumbot.crashpoints import crashpoint
+from forumbot.crashpoints import crashpoint, inert
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
 from forumbot.host import HostState, looks_like
-from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
 from forumbot.stateparts import StateChange
@@ -32,7 +32,7 @@ RECHECK_WINDOW = timedelta(hours=96)
 STALE_RETRIES = 3
 
 
-@dataclass
+@dataclass(slots=True)   # (no __dict__ to make and free every step)
 class StepResult:
     posts_fetched: int = 0
     intents: int = 0
@@ -50,6 +50,7 @@ _SHORTENED = {kind: (keys, frozenset(keys)) for kind, keys in _LOGGED_SHORT.item
 
 _key = attrgetter("key")   # an outgoing message's key
 _event = itemgetter(0)     # a step's (event, post) pair's event
+_kind = attrgetter("kind")
 _author = attrgetter("author")
 _data = attrgetter("data")
 _removes = methodcaller("get", "remove_post")   # an event's: its post is to be removed
@@ -68,7 +69,10 @@ def _for_log(event: Event) -> Event:
 
 
 def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
-    """A step's (event, post) pairs as the event log keeps them (_LOGGED_SHORT)."""
+    """A step's (event, post) pairs as the event log keeps them (_LOGGED_SHORT): `events` itself when none is
+    shortened (a talk or a vote step: told without a loop of our own)."""
+    if _SHORTENED.keys().isdisjoint(map(_kind, map(_event, events))):
+        return events
     return [(e, post) if e.kind not in _SHORTENED else (_for_log(e), post) for e, post in events]
 
 
@@ -82,6 +86,14 @@ def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChan
 def _roles_of(run: GameRun, state: Any) -> dict[str, str]:
     """The platform ids of the game's threads in `state`, by role."""
     return {role: run.thread_id(thread) for role, thread in run.game.threads(state).items()}
+
+
+class _TokenNames(dict[str, str]):
+    """The name of a game's store token ("game:NAME", Store.token) by the game's name, each made once."""
+
+    def __missing__(self, name: str) -> str:
+        made = self[name] = f"game:{name}"
+        return made
 
 
 class _Reading(NamedTuple):
@@ -134,6 +146,7 @@ class Runner:
         # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
         # cursor.
         self._tokens: dict[str, tuple[int, int]] = {}
+        self._token_names = _TokenNames()
         self._cursor: str | None = None
         # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
@@ -167,7 +180,7 @@ class Runner:
         cached = self._states.get(name)
         if not self._looked:
             self.store.look()
-        what = f"game:{name}"
+        what = self._token_names[name]
         token = self.store.token(what)   # taken before the read: a write after it shows at the next look
         if cached is not None and self._tokens.get(what) == token:
             return cached
@@ -204,7 +217,7 @@ class Runner:
                 self._in_parts.add(name)
             else:
                 self._in_parts.discard(name)
-        what = f"game:{name}"
+        what = self._token_names[name]
         self._tokens[what] = self.store.token(what)
         if outbox:
             self._unsent.update(map(_key, outbox))
@@ -363,6 +376,15 @@ class Runner:
         """The soonest deadline of a running game, or start time of a game yet to start. `held`: from the
         states this runner holds, without asking the store (right after a step, when it is the store's only
         writer: a replay)."""
+        plan = self._planned()
+        if held and plan.simple:   # (what the rest gives here: every game started and held, none waiting)
+            soonest = None
+            states = self._states
+            for run in plan.runs:
+                deadline = self._deadline(run, states[run.name][1])
+                if deadline is not None and (soonest is None or deadline < soonest):
+                    soonest = deadline
+            return soonest + self.settle if soonest is not None and self.settle else soonest
         started = self.started()
         if held:
             deadlines = [self._deadline(run, self.state(run, check=False)) for run in started]
@@ -397,8 +419,7 @@ class Runner:
             self._looked = False
 
     def _step(self, now: datetime) -> StepResult:
-        # (StepResult() as its __init__ fills it, without the default factories' calls)
-        result = filled(StepResult, posts_fetched=0, intents=0, flags=[], delivered=[], errors=[], failed_games=[])
+        result = StepResult(0, 0, [], [], [], [])   # (every field given: no default factory is called)
         plan = self._planned()
         if plan.simple:   # (as below, where each of these would find nothing to do)
             started = self.runs
@@ -420,7 +441,8 @@ class Runner:
         try:
             pms = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
-            crashpoint("stored")
+            if crashpoint is not inert:   # (see crashpoints.inert)
+                crashpoint("stored")
             read = now
         except PlatformError as err:
             result.errors.append(err)
@@ -503,7 +525,8 @@ class Runner:
             self._tokens["cursors"] = token
         cursor = self._cursor
         posts, after = platform.fetch_posts(threads, cursor)
-        crashpoint("fetched")
+        if crashpoint is not inert:   # (see crashpoints.inert)
+            crashpoint("fetched")
         if pms:
             crashpoint("pms_fetched")
         batch = getattr(platform, "batch", 0)
@@ -516,8 +539,8 @@ class Runner:
             if full:
                 new += store.save_posts(platform.name, posts, after)
             else:
-                new += store.save_posts(platform.name, [*posts, *pms], after if after != cursor else None,
-                                        read_at=now, hold=True)
+                new += store.save_posts(platform.name, [*posts, *pms] if pms else posts,
+                                        after if after != cursor else None, read_at=now, hold=True)
             if after is not None and after != cursor:   # what save_posts wrote
                 self._cursor = after
             self._tokens["cursors"] = store.token("cursors")
@@ -649,7 +672,8 @@ class Runner:
         while True:
             pending = store.unprocessed_posts(name, threads, pm_authors=authors, also=lookalike, looked=self._looked)
             in_force = self._in_force.pop(name, None)   # read with this step's waiting corrections
-            step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
+            step = play(run, state, pending, now, self.platform.account, host,
+                        self._host_games(run) if len(self.runs) > 1 else (), reach=until,
                         corrections=corrections.active(store, name) if in_force is None else in_force)
             after, reported = game.report(step.state, now)
             # The step may make the game read more (the host's `replace` adds the new account's private
@@ -670,7 +694,8 @@ class Runner:
             return
         before, state = state, after
         outbox = self._render(run, state, [*map(_event, events)], seq, now, step.host, more.by_role)
-        crashpoint("advanced")
+        if crashpoint is not inert:   # (see crashpoints.inert)
+            crashpoint("advanced")
         unchanged = state is before and not events      # talk in the game thread: only marks to write
         # (_store_form)
         stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
@@ -678,7 +703,8 @@ class Runner:
         seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
                                 flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
                                 expected_version=version, host=step.host.to_json() if moved else None)
-        crashpoint("committed")
+        if crashpoint is not inert:   # (see crashpoints.inert)
+            crashpoint("committed")
         self._wrote(run, version + 1, state, step.host, stored, seq, outbox, more)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         if remove is not None and any(map(_removes, map(_data, map(_event, events)))):
