@@ -435,11 +435,10 @@ class Runner:
         else:
             threads = sorted({t for run in started for t in self._held_threads(run)})
         store = self.store
-        pms: list[Post] = []
-        read: datetime | None = None
+        read: datetime | None
         lost = store.held_lost
         try:
-            pms = self.platform.fetch_pms()
+            pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
             if crashpoint is not inert:   # (see crashpoints.inert)
                 crashpoint("stored")
@@ -453,7 +452,7 @@ class Runner:
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
         # just before it, or missed by a failed fetch, still counts by its own time.
-        reach = read - self.settle if read is not None else None
+        reach = read - self.settle if read is not None and self.settle else read
         until = min(now, reach) if reach is not None else None   # (where a deadline due to re-read ends)
         recheck = getattr(self.platform, "recheck", None)
         for run in self.runs:
@@ -534,7 +533,7 @@ class Runner:
         new = 0
         while True:
             full = bool(batch) and len(posts) >= batch and after != cursor
-            if posts:   # (those not by the bot: without a loop of our own)
+            if posts and account in map(_author, posts):   # (those not by the bot: without a loop of our own)
                 posts = [*compress(posts, map(account.__ne__, map(_author, posts)))]
             if full:
                 new += store.save_posts(platform.name, posts, after)
