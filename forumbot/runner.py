@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
-from typing import Any, NamedTuple
+from typing import Any
 
 from forumbot import corrections
 from forumbot import threads as opening
@@ -96,7 +96,10 @@ class _TokenNames(dict[str, str]):
         return made
 
 
-class _Reading(NamedTuple):
+# _Reading and _Plan have slots: a step reads some twenty of their fields, each a quick slot read (a NamedTuple's
+# field is read through its descriptor, several times slower).
+@dataclass(slots=True)
+class _Reading:
     """What a game reads in one state (Runner._reading): its threads and the authors of the PMs it reads,
     with what they were worked out from."""
     state: Any
@@ -112,7 +115,8 @@ class _Reading(NamedTuple):
     also: Callable[[str], bool] | None   # lookalikes of the host, whose PMs are read too (Runner._lookalike)
 
 
-class _Plan(NamedTuple):
+@dataclass(slots=True)
+class _Plan:
     """What a step would work out the same way again while the games and which of them the runner holds
     stay the same (Runner._planned)."""
     runs: list[GameRun]     # a copy of Runner.runs
@@ -238,9 +242,8 @@ class Runner:
         base = game.pm_authors(state)
         if like is not None and like.host is host and like.config is config and like.count == count \
                 and (like.base is base or like.base == base) and like.roles == roles:
-            # (as _Reading(...) makes it, without its __new__ in Python)
-            return tuple.__new__(_Reading, (state, host, config, count, roles, like.threads, like.by_role, base,
-                                            like.extra, like.authors, like.also))
+            return _Reading(state, host, config, count, roles, like.threads, like.by_role, base, like.extra,
+                            like.authors, like.also)
         by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
         extra = ((config.host,) if config.host else ()) + tuple(host.accounts)
         return _Reading(state, host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
