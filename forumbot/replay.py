@@ -116,6 +116,9 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     phase_before_last = _phase(run, runner)
     index = 0   # the next post to put on the forum (an index: popping the head of a long list costs a copy)
     tick = timedelta(0, poll)
+    # The platform id of each scenario thread, asked of the run once (run.thread_ids stays the same in a replay:
+    # its run opens no threads of its own).
+    thread_ids: dict[str, str] = {}
     slot = start   # the latest time of the poll grid worked out (_grid)
     while index < count:
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
@@ -138,7 +141,9 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
             if post.pm:
                 forum.add_pm(post.author, forum.account, post.text, at=post.at)
             else:
-                forum.add_post(run.thread_id(post.thread or ""), post.author, post.text, at=post.at)
+                name = post.thread or ""
+                thread = thread_ids.get(name) or thread_ids.setdefault(name, run.thread_id(name))
+                forum.add_post(thread, post.author, post.text, at=post.at)
         if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)
