@@ -72,10 +72,11 @@ class ReplayResult:
 
 
 def _grid(start: datetime, at: datetime, poll: int) -> datetime:
+    """The first time of the poll grid (every `poll` seconds from `start`) at or after `at`."""
     if poll <= 0 or at <= start:
         return at
-    steps = -(-(at - start).total_seconds() // poll)   # ceiling
-    return start + timedelta(seconds=steps * poll)
+    tick = timedelta(0, poll)
+    return start + tick * -((start - at) // tick)   # (a ceiling in whole ticks: whole numbers, exact)
 
 
 def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
@@ -114,11 +115,20 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     count, until, start = len(posts), scenario.until, config.start
     phase_before_last = _phase(run, runner)
     index = 0   # the next post to put on the forum (an index: popping the head of a long list costs a copy)
+    tick = timedelta(0, poll)
+    # The platform id of each scenario thread, asked of the run once (run.thread_ids stays the same in a replay:
+    # its run opens no threads of its own).
+    thread_ids: dict[str, str] = {}
+    slot = start   # the latest time of the poll grid worked out (_grid)
     while index < count:
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
         next_post = posts[index].at
-        if poll > 0:
-            next_post = _grid(start, next_post, poll)
+        if poll > 0:   # (the next post most often comes before the grid's next time: no division then)
+            if slot < next_post <= (ahead := slot + tick):
+                next_post = slot = ahead
+            else:
+                next_post = _grid(start, next_post, poll)
+                slot = max(slot, next_post)   # (later than `slot`: a time of the grid, since after `start`)
         now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
         if until is not None and now > until:
             break
@@ -131,7 +141,9 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
             if post.pm:
                 forum.add_pm(post.author, forum.account, post.text, at=post.at)
             else:
-                forum.add_post(run.thread_id(post.thread or ""), post.author, post.text, at=post.at)
+                name = post.thread or ""
+                thread = thread_ids.get(name) or thread_ids.setdefault(name, run.thread_id(name))
+                forum.add_post(thread, post.author, post.text, at=post.at)
         if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)

@@ -11,28 +11,29 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
-from typing import Any, NamedTuple
+from typing import Any
 
 from forumbot import corrections
 from forumbot import threads as opening
-from forumbot.crashpoints import crashpoint
+from forumbot.crashpoints import crashpoint, inert
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
 from forumbot.host import HostState, looks_like
-from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
 from forumbot.stateparts import StateChange
 from forumbot.store import Store
 
 log = logging.getLogger("forumbot.runner")
+# A crash point's call is left out while it is inert (`if crashpoint is not inert`: see crashpoints.inert).
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
 STALE_RETRIES = 3
 
 
-@dataclass
+@dataclass(slots=True)   # (no __dict__ to make and free every step)
 class StepResult:
     posts_fetched: int = 0
     intents: int = 0
@@ -50,6 +51,7 @@ _SHORTENED = {kind: (keys, frozenset(keys)) for kind, keys in _LOGGED_SHORT.item
 
 _key = attrgetter("key")   # an outgoing message's key
 _event = itemgetter(0)     # a step's (event, post) pair's event
+_kind = attrgetter("kind")
 _author = attrgetter("author")
 _data = attrgetter("data")
 _removes = methodcaller("get", "remove_post")   # an event's: its post is to be removed
@@ -68,7 +70,10 @@ def _for_log(event: Event) -> Event:
 
 
 def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
-    """A step's (event, post) pairs as the event log keeps them (_LOGGED_SHORT)."""
+    """A step's (event, post) pairs as the event log keeps them (_LOGGED_SHORT): `events` itself when none is
+    shortened (a talk or a vote step: told without a loop of our own)."""
+    if _SHORTENED.keys().isdisjoint(map(_kind, map(_event, events))):
+        return events
     return [(e, post) if e.kind not in _SHORTENED else (_for_log(e), post) for e, post in events]
 
 
@@ -84,7 +89,18 @@ def _roles_of(run: GameRun, state: Any) -> dict[str, str]:
     return {role: run.thread_id(thread) for role, thread in run.game.threads(state).items()}
 
 
-class _Reading(NamedTuple):
+class _TokenNames(dict[str, str]):
+    """The name of a game's store token ("game:NAME", Store.token) by the game's name, each made once."""
+
+    def __missing__(self, name: str) -> str:
+        made = self[name] = f"game:{name}"
+        return made
+
+
+# _Reading and _Plan have slots: a step reads some twenty of their fields, each a quick slot read (a NamedTuple's
+# field is read through its descriptor, several times slower).
+@dataclass(slots=True)
+class _Reading:
     """What a game reads in one state (Runner._reading): its threads and the authors of the PMs it reads,
     with what they were worked out from."""
     state: Any
@@ -100,7 +116,8 @@ class _Reading(NamedTuple):
     also: Callable[[str], bool] | None   # lookalikes of the host, whose PMs are read too (Runner._lookalike)
 
 
-class _Plan(NamedTuple):
+@dataclass(slots=True)
+class _Plan:
     """What a step would work out the same way again while the games and which of them the runner holds
     stay the same (Runner._planned)."""
     runs: list[GameRun]     # a copy of Runner.runs
@@ -134,6 +151,7 @@ class Runner:
         # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
         # cursor.
         self._tokens: dict[str, tuple[int, int]] = {}
+        self._token_names = _TokenNames()
         self._cursor: str | None = None
         # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
@@ -167,7 +185,7 @@ class Runner:
         cached = self._states.get(name)
         if not self._looked:
             self.store.look()
-        what = f"game:{name}"
+        what = self._token_names[name]
         token = self.store.token(what)   # taken before the read: a write after it shows at the next look
         if cached is not None and self._tokens.get(what) == token:
             return cached
@@ -204,7 +222,7 @@ class Runner:
                 self._in_parts.add(name)
             else:
                 self._in_parts.discard(name)
-        what = f"game:{name}"
+        what = self._token_names[name]
         self._tokens[what] = self.store.token(what)
         if outbox:
             self._unsent.update(map(_key, outbox))
@@ -225,9 +243,8 @@ class Runner:
         base = game.pm_authors(state)
         if like is not None and like.host is host and like.config is config and like.count == count \
                 and (like.base is base or like.base == base) and like.roles == roles:
-            # (as _Reading(...) makes it, without its __new__ in Python)
-            return tuple.__new__(_Reading, (state, host, config, count, roles, like.threads, like.by_role, base,
-                                            like.extra, like.authors, like.also))
+            return _Reading(state, host, config, count, roles, like.threads, like.by_role, base, like.extra,
+                            like.authors, like.also)
         by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
         extra = ((config.host,) if config.host else ()) + tuple(host.accounts)
         return _Reading(state, host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
@@ -363,6 +380,15 @@ class Runner:
         """The soonest deadline of a running game, or start time of a game yet to start. `held`: from the
         states this runner holds, without asking the store (right after a step, when it is the store's only
         writer: a replay)."""
+        plan = self._planned()
+        if held and plan.simple:   # (what the rest gives here: every game started and held, none waiting)
+            soonest = None
+            states = self._states
+            for run in plan.runs:
+                deadline = self._deadline(run, states[run.name][1])
+                if deadline is not None and (soonest is None or deadline < soonest):
+                    soonest = deadline
+            return soonest + self.settle if soonest is not None and self.settle else soonest
         started = self.started()
         if held:
             deadlines = [self._deadline(run, self.state(run, check=False)) for run in started]
@@ -397,8 +423,7 @@ class Runner:
             self._looked = False
 
     def _step(self, now: datetime) -> StepResult:
-        # (StepResult() as its __init__ fills it, without the default factories' calls)
-        result = filled(StepResult, posts_fetched=0, intents=0, flags=[], delivered=[], errors=[], failed_games=[])
+        result = StepResult(0, 0, [], [], [], [])   # (every field given: no default factory is called)
         plan = self._planned()
         if plan.simple:   # (as below, where each of these would find nothing to do)
             started = self.runs
@@ -414,13 +439,13 @@ class Runner:
         else:
             threads = sorted({t for run in started for t in self._held_threads(run)})
         store = self.store
-        pms: list[Post] = []
-        read: datetime | None = None
+        read: datetime | None
         lost = store.held_lost
         try:
-            pms = self.platform.fetch_pms()
+            pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
-            crashpoint("stored")
+            if crashpoint is not inert:
+                crashpoint("stored")
             read = now
         except PlatformError as err:
             result.errors.append(err)
@@ -431,7 +456,7 @@ class Runner:
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
         # just before it, or missed by a failed fetch, still counts by its own time.
-        reach = read - self.settle if read is not None else None
+        reach = read - self.settle if read is not None and self.settle else read
         until = min(now, reach) if reach is not None else None   # (where a deadline due to re-read ends)
         recheck = getattr(self.platform, "recheck", None)
         for run in self.runs:
@@ -503,7 +528,8 @@ class Runner:
             self._tokens["cursors"] = token
         cursor = self._cursor
         posts, after = platform.fetch_posts(threads, cursor)
-        crashpoint("fetched")
+        if crashpoint is not inert:
+            crashpoint("fetched")
         if pms:
             crashpoint("pms_fetched")
         batch = getattr(platform, "batch", 0)
@@ -511,13 +537,13 @@ class Runner:
         new = 0
         while True:
             full = bool(batch) and len(posts) >= batch and after != cursor
-            if posts:   # (those not by the bot: without a loop of our own)
+            if posts and account in map(_author, posts):   # (those not by the bot: without a loop of our own)
                 posts = [*compress(posts, map(account.__ne__, map(_author, posts)))]
             if full:
                 new += store.save_posts(platform.name, posts, after)
             else:
-                new += store.save_posts(platform.name, [*posts, *pms], after if after != cursor else None,
-                                        read_at=now, hold=True)
+                new += store.save_posts(platform.name, [*posts, *pms] if pms else posts,
+                                        after if after != cursor else None, read_at=now, hold=True)
             if after is not None and after != cursor:   # what save_posts wrote
                 self._cursor = after
             self._tokens["cursors"] = store.token("cursors")
@@ -649,7 +675,8 @@ class Runner:
         while True:
             pending = store.unprocessed_posts(name, threads, pm_authors=authors, also=lookalike, looked=self._looked)
             in_force = self._in_force.pop(name, None)   # read with this step's waiting corrections
-            step = play(run, state, pending, now, self.platform.account, host, self._host_games(run), reach=until,
+            step = play(run, state, pending, now, self.platform.account, host,
+                        self._host_games(run) if len(self.runs) > 1 else (), reach=until,
                         corrections=corrections.active(store, name) if in_force is None else in_force)
             after, reported = game.report(step.state, now)
             # The step may make the game read more (the host's `replace` adds the new account's private
@@ -670,7 +697,8 @@ class Runner:
             return
         before, state = state, after
         outbox = self._render(run, state, [*map(_event, events)], seq, now, step.host, more.by_role)
-        crashpoint("advanced")
+        if crashpoint is not inert:
+            crashpoint("advanced")
         unchanged = state is before and not events      # talk in the game thread: only marks to write
         # (_store_form)
         stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
@@ -678,7 +706,8 @@ class Runner:
         seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
                                 flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
                                 expected_version=version, host=step.host.to_json() if moved else None)
-        crashpoint("committed")
+        if crashpoint is not inert:
+            crashpoint("committed")
         self._wrote(run, version + 1, state, step.host, stored, seq, outbox, more)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         if remove is not None and any(map(_removes, map(_data, map(_event, events)))):
@@ -822,7 +851,8 @@ class Runner:
         finally:
             if marks:   # written with the next poll's first write (Store.delivered)
                 self.store.delivered(marks)
-                crashpoint("delivered")
+                if crashpoint is not inert:
+                    crashpoint("delivered")
         if not owed:
             self._settled = token
         return sent
@@ -847,12 +877,14 @@ class Runner:
             if found is not None:
                 log.info("%s had gone out before a restart (%s); not sending it again", key, found)
                 return found
-        crashpoint("before_send")
+        if crashpoint is not inert:
+            crashpoint("before_send")
         if to:
             platform_id = self.platform.send_pm(to, row["subject"] or "", row["text"], key=key)
         else:
             platform_id = self.platform.post(row["thread"], row["text"], key=key)
-        crashpoint("after_send")
+        if crashpoint is not inert:
+            crashpoint("after_send")
         return platform_id
 
 

@@ -179,5 +179,6 @@ def test_a_vote_and_count_step_stays_under_its_budget_of_bytecodes_in_the_runner
     # 2,049 a step here before issue 16's fifth round (1,897 in the replay's worst mix): every step looked
     # for lobbies and games to start, ran each game's four parts behind a call with its arguments packed,
     # read the game's threads and PM authors for two new states and the held one twice, asked GameRun.name
-    # sixteen times; 1,430 after (delivery included).
-    assert max(counts[1:]) <= 1_450, counts
+    # sixteen times; 1,430 after (delivery included); 1,383 after issue 16's sixth round (crash points left out
+    # while inert, the plan's and the reading's fields read as slots, no copy of the fetched posts).
+    assert max(counts[1:]) <= 1_400, counts
