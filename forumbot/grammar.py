@@ -157,6 +157,14 @@ _new_tuple = tuple.__new__
 _LEADS_KEPT = 4096          # two-character line starts whose regex is kept (a line start's is a pure function)
 
 
+class Finder(NamedTuple):
+    """Grammar.finder's answer: where commands of some kinds may start in a line, and their templates."""
+
+    places: re.Pattern[str]
+    templates: re.Pattern[str]
+    by_first: dict[str, re.Pattern[str]]     # the templates that can start with a character, by it
+
+
 class Grammar:
     """The commands of one game in one language, compiled for matching lines."""
 
@@ -214,7 +222,7 @@ class Grammar:
                                     c.slots[0][2]) for _, c in compiled if len(c.slots) == 1}
         # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
         self.start_pattern = _trie(self._keys | self._short_keys)
-        self._finders: dict[frozenset[str], tuple[re.Pattern[str], re.Pattern[str]] | None] = {}
+        self._finders: dict[frozenset[str], Finder | None] = {}
         self._compiled = compiled
 
     def match(self, line: str, where: str = "thread") -> Match | None:
@@ -317,13 +325,16 @@ class Grammar:
         return _new_tuple(Match, (compiled.command, compiled.template, slots, types, best.start(compiled.group),
                                   best.end(), first_slot, next_from))
 
-    def finder(self, kinds: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
-        """(places, templates) for commands of these kinds: `places` finds (IGNORECASE, like start_pattern) a
-        place where one of their literal-first templates may start, by its first two
-        characters (as may_start gates _match_at); `templates` is their alternation, tried at such a place. A
-        line in which no place matches its templates holds no command of these kinds wherever a reading
-        starts (match_at with no `end`). None when that cannot be told so: a template of these kinds starts
-        with a slot, or with a character whose case the regex engine and str.lower() may fold apart."""
+    def finder(self, kinds: frozenset[str]) -> Finder | None:
+        """(places, templates, by_first) for commands of these kinds: `places` finds (IGNORECASE, like
+        start_pattern) a place where one of their literal-first templates may start, by its first two
+        characters (as may_start gates _match_at); `templates` is their alternation, tried at such a place;
+        `by_first` the alternation of those that can start with a character, by that character (as
+        _lead_regex: a template whose first character is not plain is in each; a character not in it, such
+        as one that is not plain, is tried with `templates`). A line in which no place matches its
+        templates holds no command of these kinds wherever a reading starts (match_at with no `end`). None
+        when that cannot be told so: a template of these kinds starts with a slot, or with a character
+        whose case the regex engine and str.lower() may fold apart."""
         if kinds not in self._finders:
             chosen = [(p, c) for p, c in self._compiled if c.command.kind in kinds]
             text = [unicodedata.normalize("NFKC", c.template.strip()) for _, c in chosen]
@@ -331,8 +342,16 @@ class Grammar:
                 self._finders[kinds] = None
             else:
                 keys, short = _start_keys(c for _, c in chosen)
-                self._finders[kinds] = (re.compile(_trie(keys | short), re.IGNORECASE),
-                                        re.compile("|".join(p for p, _ in chosen), re.IGNORECASE))
+                firsts = [_first_chars(c) for _, c in chosen]
+                by_first: dict[str, re.Pattern[str]] = {}
+                for key in {ch for chars in firsts if chars is not None for ch in chars}:
+                    regex = re.compile("|".join(p for (p, _), chars in zip(chosen, firsts, strict=True)
+                                                if chars is None or key in chars), re.IGNORECASE)
+                    for char in {key, key.upper(), *(("ё", "Ё") if key == "е" else ())}:
+                        if _plain(char) and char.lower().replace("ё", "е") == key:
+                            by_first[char] = regex
+                self._finders[kinds] = Finder(re.compile(_trie(keys | short), re.IGNORECASE),
+                                              re.compile("|".join(p for p, _ in chosen), re.IGNORECASE), by_first)
         return self._finders[kinds]
 
     def _lead_regex(self, char: str) -> re.Pattern[str]:

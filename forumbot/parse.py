@@ -174,12 +174,14 @@ class PostParser:
         cleaned = unicodedata.normalize("NFKC", clean(post.body, post.dialect, marks=True))
         if BOLD_OPEN in cleaned or BOLD_CLOSE in cleaned:
             return True     # bold spans bound a match (match_at's `end`): not told apart here
-        search, match = found[0].search, found[1].match
+        search, templates, by_first = found
+        search = search.search
         for line in cleaned.split("\n") if "\n" in cleaned else (cleaned,):   # lines_of's lines, no bold
             place = search(line)
             while place is not None:     # every place, overlapping ones too: the next is looked for one on
                 at = place.start()
-                if match(line, at) is not None:
+                # Only the templates that can start with its character (all of them, for one that is not plain).
+                if by_first.get(line[at], templates).match(line, at) is not None:
                     return True
                 place = search(line, at + 1)
         return False

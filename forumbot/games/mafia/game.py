@@ -511,7 +511,7 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
 
 
 def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:
-    if voting.rule(state) == "absolute":
+    if state.no_lynch_used < state.options.no_lynch_limit:   # voting.rule(state) == "absolute", without its frame
         if state.options.early_end and voting.majority_reached(state) is not None:
             state, more = _end_day(state, at, "early")
             return state, events + more

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from itertools import compress
-from operator import is_not
+from json.encoder import encode_basestring as _string  # what jsontext's encoder escapes text with
+from operator import attrgetter, is_not
 from typing import Any, NamedTuple
 
 from forumbot.games.mafia.options import MafiaOptions
@@ -132,15 +133,19 @@ class MafiaState:
         they are (dataclasses.replace would pass all 40 through __init__, several times a vote)."""
         if not _FIELD_NAMES.issuperset(changes):
             return replace(self, **changes)           # raises its TypeError for the unknown field
-        new = object.__new__(type(self))
-        values = new.__dict__                         # in field order, as __init__ fills it
-        values.update(vars(self))
+        # The copy of the fields' dict is made in C (dict.copy) and handed to the object whole: filling the
+        # object's own __dict__ key by key cost twice as much (a state has more fields than an instance dict
+        # shares keys for: it is converted half way). The same keys in the same order as __init__'s.
+        values = vars(self).copy()
         values.update(changes)
+        new = _new(type(self))
+        _set_dict(new, "__dict__", values)
         return new
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(MafiaState))
 _new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
+_set_dict = object.__setattr__   # with_: a frozen dataclass's own __setattr__ refuses every field
 
 
 def _time_fields(data: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
@@ -281,7 +286,19 @@ _KEPT = 64   # derivations kept: only the newest states are ever worked on
 
 
 def _entry_text(entry: VoteEntry) -> str:
+    """_dumps(_entry_json(entry)), written out for an entry of the usual types in field order (text, an int,
+    two bools; one is made a vote): the C encoder's list machinery costs more than the text. The strings are
+    escaped by the very function the encoder escapes them with (json.encoder.encode_basestring)."""
+    values = _ENTRY_VALUES(entry)
+    if tuple(map(type, values)) == _USUAL_TYPES:
+        voter, target, seq, at, post, url, final, withdrawn = values
+        return (f"[{_string(voter)}, {_string(target)}, {seq}, {_string(at)}, {_string(post)}, {_string(url)}, "
+                f"{'true' if final else 'false'}, {'true' if withdrawn else 'false'}]")
     return _dumps(_entry_json(entry))
+
+
+_USUAL_TYPES = (str, str, int, str, str, str, bool, bool)
+_ENTRY_VALUES = attrgetter(*(f.name for f in fields(VoteEntry)))   # _entry_json's values, in one C call
 
 
 def _derived(entries: tuple[VoteEntry, ...]) -> _Derived:

@@ -263,7 +263,7 @@ def majority_reached(state: MafiaState) -> str | None:
     """Under the absolute rule, the target (a player or NO_LYNCH) holding 50% + 1 of the living, if any."""
     if not state.alive:
         return None
-    need = needed(state)
+    need = len(state.alive) // 2 + 1   # needed(state), without its frame (a check after every vote)
     tally = _tally(state.current)
     if tally.top >= need:   # perhaps a wagon that has shrunk since
         tally.refreshed()

@@ -1,0 +1,33 @@
+"""Grammar.finder's templates by first character (PostParser.may_hold_vote): trying only the templates that
+can start with a place's character answers as trying them all, whatever the character."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forumbot.gamerun import shared_grammar
+from forumbot.parse import VOTE_KINDS
+
+_FINDERS = [shared_grammar("mafia", lang).finder(VOTE_KINDS) for lang in ("ru", "en")]
+# Vote words in both languages, their typos and cases, and characters the regex engine folds with a plain one
+# (ᲀ ~ в, ſ ~ s, K ~ k, İ ~ i) or that str.lower() changes in length.
+_BITS = ["vote", "Vote: ", "VOTE", "vtoe ", "unvote", "no lynch", "##", "[vote]", "[b]", "Голосую против ", "ГОЛОСУЮ",
+         "оглосую ", "против ", "я ", "Против", "ннв", "снимаю голос", "Ё", "ё", "е", "и ", "не ", "lynch ",
+         "ᲀ", "ᲁ", "ſ", "\u212a", "İ", "ı", "Σ", " ", "\u00a0", "x", "Деппа", "Bob"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_BITS), max_size=6).map("".join), st.sampled_from(range(2)))
+def test_the_templates_by_first_character_match_where_all_of_them_match(line, which):
+    finder = _FINDERS[which]
+    assert finder is not None
+    for at in range(len(line)):
+        narrow = finder.by_first.get(line[at], finder.templates).match(line, at)
+        assert (narrow is None) == (finder.templates.match(line, at) is None), (line, at)
+
+
+def test_a_place_tries_only_the_templates_that_can_start_with_its_character():
+    finder = _FINDERS[0]
+    assert finder is not None
+    assert finder.by_first["я"].pattern.count("(?P<") < finder.templates.pattern.count("(?P<") / 4
+    assert finder.by_first["Я"] is finder.by_first["я"]
+    assert "ᲀ" not in finder.by_first     # folded with в by the regex engine only: tried with every template
