@@ -66,10 +66,7 @@ class ByIdentity(Generic[T]):
         is never None (None is what is not kept)."""
         values_by_id, kept = self._dicts
         values: list[Any] = list(map(values_by_id.get, map(id, objects)))
-        # all(): each value's truth in C (a text's or a dict's length), several times cheaper than `None in`,
-        # whose == falls through both types' comparisons to identity; a falsy value (an empty text) is
-        # looked for as None below.
-        if not all(values) and None in values:
+        if None in values:
             if len(values_by_id) >= self.size:
                 values_by_id, kept = self._dicts = ({}, {})
             at = values.index(None)            # each one not kept, found in C

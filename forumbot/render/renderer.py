@@ -430,7 +430,7 @@ class Renderer:
         if type(wagon) is not FrozenDict or type(voters) is not FrozenList \
                 or not _ONLY_FROZEN.issuperset(map(type, voters)):
             raise _NotFrozen
-        return FrozenDict({**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))})
+        return FrozenDict(wagon, voters_text=", ".join(self._frozen_texts.made(voters, self._frozen_voter)))
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""
@@ -487,7 +487,13 @@ class Renderer:
         # never makes a run of blank lines, so the order of the two does not matter when there is none.)
         unknown = "".join(compress(pieces, map(is_not, map(BIDI_FREE.get, map(id, pieces)), pieces))) \
             if pieces else body
-        return (strip_bidi(body) if has_bidi(unknown) else body).strip() + "\n"
+        if has_bidi(unknown):
+            body = strip_bidi(body)
+        # A text that already ends in one line break after its last word and starts with one is what
+        # strip() + "\n" would make: it is not copied twice to be the same.
+        if body[-1:] == "\n" and not body[-2:-1].isspace() and not body[:1].isspace() and len(body) > 1:
+            return body
+        return body.strip() + "\n"
 
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
                game: str = "") -> list[Outgoing]:
