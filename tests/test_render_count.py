@@ -129,3 +129,58 @@ def test_an_error_line_follows_a_players_gender_as_it_changes():
 @example("x\n\u202e\n\ny")    # blank lines are joined before bidi controls go: this keeps three
 def test_the_clean_up_is_the_patterns_it_replaces(body):
     assert Renderer._clean(body) == strip_bidi(re.sub(r"\n{3,}", "\n\n", body)).strip() + "\n"   # as it was
+
+
+@given(st.lists(st.text(st.sampled_from(["\n", "a", " ", "\u202e"]), max_size=6), max_size=6), st.data())
+def test_the_clean_up_of_pieces_is_the_clean_up_of_their_text(pieces, data):
+    """Pieces known free of bidi controls (codegen.BIDI_FREE, where only a kept loop's text goes) are not
+    looked through again: the post is the same as that of the whole text looked through."""
+    from forumbot.render import codegen
+
+    for piece in pieces:
+        if "\u202e" not in piece and data.draw(st.booleans()):
+            codegen.BIDI_FREE[id(piece)] = piece
+    body = "".join(pieces)
+    assert Renderer._clean(body, pieces) == strip_bidi(re.sub(r"\n{3,}", "\n\n", body)).strip() + "\n"
+
+
+class _NothingKnown(dict[int, str]):
+    def get(self, key: Any, default: Any = None) -> Any:
+        return default
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(views.map(lambda v: {**v, "wagons": [{**w, "voters": POOL[hash(str(w)) % 3]} for w in v["wagons"]]}),
+                min_size=1, max_size=4), st.sampled_from(["markdown", "bbcode"]))
+def test_a_count_looked_through_whole_is_the_same_post(day, dialect):
+    """A count whose wagons' text is known free of bidi controls (or holds one: URLS[3]) prints what it prints
+    when its whole text is looked through."""
+    from forumbot.render import renderer as renderer_module
+
+    live, whole = Renderer(dialect, "ru"), Renderer(dialect, "ru")
+    for data in day:
+        event = Event("vote_count", data)
+        expected = None
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(renderer_module, "BIDI_FREE", _NothingKnown())
+            expected = outcome(whole.text, event, "mafia")
+        assert outcome(live.text, event, "mafia") == expected
+
+
+def test_a_counts_clean_up_looks_only_through_what_is_not_kept(monkeypatch):
+    """The clean-up of a count after a vote looks for bidi controls in the text outside its wagons (whose
+    text is looked through when each wagon's line is made): about 110 characters of a 750-character post,
+    where it looked through all of them (issue 16)."""
+    from forumbot.render import renderer as renderer_module
+
+    state = new_game(12)
+    renderer = Renderer("markdown", "ru")
+    moves = [(f"P{v:02d}", f"P{(v * 5 + k) % 12 + 1:02d}") for k in range(4) for v in range(1, 13)]
+    looked: list[int] = []
+    real = renderer_module.has_bidi
+    monkeypatch.setattr(renderer_module, "has_bidi", lambda text: looked.append(len(text)) or real(text))
+    posted = 0
+    for move in moves:
+        state, _ = votes(state, [move])
+        posted = len(renderer.text(count_event(state), "mafia"))
+    assert posted > 700 and looked[-1] < posted / 5, (posted, looked[-1])
