@@ -478,9 +478,14 @@ class Renderer:
         `pieces`: those `body` was joined from, if known."""
         # \n{3,} → \n\n by str.replace in C, several times faster than the regex; a text without a run of
         # blank lines is read once (replace gives it back unchanged), not searched and then replaced.
+        # One replace leaves a run of three only where there were four or more (a vote count has one run of
+        # three): the text is searched for four, not replaced again to find that nothing changes.
         shorter = body.replace("\n\n\n", "\n\n")
-        while len(shorter) != len(body):
-            body, shorter = shorter, shorter.replace("\n\n\n", "\n\n")
+        again = len(shorter) != len(body) and "\n\n\n\n" in body
+        body = shorter
+        while again:
+            shorter = body.replace("\n\n\n", "\n\n")
+            again, body = len(shorter) != len(body), shorter
         # No bidi control belongs in a bot post: whatever a template printed, none is left. Only the pieces
         # not known to have none (a kept loop's text is looked through when its items' texts are made) are
         # looked through, joined, in C: a vote count's wagons are most of its text. (Removing one control
