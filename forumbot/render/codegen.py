@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable
-from functools import lru_cache, partial
+from functools import lru_cache
 from io import StringIO
 from keyword import iskeyword
 from operator import is_
@@ -43,7 +43,6 @@ from jinja2.runtime import Context
 from jinja2.utils import internalcode
 
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
-from forumbot.render.defuse import has_bidi
 
 # Every attribute a plain dict has (a dict instance has no __dict__ of its own: its attributes are its
 # class's), so `v.day` on a plain dict, which has no attribute `day`, can only be its item. A FrozenDict
@@ -121,16 +120,11 @@ class LeanContext(Context):
 def render(template: Template, data: dict[str, Any]) -> str:
     """`template.render(**data)` for a synchronous environment, without its two layers of new_context: the
     same context (the template's globals, then `data`), the same text, the same traceback rewriting."""
-    return "".join(render_pieces(template, data))
-
-
-def render_pieces(template: Template, data: dict[str, Any]) -> list[str]:
-    """The pieces `render` joins, in order: a kept loop's text is one of them (see BIDI_FREE)."""
     env = template.environment
     context = env.context_class(env, {**template.globals, **data}, template.name, template.blocks,
                                 globals=template.globals)
     try:
-        return list(template.root_render_func(context))  # type: ignore[attr-defined]
+        return env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
     except Exception:   # noqa: BLE001 - as Template.render: re-raised with the template's lines
         env.handle_exception()
 
@@ -147,40 +141,18 @@ _ONLY_FROZEN = frozenset((FrozenDict,))
 _LISTS = frozenset((list, tuple, FrozenList))    # read whole before the loop's text is made
 
 
-# A kept loop's text made only of item texts that hold no bidi control, by its identity (each kept with its
-# text, so no other text can take its identity while it is here): the renderer's clean-up, which removes
-# every bidi control from a post, need not look through it again (a vote count's wagons: most of its text).
-BIDI_FREE: dict[int, str] = {}
-_KEEP_BIDI_FREE = 64     # then started afresh (a render uses its own at once)
-
-
-def _item_text(body: Callable[[Any], str], marks: list[bool], item: Any) -> str:
-    """An item's text, looked through for a bidi control once, when it is made: marks[0] says one has."""
-    text = body(item)
-    if has_bidi(text):
-        marks[0] = True
-    return text
-
-
 @internalcode
-def loop_text(loops: dict[str, tuple[tuple[Any, ...], ByIdentity[str], list[bool]]], key: str, items: Any,
+def loop_text(loops: dict[str, tuple[tuple[Any, ...], ByIdentity[str]]], key: str, items: Any,
               held: tuple[Any, ...], body: Callable[[Any], str]) -> str:
     """The text of a kept loop (`_kept_loop`): each item's text by `body`, or, for an item that cannot change
     (a FrozenDict), as kept from a render before with the same `held` values (found by identity, in C). A
-    lazy iterable is read item by item as the loop reads it, and nothing of it kept. A text joined only from
-    item texts without a bidi control (none of a table has had one) goes into BIDI_FREE."""
+    lazy iterable is read item by item as the loop reads it, and nothing of it kept."""
     if type(items) not in _LISTS or not _ONLY_FROZEN.issuperset(map(type, items)):
         return "".join(map(body, items))
     kept = loops.get(key)
     if kept is None or not all(map(is_, kept[0], held)):
-        kept = loops[key] = (held, ByIdentity(_KEEP_TEXTS), [False])
-    marks = kept[2]
-    text = "".join(kept[1].made(items, partial(_item_text, body, marks)))
-    if not marks[0]:
-        if len(BIDI_FREE) >= _KEEP_BIDI_FREE:
-            BIDI_FREE.clear()
-        BIDI_FREE[id(text)] = text
-    return text
+        kept = loops[key] = (held, ByIdentity(_KEEP_TEXTS))
+    return "".join(kept[1].made(items, body))
 
 
 class SandboxCodeGenerator(CodeGenerator):

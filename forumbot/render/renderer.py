@@ -8,8 +8,6 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache, partial
-from itertools import compress
-from operator import is_not
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +18,9 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from forumbot.errors import ConfigError
 from forumbot.kept import ByIdentity, FrozenDict, FrozenList
 from forumbot.model import Event, Outgoing, filled, parse_time
-from forumbot.render.codegen import BIDI_FREE, LeanContext, SandboxCodeGenerator, render_pieces
+from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
 from forumbot.render.codegen import named_fields as _named_fields
-from forumbot.render.defuse import defuse, has_bidi, strip_bidi
+from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
 _HERE = Path(__file__).resolve().parent
@@ -465,36 +463,28 @@ class Renderer:
                 template = env.select_template(names)
                 if chosen is not None:
                     self._chosen[chosen] = template
-            pieces = render_pieces(template, {"e": data, "v": data, "t": self.phrases})
+            body = render(template, {"e": data, "v": data, "t": self.phrases})
         except jinja2.TemplateNotFound:
             raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
         except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError) as err:
             raise template_error(err, event.kind) from None
-        return self._clean("".join(pieces), pieces)
+        return self._clean(body)
 
     @staticmethod
-    def _clean(body: str, pieces: Sequence[str] = ()) -> str:
-        """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space.
-        `pieces`: those `body` was joined from, if known."""
-        # \n{3,} → \n\n by str.replace in C, several times faster than the regex; a text without a run of
-        # blank lines is read once (replace gives it back unchanged), not searched and then replaced.
-        # One replace leaves a run of three only where there were four or more (a vote count has one run of
-        # three): the text is searched for four, not replaced again to find that nothing changes.
+    def _clean(body: str) -> str:
+        """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
+        # \n{3,} → \n\n by str.replace in C, several times faster than the regex. One replace leaves a run of
+        # three only where there were four or more (a vote count has one run of three): the text is searched
+        # for four, not replaced again to find that nothing changes.
         shorter = body.replace("\n\n\n", "\n\n")
         again = len(shorter) != len(body) and "\n\n\n\n" in body
         body = shorter
         while again:
             shorter = body.replace("\n\n\n", "\n\n")
             again, body = len(shorter) != len(body), shorter
-        # No bidi control belongs in a bot post: whatever a template printed, none is left. Only the pieces
-        # not known to have none (a kept loop's text is looked through when its items' texts are made) are
-        # looked through, joined, in C: a vote count's wagons are most of its text. (Removing one control
-        # never makes a run of blank lines, so the order of the two does not matter when there is none.)
-        unknown = "".join(compress(pieces, map(is_not, map(BIDI_FREE.get, map(id, pieces)), pieces))) \
-            if pieces else body
-        if has_bidi(unknown):
-            body = strip_bidi(body)
-        # A text that already ends in one line break after its last word and starts with one is what
+        # No bidi control belongs in a bot post: whatever a template printed, none is left.
+        body = strip_bidi(body)
+        # A text that already ends in one line break after its last word, and starts with a word, is what
         # strip() + "\n" would make: it is not copied twice to be the same.
         if body[-1:] == "\n" and not body[-2:-1].isspace() and not body[:1].isspace() and len(body) > 1:
             return body
