@@ -448,7 +448,7 @@ class Renderer:
         if type(wagon) is not FrozenDict or type(voters) is not FrozenList \
                 or not _ONLY_FROZEN.issuperset(map(type, voters)):
             raise _NotFrozen
-        return FrozenDict({**wagon, "voters_text": ", ".join(self._frozen_texts.made(voters, self._frozen_voter))})
+        return FrozenDict(wagon, voters_text=", ".join(self._frozen_texts.made(voters, self._frozen_voter)))
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""
@@ -493,13 +493,22 @@ class Renderer:
     @staticmethod
     def _clean(body: str) -> str:
         """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
-        # \n{3,} → \n\n by str.replace in C, several times faster than the regex; a text without a run of
-        # blank lines is read once (replace gives it back unchanged), not searched and then replaced.
+        # \n{3,} → \n\n by str.replace in C, several times faster than the regex. One replace leaves a run of
+        # three only where there were four or more (a vote count has one run of three): the text is searched
+        # for four, not replaced again to find that nothing changes.
         shorter = body.replace("\n\n\n", "\n\n")
-        while len(shorter) != len(body):
-            body, shorter = shorter, shorter.replace("\n\n\n", "\n\n")
+        again = len(shorter) != len(body) and "\n\n\n\n" in body
+        body = shorter
+        while again:
+            shorter = body.replace("\n\n\n", "\n\n")
+            again, body = len(shorter) != len(body), shorter
         # No bidi control belongs in a bot post: whatever a template printed, none is left.
-        return strip_bidi(body).strip() + "\n"
+        body = strip_bidi(body)
+        # A text that already ends in one line break after its last word, and starts with a word, is what
+        # strip() + "\n" would make: it is not copied twice to be the same.
+        if body[-1:] == "\n" and not body[-2:-1].isspace() and not body[:1].isspace() and len(body) > 1:
+            return body
+        return body.strip() + "\n"
 
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
                game: str = "") -> list[Outgoing]:

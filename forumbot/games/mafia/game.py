@@ -8,6 +8,7 @@ protections from hanging at the day's end. A game whose players have no roles ha
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -610,7 +611,7 @@ def _voter_view(entry: VoteEntry) -> FrozenDict:
 # A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
 # kept by the Wagon's identity, for each number of votes needed (it shows it), and is the same FrozenDict
 # in every count that shows it. So are the errors' views, by the identity of the state's tuple of them.
-_WAGON_VIEWS: dict[int | None, ByIdentity[FrozenDict]] = {}
+_WAGON_VIEWS: dict[int | None, tuple[ByIdentity[FrozenDict], Callable[[voting.Wagon], FrozenDict]]] = {}
 _ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
 
 
@@ -626,9 +627,9 @@ def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDic
     if kept is None:
         if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
             _WAGON_VIEWS.clear()
-        kept = _WAGON_VIEWS[need] = ByIdentity(1024)
+        kept = _WAGON_VIEWS[need] = (ByIdentity(1024), partial(_wagon_view, need=need))
     # The wagons the last votes changed are the only ones made (and kept).
-    return kept.made(wagons, partial(_wagon_view, need=need))
+    return kept[0].made(wagons, kept[1])
 
 
 def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
@@ -661,6 +662,20 @@ def _not_voting_view(state: MafiaState) -> FrozenList:
     return kept
 
 
+# The text of the deadline counted to last: the same in every count of a day (times are immutable).
+_DEADLINE: tuple[datetime | None, str] = (None, "")
+
+
+def _deadline_text(ends: datetime) -> str:
+    global _DEADLINE
+    kept = _DEADLINE
+    if kept[0] is ends:
+        return kept[1]
+    text = format_time(ends)
+    _DEADLINE = (ends, text)
+    return text
+
+
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
     a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
@@ -668,7 +683,7 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     need = voting.needed(state) if day_rule == "absolute" else None
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
-        "deadline": format_time(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
+        "deadline": _deadline_text(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
         "wagons": _wagon_views(voting.wagons(state), need), "not_voting": _not_voting_view(state),
         "locked": sorted(state.locked) if state.locked else [], "errors": _errors_view(state.errors),
