@@ -205,26 +205,30 @@ _INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version,
 _ROWS_A_STATEMENT = 16
 
 
-@functools.lru_cache(maxsize=_ROWS_A_STATEMENT)
-def _put_parts_sql(count: int) -> str:
+def _put_parts_text(count: int) -> str:
     """`count` state parts written: ?1 the game's name, then (field, key, JSON text) each."""
     rows = ", ".join(f"(?{2 + 3 * i}, ?{3 + 3 * i}, ?{4 + 3 * i}, ?1)" for i in range(count))
     return f"INSERT OR REPLACE INTO state_parts (field, key, text, game) VALUES {rows}"
 
 
-@functools.lru_cache(maxsize=_ROWS_A_STATEMENT)
-def _events_sql(count: int) -> str:
+def _events_text(count: int) -> str:
     """`count` events written: ?1 the game's name, ?2 the step's time, then (seq, kind, data, post) each."""
     rows = ", ".join(f"(?1, ?{3 + 4 * i}, ?{4 + 4 * i}, ?{5 + 4 * i}, ?{6 + 4 * i}, ?2)" for i in range(count))
     return f"INSERT INTO events (game, seq, kind, data, post, at) VALUES {rows}"
 
 
-def _write_rows(cur: sqlite3.Cursor, sql: Callable[[int], str], shared: tuple[str, ...],
+# Each number of rows' statement text, by the number (1 to _ROWS_A_STATEMENT), made at import: no step pays
+# for making one, whatever its number of rows (nor a test for the order steps came in).
+_PUT_PARTS_SQL = ("", *map(_put_parts_text, range(1, _ROWS_A_STATEMENT + 1)))
+_EVENTS_SQL = ("", *map(_events_text, range(1, _ROWS_A_STATEMENT + 1)))
+
+
+def _write_rows(cur: sqlite3.Cursor, texts: tuple[str, ...], shared: tuple[str, ...],
                 rows: list[tuple[Any, ...]]) -> None:
-    """`rows` written by sql(count) statements, each bound to `shared` and then its rows' values in turn."""
+    """`rows` written by texts[count] statements, each bound to `shared` and then its rows' values in turn."""
     for start in range(0, len(rows), _ROWS_A_STATEMENT):
         batch = rows[start:start + _ROWS_A_STATEMENT]
-        cur.execute(sql(len(batch)), (*shared, *chain.from_iterable(batch)))
+        cur.execute(texts[len(batch)], (*shared, *chain.from_iterable(batch)))
 
 
 # pending()'s statement, for every game (False) or one (True).
@@ -830,9 +834,9 @@ class Store:
                                      "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
                 if event_rows:   # (a step's few: one statement, written out here)
                     if len(event_rows) <= _ROWS_A_STATEMENT:
-                        cur.execute(_events_sql(len(event_rows)), (name, stamp, *chain.from_iterable(event_rows)))
+                        cur.execute(_EVENTS_SQL[len(event_rows)], (name, stamp, *chain.from_iterable(event_rows)))
                     else:
-                        _write_rows(cur, _events_sql, (name, stamp), event_rows)
+                        _write_rows(cur, _EVENTS_SQL, (name, stamp), event_rows)
                 added = cur.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
                                          "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                                          queued).rowcount if queued else 0
@@ -882,9 +886,9 @@ class Store:
         put = change.put
         if len(put) <= _ROWS_A_STATEMENT:   # (a step's few: one statement, written out here)
             if put:
-                self._cur.execute(_put_parts_sql(len(put)), (name, *chain.from_iterable(put)))
+                self._cur.execute(_PUT_PARTS_SQL[len(put)], (name, *chain.from_iterable(put)))
         else:
-            _write_rows(self._cur, _put_parts_sql, (name,), put)
+            _write_rows(self._cur, _PUT_PARTS_SQL, (name,), put)
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
