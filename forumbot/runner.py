@@ -15,7 +15,7 @@ from typing import Any
 
 from forumbot import corrections
 from forumbot import threads as opening
-from forumbot.crashpoints import crashpoint, inert
+from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
 from forumbot.host import HostState, looks_like
@@ -26,7 +26,6 @@ from forumbot.stateparts import StateChange
 from forumbot.store import Store
 
 log = logging.getLogger("forumbot.runner")
-# A crash point's call is left out while it is inert (`if crashpoint is not inert`: see crashpoints.inert).
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
@@ -444,8 +443,7 @@ class Runner:
         try:
             pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
-            if crashpoint is not inert:
-                crashpoint("stored")
+            crashpoint("stored")
             read = now
         except PlatformError as err:
             result.errors.append(err)
@@ -528,8 +526,7 @@ class Runner:
             self._tokens["cursors"] = token
         cursor = self._cursor
         posts, after = platform.fetch_posts(threads, cursor)
-        if crashpoint is not inert:
-            crashpoint("fetched")
+        crashpoint("fetched")
         if pms:
             crashpoint("pms_fetched")
         batch = getattr(platform, "batch", 0)
@@ -697,8 +694,7 @@ class Runner:
             return
         before, state = state, after
         outbox = self._render(run, state, [*map(_event, events)], seq, now, step.host, more.by_role)
-        if crashpoint is not inert:
-            crashpoint("advanced")
+        crashpoint("advanced")
         unchanged = state is before and not events      # talk in the game thread: only marks to write
         # (_store_form)
         stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
@@ -706,8 +702,7 @@ class Runner:
         seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
                                 flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
                                 expected_version=version, host=step.host.to_json() if moved else None)
-        if crashpoint is not inert:
-            crashpoint("committed")
+        crashpoint("committed")
         self._wrote(run, version + 1, state, step.host, stored, seq, outbox, more)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         if remove is not None and any(map(_removes, map(_data, map(_event, events)))):
@@ -851,8 +846,7 @@ class Runner:
         finally:
             if marks:   # written with the next poll's first write (Store.delivered)
                 self.store.delivered(marks)
-                if crashpoint is not inert:
-                    crashpoint("delivered")
+                crashpoint("delivered")
         if not owed:
             self._settled = token
         return sent
@@ -877,14 +871,12 @@ class Runner:
             if found is not None:
                 log.info("%s had gone out before a restart (%s); not sending it again", key, found)
                 return found
-        if crashpoint is not inert:
-            crashpoint("before_send")
+        crashpoint("before_send")
         if to:
             platform_id = self.platform.send_pm(to, row["subject"] or "", row["text"], key=key)
         else:
             platform_id = self.platform.post(row["thread"], row["text"], key=key)
-        if crashpoint is not inert:
-            crashpoint("after_send")
+        crashpoint("after_send")
         return platform_id
 
 

@@ -88,8 +88,8 @@ def test_a_step_result_has_no_dict_to_make():
 
 
 def test_crash_points_are_inert_unless_asked_for():
-    # The runner leaves a crash point's call out while `crashpoint is inert` (a test's hook in its place is
-    # called as before); with FORUMBOT_CRASH set, the real one is in place.
+    # Without FORUMBOT_CRASH a crash point is a function that does nothing (not even compare the name); with
+    # it set, the real one is in place.
     assert "FORUMBOT_CRASH" not in os.environ and crashpoints.crashpoint is crashpoints.inert
     armed = subprocess.run([sys.executable, "-c", "from forumbot import crashpoints as c; "
                             "print(c.crashpoint is c.inert)"], capture_output=True, text=True, check=True,
