@@ -115,20 +115,14 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     count, until, start = len(posts), scenario.until, config.start
     phase_before_last = _phase(run, runner)
     index = 0   # the next post to put on the forum (an index: popping the head of a long list costs a copy)
-    tick = timedelta(0, poll)
     # The platform id of each scenario thread, asked of the run once (run.thread_ids stays the same in a replay:
     # its run opens no threads of its own).
     thread_ids: dict[str, str] = {}
-    slot = start   # the latest time of the poll grid worked out (_grid)
     while index < count:
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
         next_post = posts[index].at
-        if poll > 0:   # (the next post most often comes before the grid's next time: no division then)
-            if slot < next_post <= (ahead := slot + tick):
-                next_post = slot = ahead
-            else:
-                next_post = _grid(start, next_post, poll)
-                slot = max(slot, next_post)   # (later than `slot`: a time of the grid, since after `start`)
+        if poll > 0:
+            next_post = _grid(start, next_post, poll)
         now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
         if until is not None and now > until:
             break
