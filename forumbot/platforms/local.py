@@ -149,17 +149,19 @@ class LocalForum:
         when = at or self.clock()
         created = format_time(when)
         conn = self.db.conn
+        if marker:
+            insert, row = _INSERT_MARKED_POST, (thread, author, body, marker, created)
+        else:
+            insert, row = _INSERT_POST, (thread, author, body, created)
         if thread in self._threads:   # one statement: atomic in autocommit
-            done = self._cur.execute(_INSERT_MARKED_POST, (thread, author, body, marker, created)) if marker else \
-                self._cur.execute(_INSERT_POST, (thread, author, body, created))
+            done = self._cur.execute(insert, row)
             changes = done.rowcount   # (0 when a trigger set the insert aside: no post, lastrowid not its)
         else:
             before = conn.total_changes
             with Transaction(conn):
                 conn.execute("INSERT OR IGNORE INTO forum_threads (key, title, created) VALUES (?, ?, ?)",
                              [thread, thread, format_time(self.clock())])
-                done = conn.execute(_INSERT_MARKED_POST, (thread, author, body, marker, created)) if marker else \
-                    conn.execute(_INSERT_POST, (thread, author, body, created))
+                done = conn.execute(insert, row)
             changes = conn.total_changes - before
             if not conn.in_transaction:   # only once committed (a rolled-back insert made no thread)
                 self._threads.add(thread)
