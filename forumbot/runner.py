@@ -13,7 +13,7 @@ from itertools import compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
-from forumbot import corrections
+from forumbot import corrections, gcpolicy
 from forumbot import threads as opening
 from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
@@ -133,6 +133,7 @@ class Runner:
                  settle: timedelta = timedelta(0)) -> None:
         """`settle`: how long a post may take to show on the platform after the time it carries; a deadline
         fires only once the platform has been read successfully that long after it."""
+        gcpolicy.tune()   # a runner's process makes many short-lived objects a step: fewer cycle collections
         self.store = store
         self.platform = platform
         self.runs = runs
