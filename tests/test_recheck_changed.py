@@ -168,3 +168,23 @@ def test_a_post_read_again_as_of_its_edit_does_not_stop_the_next_deadline():
     reread = Post(platform_id="local:1@2026-03-01T21:00:00Z", thread="g/votes", author="Alice", created=at(60),
                   body="vote Dave", dialect="markdown")
     assert forum.recheck([reread]) == Recheck()
+
+
+def test_a_forum_made_before_the_index_is_given_it_and_changed_posts_reads_only_the_index(tmp_path):
+    """A forum file of an earlier version gets the index of edited posts when opened; changed_posts' statement
+    searches it (a forum's months of posts are not walked at each deadline)."""
+    path = tmp_path / "forum.db"
+    forum = LocalForum(path, clock=lambda: LATER)
+    post = forum.add_post("g/votes", "Alice", "vote Bob", at=at(1))
+    forum.edit_post(post, "vote Carol", at=at(2))
+    forum.db.conn.execute("DROP INDEX forum_posts_edited")   # as m001 alone left it
+    forum.db.conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm002_edited_posts'")
+    forum.db.conn.close()
+    again = LocalForum(path, clock=lambda: LATER)
+    statements: list[str] = []
+    again.db.conn.set_trace_callback(statements.append)
+    assert again.changed_posts(at(0)) == {post}
+    again.db.conn.set_trace_callback(None)
+    (statement,) = statements
+    plan = again.db.conn.execute(f"EXPLAIN QUERY PLAN {statement}").fetchall()
+    assert [row[3] for row in plan] == ["SEARCH forum_posts USING INDEX forum_posts_edited (created>?)"], plan
