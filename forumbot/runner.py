@@ -635,7 +635,11 @@ class Runner:
             return
         policy = getattr(self.platform, "edit_policy", "first_seen")
         self.store.write_held()   # the store is not held while the platform is asked
-        found = recheck(self.store.command_posts(name, deadline - RECHECK_WINDOW), policy)
+        since = deadline - RECHECK_WINDOW
+        # A platform that can say which posts changed (the local forum): only those stored are built and
+        # re-read, not every vote of the window (the rest are as the bot read them).
+        changed = getattr(self.platform, "changed_posts", None)
+        found = recheck(self.store.command_posts(name, since, None if changed is None else changed(since)), policy)
         flags = list(found.flags)
         reread = []
         if policy == "edited":

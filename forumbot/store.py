@@ -13,7 +13,7 @@ import functools
 import json
 import sqlite3
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -925,11 +925,22 @@ class Store:
                                    [game, slot, key]).fetchone()
         return row[0] if row else None
 
-    def command_posts(self, game: str, since: datetime) -> list[Post]:
-        """Thread posts that carried commands of a game, made since `since` (what a recheck re-reads)."""
-        rows = self.db.conn.execute(
-            f"SELECT {_POST_COLUMNS} FROM posts WHERE pm = 0 AND created >= ? AND id IN "
-            "(SELECT post FROM intents WHERE game = ?) ORDER BY created, rowid", [format_time(since), game]).fetchall()
+    def command_posts(self, game: str, since: datetime, among: Collection[str] | None = None) -> list[Post]:
+        """Thread posts that carried commands of a game, made since `since` (what a recheck re-reads); with
+        `among`, only those whose ids it holds (the ones the platform says may have changed: a day's thousands
+        of votes are not read and built to be found as they were)."""
+        if among is None:
+            rows = self.db.conn.execute(
+                f"SELECT {_POST_COLUMNS} FROM posts WHERE pm = 0 AND created >= ? AND id IN "
+                "(SELECT post FROM intents WHERE game = ?) ORDER BY created, rowid", [format_time(since), game]
+            ).fetchall()
+        elif among:   # (the ids as one JSON argument, any number of them; each looked up, not every intent)
+            rows = self.db.conn.execute(
+                f"SELECT {_POST_COLUMNS} FROM posts WHERE id IN (SELECT value FROM json_each(?)) AND pm = 0 AND "
+                "created >= ? AND EXISTS (SELECT 1 FROM intents WHERE game = ? AND post = posts.id) "
+                "ORDER BY created, rowid", [_dumps(sorted(among)), format_time(since), game]).fetchall()
+        else:
+            return []
         return [_post_from_row(row) for row in rows]
 
     def rechecked(self, platform: str, game: str, mark: str, value: str, posts: Iterable[Post],

@@ -68,3 +68,9 @@ class Platform(Protocol):
     def recheck(self, posts: Sequence[Post], policy: str | None = None) -> Recheck:
         """Re-read stored posts (the runner asks for those carrying commands, before a deadline): which were
         edited (their current versions), deleted or removed; flags for the host under `policy`."""
+
+    # Optional (the runner asks for it with getattr; Reddit and phpBB have none):
+    #     def changed_posts(self, since: datetime) -> Collection[str]
+    # the platform ids of the thread posts made since `since` that may have changed since they were posted
+    # (every post edited, deleted or removed among them; others may be named too). Before a deadline the
+    # runner then builds and re-reads only the stored posts named: the others are as the bot read them.

@@ -38,6 +38,13 @@ def m001_forum(db: Database) -> None:
     db.table("forum_pms").create_index(["recipient", "read"])
 
 
+@forum_migrations()
+def m002_edited_posts(db: Database) -> None:
+    # The posts edited, deleted or removed (edit_post sets `edited`), by creation time: what changed_posts
+    # reads, without walking every post of the window (no entry for a post never edited).
+    db.execute("CREATE INDEX forum_posts_edited ON forum_posts (created) WHERE edited IS NOT NULL")
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -378,10 +385,19 @@ class LocalForum:
     def edit(self, platform_id: str, text: str) -> None:
         self.edit_post(platform_id, text)
 
+    def changed_posts(self, since: datetime) -> set[str]:
+        """The ids of the posts made since `since` that were edited, deleted or removed (edit_post, their only
+        writer after add_post, sets `edited`): the only ones whose text can differ from what was read."""
+        rows = self.db.conn.execute("SELECT id FROM forum_posts WHERE edited IS NOT NULL AND created >= ?",
+                                    [format_time(since)]).fetchall()
+        return {f"local:{number}" for number, in rows}
+
     def recheck(self, posts: Sequence[Post], policy: str | None = None) -> Recheck:
-        """Re-read stored posts: edited ones (current versions), deleted ones, flags for the host."""
+        """Re-read stored posts: edited ones (current versions), deleted ones, flags for the host. A post the
+        "edited" policy read again as of its edit ("local:7@<time>") is not on the forum: its original is."""
         policy = policy or self.edit_policy
-        stored = {self._number(p.platform_id): p for p in posts if p.platform_id.startswith("local:")}
+        stored = {self._number(p.platform_id): p for p in posts
+                  if p.platform_id.startswith("local:") and "@" not in p.platform_id}
         result = Recheck()
         if not stored:
             return result
