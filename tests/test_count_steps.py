@@ -64,3 +64,22 @@ def test_a_wagon_picks_its_voters_from_its_entries():
     assert wagon.entries == (*wagon.withdrawn, *wagon.voters) and wagon.count == 1
     untouched = next(w for w in voting.wagons(state) if w.target == "P04")
     assert untouched.voters == untouched.entries and untouched.withdrawn == ()
+
+
+def test_a_voter_that_can_change_is_never_kept_though_only_new_voters_are_checked():
+    """The renderer checks the type of a voter only when it makes its text (one kept is the very FrozenDict
+    kept): a plain dict among a wagon's FrozenList of voters, new or beside kept ones, is read by what it
+    says at every count, and nothing of its wagon is kept."""
+    from forumbot.kept import FrozenDict, FrozenList
+    from forumbot.render import Renderer
+
+    renderer = Renderer("markdown", "en")
+    kept = FrozenDict(name="P01", url="", post="p1", final=False, withdrawn=False, at="t")
+    wagon = FrozenDict(target="P02", no_lynch=False, count=1, needed=5, l_minus=4, voters=FrozenList([kept]))
+    assert renderer._with_voter_lists({"wagons": [wagon]})["wagons"][0]["voters_text"] == "P01"
+    changing = {"name": "P03", "url": "", "post": "p2", "final": False, "withdrawn": False, "at": "t"}
+    mixed = FrozenDict(wagon, voters=FrozenList([kept, changing]), count=2)
+    assert renderer._with_voter_lists({"wagons": [mixed]})["wagons"][0]["voters_text"] == "P01, P03"
+    changing["name"] = "P04"
+    assert renderer._with_voter_lists({"wagons": [mixed]})["wagons"][0]["voters_text"] == "P01, P04"
+    assert renderer._with_voter_lists({"wagons": [wagon]})["wagons"][0]["voters_text"] == "P01"
