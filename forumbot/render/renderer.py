@@ -359,7 +359,10 @@ class Renderer:
 
     def _frozen_voter(self, entry: FrozenDict) -> str:
         """_voter's text of a voter that cannot change (_voter_made's, in one call: one or two a count): kept
-        by its identity (_voters_text), so not by what it says as well."""
+        by its identity (_voters_text), so not by what it says as well. _NotFrozen for any other voter: only
+        one not kept is asked for, and one kept is the very object kept (it is held), so a FrozenDict."""
+        if type(entry) is not FrozenDict:
+            raise _NotFrozen
         text = self._link(self._esc(entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
@@ -443,10 +446,10 @@ class Renderer:
 
     def _finished_wagon(self, wagon: Any) -> dict[str, Any]:
         """A wagon's view with its voters' text, kept by the view's identity: only when neither can change
-        (else _NotFrozen: the view is not the game's, nothing of it is kept)."""
+        (else _NotFrozen: the view is not the game's, nothing of it is kept; a voter that is no FrozenDict
+        raises it when its text is made, _frozen_voter)."""
         voters = wagon["voters"]
-        if type(wagon) is not FrozenDict or type(voters) is not FrozenList \
-                or not _ONLY_FROZEN.issuperset(map(type, voters)):
+        if type(wagon) is not FrozenDict or type(voters) is not FrozenList:
             raise _NotFrozen
         return FrozenDict(wagon, voters_text=", ".join(self._frozen_texts.made(voters, self._frozen_voter)))
 

@@ -22,7 +22,6 @@ from forumbot.model import filled
 class Wagon:
     target: str                        # a player or NO_LYNCH
     voters: tuple[VoteEntry, ...]      # current votes, in order
-    withdrawn: tuple[VoteEntry, ...]   # votes that left this wagon
     reached: int                       # seq of the vote that brought it to its count (ties: lower first)
     entries: tuple[VoteEntry, ...] = ()   # voters and withdrawn together, in order (what a count lists)
     # Where it stands among the wagons: biggest first, then the first to reach its size. The first vote of
@@ -33,6 +32,12 @@ class Wagon:
     @property
     def count(self) -> int:
         return len(self.voters)
+
+    @property
+    def withdrawn(self) -> tuple[VoteEntry, ...]:
+        """The votes that left this wagon, in order: asked for seldom (a count shows `entries`), so not
+        made with each wagon (a vote count after every vote makes two)."""
+        return tuple(filter(_WITHDRAWN, self.entries))
 
 
 def rule(state: MafiaState) -> str:
@@ -128,8 +133,8 @@ _CHANGES = 8          # entries changed since the wagons last made, beyond which
 def _wagon(target: str, entries: tuple[VoteEntry, ...]) -> Wagon:
     voters = tuple(filterfalse(_WITHDRAWN, entries))
     reached = voters[-1].seq if voters else entries[0].seq
-    return filled(Wagon, target=target, voters=voters, withdrawn=tuple(filter(_WITHDRAWN, entries)),
-                  reached=reached, entries=entries, order=(-len(voters), reached, entries[0].seq, target))
+    return filled(Wagon, target=target, voters=voters, reached=reached, entries=entries,
+                  order=(-len(voters), reached, entries[0].seq, target))
 
 
 def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
@@ -180,16 +185,18 @@ def _regrouped(wagons: dict[str, Wagon], groups: dict[str, tuple[VoteEntry, ...]
     return made
 
 
-def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
-            entries: tuple[VoteEntry, ...]) -> dict[str, Wagon] | None:
+def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tuple[VoteEntry, ...],
+            changed: list[int] | None = None) -> dict[str, Wagon] | None:
     """The wagons of `entries` from `wagons`, those of `before`, when `entries` is `before` with a few
     entries replaced or added (what votes do: a vote replaces or adds one entry, and its withdrawal
-    replaces one), found in C; only the wagons those entries left or joined are made again. None when
-    `entries` is not such a change of `before`."""
+    replaces one), found in C (or given: `changed`, the places below len(before) where they differ, in
+    order); only the wagons those entries left or joined are made again. None when `entries` is not such a
+    change of `before`."""
     added = len(entries) - len(before)
     if not 0 <= added <= _CHANGES:
         return None
-    changed = list(islice(compress(range(len(before)), map(is_not, before, entries)), _CHANGES + 1))
+    if changed is None:
+        changed = list(islice(compress(range(len(before)), map(is_not, before, entries)), _CHANGES + 1))
     if len(changed) + added > _CHANGES:
         return None
     # Only the wagons those entries left or joined are looked at: the others are copied as they are, in C.
@@ -223,6 +230,27 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon],
     return _regrouped(wagons, groups)
 
 
+def _after_votes(entries: tuple[VoteEntry, ...],
+                 parent: tuple[tuple[VoteEntry, ...], tuple[int, ...]]) -> dict[str, Wagon] | None:
+    """The wagons of a step's entries after several votes (a poll of a minute reads a few): those it was
+    made from were never counted; the entries counted last are a few votes further back (made_from again),
+    and only the places those votes changed can differ from them. None when they are not that near."""
+    changed = set(parent[1])
+    before = parent[0]
+    for _ in range(_CHANGES):
+        parent = made_from(before)
+        if parent is None:
+            return None
+        before, positions = parent
+        changed.update(positions)
+        kept = _RECENT.get(id(before))
+        if kept is not None and kept[0] is before:
+            count = len(before)
+            return _remade(before, kept[1], entries,
+                           [at for at in sorted(changed) if at < count and before[at] is not entries[at]])
+    return None
+
+
 # The wagons of the last few entries counted, by the identity of the entries, oldest first (a game counting
 # after every vote finds its own count before).
 _RECENT: dict[int, tuple[tuple[VoteEntry, ...], dict[str, Wagon]]] = {}
@@ -241,6 +269,8 @@ def wagons(state: MafiaState) -> list[Wagon]:
         kept = _RECENT.get(id(parent[0]))
         if kept is not None and kept[0] is parent[0]:
             found = _voted(parent[0], kept[1], entries, parent[1])
+        else:
+            found = _after_votes(entries, parent)
     if found is None:
         # Copied in C before it is looked through: games on other platforms run in other threads.
         for before, made in reversed(tuple(_RECENT.values())):   # the newest first
