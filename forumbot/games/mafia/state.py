@@ -8,13 +8,13 @@ players × (players + 1) entries however many posts a day has.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
 from functools import lru_cache, partial
 from itertools import compress
 from json.encoder import encode_basestring as _string  # what jsontext's encoder escapes text with
 from operator import attrgetter, is_not
-from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from forumbot.games.mafia.options import MafiaOptions
