@@ -155,6 +155,7 @@ _FIELD_NAMES = frozenset(f.name for f in fields(MafiaState))
 # held, so an id here is of a live object. Only the newest states are ever written: cleared when full.
 _MADE: dict[int, tuple[MafiaState, MafiaState, dict[str, Any]]] = {}
 _MADE_KEPT = 16
+_ABSENT = object()   # (state_change: a field the old state's dict lacks is no value of the new one)
 _new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
 _set_dict = object.__setattr__   # with_: a frozen dataclass's own __setattr__ refuses every field
 
@@ -242,12 +243,12 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
     put = change.put
     for key in keys:
         value = now[key]
-        if value is was[key]:   # (given, and the same)
+        if value is was.get(key, _ABSENT):   # (given, and the same)
             continue
         if type(value) is int:   # the counters a vote moves (seq, changes): as _field_text writes them
             put.append((key, BASE, int.__repr__(value)))
         elif key == "entries":
-            _entries_change(was[key], value, change)
+            _entries_change(getattr(old, key), value, change)
         elif key != "current":
             put.append((key, BASE, _field_text(key, value)))
     return change
@@ -290,10 +291,13 @@ def _entries_change(before: tuple[VoteEntry, ...], after: tuple[VoteEntry, ...],
 
 
 class _ItemKeys(dict[int, str]):
-    """item_key(index) by index, each made once (a vote writes two entries' parts)."""
+    """item_key(index) by index, each made once (a vote writes two entries' parts); the first few thousand
+    kept, so that a huge roster's day does not keep one a position."""
 
     def __missing__(self, index: int) -> str:
-        key = self[index] = item_key(index)
+        key = item_key(index)
+        if index < 4096:
+            self[index] = key
         return key
 
 
@@ -391,7 +395,7 @@ def _put(old: _Derived, at: int | None, entry: VoteEntry, text: str) -> tuple[Vo
     if at is None:
         new = (*entries, entry)
         return _keep(_new_derived((new, {**old.index, (entry.voter, entry.target): len(entries)},
-                            (*old.texts, text), entries, (len(entries),)))).entries
+                                   (*old.texts, text), entries, (len(entries),)))).entries
     new = entries[:at] + (entry,) + entries[at + 1:]
     return _keep(_new_derived((new, old.index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, (at,)))).entries
 
