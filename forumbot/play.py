@@ -60,11 +60,13 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     step.__dict__.update(state=state, host=host or HostState(), events=[], intents=[], flags=[], processed=[],
                          corrections=corrections or {})
     commands = set(map(run.thread_id, game.command_threads(state)))
-    index = 0
+    # What the game offers, asked once a step rather than at each post (a game's methods do not change).
+    guard, roster = getattr(game, "guard_post", None), getattr(game, "roster", None)
+    index, count = 0, len(posts)
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
     while True:
         deadline = game.next_deadline(step.state)
-        post = posts[index] if index < len(posts) else None
+        post = posts[index] if index < count else None
         # A post at the deadline's very second still counts; the deadline fires before later posts.
         if deadline is not None and deadline != stalled and deadline <= now and step.host.paused_at is None \
                 and (post is None or deadline < post.created):
@@ -78,7 +80,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             commands = set(map(run.thread_id, game.command_threads(step.state)))
             continue
         if post is None:
-            roster = getattr(game, "roster", None)   # the players a game made as it went (Mafia's sign-ups)
+            # (roster: the players a game made as it went, Mafia's sign-ups)
             players = roster(step.state) if roster is not None else None
             if players is not None:     # (use_roster(None) leaves the roster as it is)
                 run.use_roster(players)
@@ -96,12 +98,13 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
                                    post_id=post.platform_id, author=post.author, at=post.created))
             continue
         account = post.author
-        account_player = getattr(game, "account_player", None)   # Mafia: a mask's real account PMs as the mask
-        if post.pm and account_player is not None:
-            player = account_player(step.state, player)
+        if post.pm:   # Mafia: a mask's real account PMs as the mask
+            account_player = getattr(game, "account_player", None)
+            if account_player is not None:
+                player = account_player(step.state, player)
         if player != post.author:
             post = replace(post, author=player)
-        _isolated(run, step, post, account, _read, account, host_games)
+        _isolated(run, step, post, account, _read, account, host_games, guard, roster)
 
 
 def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable[..., None], *args: Any) -> None:
@@ -144,8 +147,10 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
 
 
 
-def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...]) -> None:
-    guard = getattr(run.game, "guard_post", None)   # a game that moderates its threads (Food Chain's channels)
+def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...],
+          guard: Callable[..., list[Event]] | None, roster: Callable[[Any], Any] | None) -> None:
+    """`guard`, `roster`: the game's guard_post (a game that moderates its threads: Food Chain's channels) and
+    roster, or None."""
     if guard is not None and not post.pm:
         refused = guard(step.state, post.author, run.thread_name(post.thread),
                         Intent("post", post_id=post.platform_id, author=post.author, at=post.created,
@@ -156,7 +161,6 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                    at=post.created, line=post.body[:200]))
         if refused:
             return
-    roster = getattr(run.game, "roster", None)
     players = roster(step.state) if roster is not None else None
     if players is not None:     # (use_roster(None) leaves the roster as it is)
         run.use_roster(players)

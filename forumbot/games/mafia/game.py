@@ -504,11 +504,12 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
     seq = state.seq + 1
     entries = moved(state.entries, old, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
                                                   intent.post_id, intent.url, final))
-    return state.with_(
-        entries=entries, current=current, seq=seq,
-        locked=state.locked | {voter} if final else state.locked,
-        changes=state.changes + 1,   # a moved vote counts once, as its withdrawal did before
-    ), True
+    # (a moved vote counts once, as its withdrawal did before; `locked` is given only when it changes: state_change
+    # looks at each field given)
+    if final:
+        return state.with_(entries=entries, current=current, locked=state.locked | {voter}, seq=seq,
+                           changes=state.changes + 1), True
+    return state.with_(entries=entries, current=current, seq=seq, changes=state.changes + 1), True
 
 
 def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:

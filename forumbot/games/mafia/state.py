@@ -8,9 +8,10 @@ players × (players + 1) entries however many posts a day has.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from datetime import datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import compress
 from json.encoder import encode_basestring as _string  # what jsontext's encoder escapes text with
 from operator import attrgetter, is_not
@@ -140,10 +141,21 @@ class MafiaState:
         values.update(changes)
         new = _new(type(self))
         _set_dict(new, "__dict__", values)
+        # Kept for state_change: the fields given, so that the change a step writes is read off the states the
+        # step made instead of comparing 40 fields (_given_since).
+        made = _MADE
+        if len(made) >= _MADE_KEPT:
+            made.clear()
+        made[id(new)] = (new, self, changes)
         return new
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(MafiaState))
+# By the id of a state with_ made: (that state, the state it was made from, the fields given). Both states are
+# held, so an id here is of a live object. Only the newest states are ever written: cleared when full.
+_MADE: dict[int, tuple[MafiaState, MafiaState, dict[str, Any]]] = {}
+_MADE_KEPT = 16
+_ABSENT = object()   # (state_change: a field the old state's dict lacks is no value of the new one)
 _new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
 _set_dict = object.__setattr__   # with_: a frozen dataclass's own __setattr__ refuses every field
 
@@ -220,15 +232,19 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
     change = _new(StateChange)     # as __init__ fills it (model.filled, without its frame: a step makes one)
     change.__dict__.update(whole=False, put=[], cut=[])
     was, now = vars(old), vars(new)
-    # A step changes a few of 40 fields: those found in C by identity (both states hold the fields in the
-    # order of their declaration, which __init__ and with_ keep), else one by one.
-    if list(now) == list(was):
-        keys = list(compress(now, map(is_not, now.values(), was.values())))
-    else:
-        keys = [key for key, value in now.items() if value is not getattr(old, key)]
+    keys: Any = _given_since(old, new)   # (the usual step: new made from old by with_; those given that changed)
+    if keys is None:
+        # A step changes a few of 40 fields: those found in C by identity (both states hold the fields in the
+        # order of their declaration, which __init__ and with_ keep), else one by one.
+        if list(now) == list(was):
+            keys = list(compress(now, map(is_not, now.values(), was.values())))
+        else:
+            keys = [key for key, value in now.items() if value is not getattr(old, key)]
     put = change.put
     for key in keys:
         value = now[key]
+        if value is was.get(key, _ABSENT):   # (given, and the same)
+            continue
         if type(value) is int:   # the counters a vote moves (seq, changes): as _field_text writes them
             put.append((key, BASE, int.__repr__(value)))
         elif key == "entries":
@@ -238,8 +254,31 @@ def state_change(old: MafiaState | None, new: MafiaState) -> StateChange:
     return change
 
 
+def _given_since(old: MafiaState, new: MafiaState) -> Iterable[str] | None:
+    """Every field given to with_ on the way from `old` to `new` (those that differ among them), when `new` was
+    made from `old` by with_ alone, as far as _MADE reaches; else None."""
+    made = _MADE.get(id(new))
+    if made is None or made[0] is not new:
+        return None
+    if made[1] is old:   # (one with_ since: a step of one vote)
+        return made[2]
+    given = dict(made[2])
+    state = made[1]
+    for _ in range(_MADE_KEPT):
+        if state is old:
+            return given
+        made = _MADE.get(id(state))
+        if made is None or made[0] is not state:
+            return None
+        given.update(made[2])
+        state = made[1]
+    return None
+
+
 def _entries_change(before: tuple[VoteEntry, ...], after: tuple[VoteEntry, ...], change: StateChange) -> None:
-    derived = _derived(after)
+    derived = _DERIVED.get(id(after))   # (_derived's look-up)
+    if derived is None or derived.entries is not after:
+        derived = _derived(after)
     texts = derived.texts
     # A step of one vote made `after` from `before` in one change (moved, voted, struck): its positions as kept.
     changed = derived.changed if derived.parent is before else _changed_since(before, after)
@@ -247,7 +286,22 @@ def _entries_change(before: tuple[VoteEntry, ...], after: tuple[VoteEntry, ...],
         change.put += [("entries", item_key(index), text) for index, text in enumerate(texts)]
         change.cut.append(("entries", len(after)))
         return
-    change.put += [("entries", item_key(index), texts[index]) for index in sorted(changed)]
+    keys = _ITEM_KEYS
+    change.put += [("entries", keys[index], texts[index]) for index in changed]   # (the order of parts is free)
+
+
+class _ItemKeys(dict[int, str]):
+    """item_key(index) by index, each made once (a vote writes two entries' parts); the first few thousand
+    kept, so that a huge roster's day does not keep one a position."""
+
+    def __missing__(self, index: int) -> str:
+        key = item_key(index)
+        if index < 4096:
+            self[index] = key
+        return key
+
+
+_ITEM_KEYS = _ItemKeys()
 
 
 def _changed_since(old: tuple[VoteEntry, ...], new: tuple[VoteEntry, ...]) -> set[int] | None:
@@ -306,7 +360,12 @@ def _derived(entries: tuple[VoteEntry, ...]) -> _Derived:
     if found is not None and found.entries is entries:
         return found
     index = {(e.voter, e.target): i for i, e in enumerate(entries)}
-    return _keep(_Derived(entries, index, tuple(_entry_text(e) for e in entries)))
+    return _keep(_new_derived((entries, index, tuple(_entry_text(e) for e in entries), None, ())))
+
+
+# _Derived(...) made by tuple.__new__ itself, without the frame of the NamedTuple's __new__ (two are made a vote):
+# _new_derived((entries, index, texts, parent, changed)), every field given.
+_new_derived = partial(tuple.__new__, _Derived)
 
 
 def _keep(derived: _Derived) -> _Derived:
@@ -335,10 +394,10 @@ def _put(old: _Derived, at: int | None, entry: VoteEntry, text: str) -> tuple[Vo
     entries = old.entries
     if at is None:
         new = (*entries, entry)
-        return _keep(_Derived(new, {**old.index, (entry.voter, entry.target): len(entries)},
-                              (*old.texts, text), entries, (len(entries),))).entries
+        return _keep(_new_derived((new, {**old.index, (entry.voter, entry.target): len(entries)},
+                                   (*old.texts, text), entries, (len(entries),)))).entries
     new = entries[:at] + (entry,) + entries[at + 1:]
-    return _keep(_Derived(new, old.index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, (at,))).entries
+    return _keep(_new_derived((new, old.index, old.texts[:at] + (text,) + old.texts[at + 1:], entries, (at,)))).entries
 
 
 def new_entry(voter: str, target: str, seq: int, at: str, post: str = "", url: str = "", final: bool = False,
@@ -364,7 +423,8 @@ def struck(entries: tuple[VoteEntry, ...], voter: str, target: str) -> tuple[Vot
 def _withdrawn(old: _Derived, at: int) -> tuple[VoteEntry, str]:
     """The entry at `at` withdrawn, and its JSON."""
     e = old.entries[at]
-    gone = new_entry(e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, True)
+    gone = _new(VoteEntry)   # e's fields but the last (new_entry's, without its frame and e's eight reads)
+    vars(gone).update(vars(e), withdrawn=True)
     text = old.texts[at]
     # The entry's JSON but for its last value: written again only if it is not what _entry_text wrote.
     return gone, (text[:-7] + " true]" if not e.withdrawn and text.endswith(", false]") else _entry_text(gone))
@@ -396,7 +456,7 @@ def moved(entries: tuple[VoteEntry, ...], left: str | None, entry: VoteEntry) ->
         texts.append(_entry_text(entry))
     else:
         items[at], texts[at] = entry, _entry_text(entry)
-    return _keep(_Derived(tuple(items), index, tuple(texts), entries, (at_left, at))).entries
+    return _keep(_new_derived((tuple(items), index, tuple(texts), entries, (at_left, at)))).entries
 
 
 @lru_cache(maxsize=32)

@@ -109,7 +109,7 @@ def moved(old: dict[str, str], new: dict[str, str], voter: str) -> None:
         if size > tally.top and after != NO_LYNCH:
             tally.top = size     # a wagon that shrinks leaves `top` above the biggest: it stays a bound
     tally.current = new
-    _keep(tally)
+    _TALLIES[id(new)] = tally   # (_keep's, without its frame: one was taken out above)
 
 
 def members(names: tuple[str, ...]) -> frozenset[str]:
@@ -294,7 +294,10 @@ def majority_reached(state: MafiaState) -> str | None:
     if not state.alive:
         return None
     need = len(state.alive) // 2 + 1   # needed(state), without its frame (a check after every vote)
-    tally = _tally(state.current)
+    current = state.current
+    tally = _TALLIES.get(id(current))   # (_tally's look-up, without its frame)
+    if tally is None or tally.current is not current:
+        tally = _tally(current)
     if tally.top >= need:   # perhaps a wagon that has shrunk since
         tally.refreshed()
     if tally.top < need and (tally.counts.get(NO_LYNCH, 0) < need or not state.options.early_no_lynch):
