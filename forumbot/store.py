@@ -139,6 +139,23 @@ def m011_state_parts(db: Database) -> None:
                "text TEXT NOT NULL, PRIMARY KEY (game, field, key)) WITHOUT ROWID")
 
 
+@migrations()
+def m012_posts_without_thread_index(db: Database) -> None:
+    """No statement reads the posts by thread through an index (every one that picks threads says `+thread`:
+    a game's new posts are a rowid range, a step's few), so the (thread, created) index only cost an insert
+    a post stored."""
+    db.execute("DROP INDEX IF EXISTS idx_posts_thread_created")
+
+
+@migrations()
+def m013_outbox_undelivered_index(db: Database) -> None:
+    """The outbox's index holds only the messages not delivered yet (what every reader of it asks for:
+    `delivered IS NULL`, by rowid): a delivery takes its message out of a small index instead of moving it
+    within one that grows with every message ever sent. Each statement's plan is the same as before."""
+    db.execute("DROP INDEX IF EXISTS idx_outbox_delivered")
+    db.execute("CREATE INDEX idx_outbox_undelivered ON outbox (delivered) WHERE delivered IS NULL")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
