@@ -17,10 +17,10 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from itertools import chain, repeat
+from itertools import chain
 from operator import attrgetter, itemgetter
 from pathlib import Path
-from time import gmtime, strftime
+from time import gmtime, strftime, time
 from typing import Any
 
 from sqlite_utils import Database
@@ -139,6 +139,23 @@ def m011_state_parts(db: Database) -> None:
                "text TEXT NOT NULL, PRIMARY KEY (game, field, key)) WITHOUT ROWID")
 
 
+@migrations()
+def m012_posts_without_thread_index(db: Database) -> None:
+    """No statement reads the posts by thread through an index (every one that picks threads says `+thread`:
+    a game's new posts are a rowid range, a step's few), so the (thread, created) index only cost an insert
+    a post stored."""
+    db.execute("DROP INDEX IF EXISTS idx_posts_thread_created")
+
+
+@migrations()
+def m013_outbox_undelivered_index(db: Database) -> None:
+    """The outbox's index holds only the messages not delivered yet (what every reader of it asks for:
+    `delivered IS NULL`, by rowid): a delivery takes its message out of a small index instead of moving it
+    within one that grows with every message ever sent. Each statement's plan is the same as before."""
+    db.execute("DROP INDEX IF EXISTS idx_outbox_delivered")
+    db.execute("CREATE INDEX idx_outbox_undelivered ON outbox (delivered) WHERE delivered IS NULL")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -217,10 +234,29 @@ def _events_text(count: int) -> str:
     return f"INSERT INTO events (game, seq, kind, data, post, at) VALUES {rows}"
 
 
+def _processed_text(count: int) -> str:
+    """`count` posts processed: ?1 the game's name, ?2 the step's time, then each post's id."""
+    rows = ", ".join(f"(?1, ?{3 + i}, ?2)" for i in range(count))
+    return f"INSERT OR IGNORE INTO processed (game, post, at) VALUES {rows}"
+
+
+def _intents_text(count: int) -> str:
+    """`count` intents written, in turn (their ids in that order): ?1 the game's name, then (post, kind, data,
+    at) each."""
+    rows = ", ".join(f"(?1, ?{2 + 4 * i}, ?{3 + 4 * i}, ?{4 + 4 * i}, ?{5 + 4 * i})" for i in range(count))
+    return f"INSERT INTO intents (game, post, kind, data, at) VALUES {rows}"
+
+
 # Each number of rows' statement text, by the number (1 to _ROWS_A_STATEMENT), made at import: no step pays
-# for making one, whatever its number of rows (nor a test for the order steps came in).
+# for making one, whatever its number of rows (nor a test for the order steps came in). One statement of a
+# step's rows, not executemany's statement run per row: SQLite opens the table and its indexes once.
 _PUT_PARTS_SQL = ("", *map(_put_parts_text, range(1, _ROWS_A_STATEMENT + 1)))
 _EVENTS_SQL = ("", *map(_events_text, range(1, _ROWS_A_STATEMENT + 1)))
+_PROCESSED_SQL = ("", *map(_processed_text, range(1, _ROWS_A_STATEMENT + 1)))
+_INTENTS_SQL = ("", *map(_intents_text, range(1, _ROWS_A_STATEMENT + 1)))
+# A message queued (a key queued already is left as it is).
+_OUTBOX_SQL = ("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, attempts, slot) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
 
 
 def _write_rows(cur: sqlite3.Cursor, texts: tuple[str, ...], shared: tuple[str, ...],
@@ -276,7 +312,13 @@ def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) ->
 def _now() -> str:
     """The time now as format_time writes it, without going through format_time's cache (a time to the
     microsecond is never asked for again, and would push out the times that are)."""
-    return strftime("%Y-%m-%dT%H:%M:%SZ", gmtime())
+    return _second_text(int(time()))   # (gmtime() too takes the time truncated to the second)
+
+
+@functools.lru_cache(maxsize=1)
+def _second_text(second: int) -> str:
+    """A second's text, written once: a runner's steps come many a second (a replay's, a backlog's)."""
+    return strftime("%Y-%m-%dT%H:%M:%SZ", gmtime(second))
 
 
 def _refuse_emptied(path: str | Path) -> None:
@@ -373,6 +415,8 @@ class Store:
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)
+        # A database in memory is this connection's alone: no other connection can commit to it.
+        self._private = self.path == ":memory:"
         # The cursor a step's statements run on: one kept, not a new one per statement (Connection.execute
         # makes a cursor and registers it with the connection each call). (A Store is used by one thread.)
         self._cur = self.db.conn.cursor()
@@ -452,9 +496,9 @@ class Store:
                         top = done.lastrowid or 0
                         fresh, edits = [(row[4], top, _as_stored(post, row))], False
                     else:   # known: looked up, as in a batch
-                        fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
+                        fresh, edits, top = self._insert_posts(platform, posts, fetched)
                 else:
-                    fresh, edits, top = self._insert_posts(conn, platform, posts, fetched)
+                    fresh, edits, top = self._insert_posts(platform, posts, fetched)
                 if cursor is not None or read_at is not None:
                     self._wrote("cursors")
                 if read_at is not None:   # the cursors, by one statement text each way
@@ -478,20 +522,20 @@ class Store:
             self._stored_fresh(fresh)
         return len(fresh)
 
-    def _insert_posts(self, conn: sqlite3.Connection, platform: str, posts: list[Post],
+    def _insert_posts(self, platform: str, posts: list[Post],
                       fetched: str) -> tuple[list[tuple[str, int, Post]], bool, int]:
         """save_posts' posts, within its transaction: (the new posts as a read gives them, (created, rowid,
         post) each; whether an edit was recorded; the largest rowid stored)."""
         fresh: list[tuple[str, int, Post]] = []
         edits: list[tuple[str, str, str]] = []
         top = 0   # the largest rowid stored (the last of an insert that added rows: `ours` below)
-        size = self._batch
+        size, cur = self._batch, self._cur   # (the kept cursor: conn.execute makes a cursor each call)
         # a batch of posts: one insert (and a look-up if some are known)
         for start in range(0, len(posts), size):
             batch = posts[start:start + size]
             rows = [_post_row(post, platform, fetched) for post in batch]
-            done = conn.execute(_insert_posts_sql(len(rows)), rows[0] if len(rows) == 1 else
-                                tuple(chain.from_iterable(rows)))
+            done = cur.execute(_insert_posts_sql(len(rows)), rows[0] if len(rows) == 1 else
+                               tuple(chain.from_iterable(rows)))
             # SQLite gives new rows the rowids after the largest (below its maximum), in turn
             added, last = done.rowcount, done.lastrowid or 0
             ours = range(last - added + 1, last + 1) if added > 0 else range(0)
@@ -503,7 +547,7 @@ class Store:
                 continue
             # some were known, or came twice: a known id keeps its first text, a different one is an edit
             stored = {platform_id: (body, rowid) for platform_id, body, rowid in
-                      conn.execute(_known_posts_sql(len(rows)), [row[0] for row in rows]).fetchall()}
+                      cur.execute(_known_posts_sql(len(rows)), [row[0] for row in rows]).fetchall()}
             for post, row in zip(batch, rows, strict=True):
                 body, rowid = stored[post.platform_id]
                 if rowid in ours:   # stored by this insert: its first time here
@@ -512,7 +556,7 @@ class Store:
                 elif post.body != body:
                     edits.append((post.body, format_time(post.edited or post.created), post.platform_id))
         if edits:
-            conn.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
+            cur.executemany("UPDATE posts SET edited_body = ?, edited = ? WHERE id = ?", edits)
         return fresh, bool(edits), top
 
     def write_held(self) -> None:
@@ -697,6 +741,8 @@ class Store:
 
     def look(self) -> None:
         """Ask whether another connection has committed since last asked (see `token`)."""
+        if self._private:   # no other connection can
+            return
         # (fetchall: the statement runs to its end and is reset, so the kept cursor holds no read open)
         version = self._cur.execute("PRAGMA data_version").fetchall()[0][0]
         if version != self._data_version:
@@ -799,7 +845,7 @@ class Store:
                 host_text = _dumps(host) if host is not None else None
                 setup_text = _dumps(setup or {}) if setup is not None or row is None else None
                 # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
-                intent_rows = [(name, i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
+                intent_rows = [(i.post_id, i.kind, _dumps(i.data), format_time(i.at) if i.at else stamp)
                                for i in intents] if intents else ()
                 flag_rows = [(name, f.post_id, f.author, f.reason, _dumps(list(f.candidates)), f.line,
                               format_time(f.at) if f.at else stamp) for f in flags] if flags else ()
@@ -821,25 +867,29 @@ class Store:
                         raise StaleState(f"game {name} changed under us (not at version {version} any more)")
                 if change is not None:
                     self._write_parts(name, change)
-                # Plain executemany: sqlite-utils' insert_all inspects the schema on every call, which costs
-                # more than the rows themselves on this path (one step per poll, per game).
+                # A step's rows of a table by one statement (several past _ROWS_A_STATEMENT rows), the game's
+                # name (and the step's time) bound once: not sqlite-utils' insert_all, which inspects the schema
+                # on every call, nor executemany, which runs its statement once a row.
+                # (IndexError: only from the texts' tuple, when there are more rows than one statement takes)
                 if processed:
-                    cur.executemany("INSERT OR IGNORE INTO processed (game, post, at) VALUES (?, ?, ?)",
-                                     zip(repeat(name), processed, repeat(stamp)))
+                    try:
+                        cur.execute(_PROCESSED_SQL[len(processed)], (name, stamp, *processed))
+                    except IndexError:
+                        _write_rows(cur, _PROCESSED_SQL, (name, stamp), [*zip(processed)])
                 if intent_rows:
-                    cur.executemany("INSERT INTO intents (game, post, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                                     intent_rows)
+                    try:
+                        cur.execute(_INTENTS_SQL[len(intent_rows)], (name, *chain.from_iterable(intent_rows)))
+                    except IndexError:
+                        _write_rows(cur, _INTENTS_SQL, (name,), intent_rows)
                 if flag_rows:
                     cur.executemany("INSERT INTO flags (game, post, author, reason, candidates, line, at) "
                                      "VALUES (?, ?, ?, ?, ?, ?, ?)", flag_rows)
                 if event_rows:   # (a step's few: one statement, written out here)
-                    if len(event_rows) <= _ROWS_A_STATEMENT:
+                    try:
                         cur.execute(_EVENTS_SQL[len(event_rows)], (name, stamp, *chain.from_iterable(event_rows)))
-                    else:
+                    except IndexError:
                         _write_rows(cur, _EVENTS_SQL, (name, stamp), event_rows)
-                added = cur.executemany("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, "
-                                         "created, attempts, slot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                                         queued).rowcount if queued else 0
+                added = cur.executemany(_OUTBOX_SQL, queued).rowcount if queued else 0   # (a step's one or two)
                 writing = False
                 if held:
                     self._commit_held()   # (a failure rolls back what it held, and forgets it)

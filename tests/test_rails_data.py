@@ -251,13 +251,15 @@ def _old_store(source: Path, target: Path, version: int) -> None:
 
     migrations.apply(Database(old), stop_before=names[version:])
     old.execute("ATTACH DATABASE ? AS real", [str(source)])
-    tables = [r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                                        "'\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").fetchall()]
-    for table in tables:
+    tables = old.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                         "'\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").fetchall()
+    for table, sql in tables:
         columns = ", ".join(r[1] for r in old.execute(f"PRAGMA main.table_info({table})").fetchall())
-        old.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM real.{table} ORDER BY rowid")
+        order = "" if "WITHOUT ROWID" in sql.upper() else " ORDER BY rowid"   # (state_parts, from m011 on)
+        old.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM real.{table}{order}")
     real = Store(source)   # before m011 a state was kept whole, as JSON text
-    for (name,) in old.execute("SELECT name FROM main.games WHERE state IS NULL").fetchall():
+    for (name,) in old.execute("SELECT name FROM main.games WHERE state IS NULL").fetchall() \
+            if "state_parts" not in {table for table, _ in tables} else []:
         old.execute("UPDATE main.games SET state = ? WHERE name = ?", [json.dumps(real.game(name).state), name])
     real.close()
     old.commit()
