@@ -11,6 +11,7 @@ from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import MafiaState
 from forumbot.model import Event, Intent, PlayerRef
+from forumbot.stateparts import assemble
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -48,6 +49,20 @@ def act(state: MafiaState, author: str, kind: str, target: str | None = None, *,
     intent = Intent(kind, data, post_id=f"p-{author}-{kind}-{target}", author=author,
                     at=at or state.phase_started + timedelta(minutes=state.seq + 1))
     return MAFIA.apply(state, intent)
+
+
+def move(state: MafiaState, voter: str, kind: str, target: str, final: bool = False) -> tuple[MafiaState, list[Event]]:
+    """One move of a generated plan: a vote, unvote or no-lynch by `voter`, or ("modkill") the host's modkill of
+    `target`."""
+    if kind == "modkill":
+        return MAFIA.apply(state, Intent("modkill", {"target": target}, author="host",
+                                         at=START + timedelta(minutes=state.seq + 1)))
+    return act(state, voter, kind, target if kind == "vote" else None, final=final)
+
+
+def reloaded(state: MafiaState) -> MafiaState:
+    """The state as the store reads it back: from its parts (forumbot/stateparts.py), nothing kept."""
+    return MAFIA.from_json(assemble(sorted(MAFIA.state_change(None, state).put)))
 
 
 def votes(state: MafiaState, pairs: list[tuple[str, str]], **kw: Any) -> tuple[MafiaState, list[Event]]:

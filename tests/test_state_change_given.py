@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
-from datetime import timedelta
 from typing import Any
 
-from helpers import START, act, names, new_game
+from helpers import act, move, names, new_game, reloaded
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia import state as mafia_state
-from forumbot.model import Intent
-from forumbot.stateparts import assemble
 
 PLAYERS = names(7)
 moves = st.lists(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(["vote", "unvote", "no_lynch", "modkill"]),
@@ -36,9 +33,6 @@ def _compared(old: Any, new: Any) -> tuple[set[tuple[str, str, str]], list[tuple
     return set(change.put), change.cut
 
 
-def _reloaded(state: Any) -> Any:
-    return MAFIA.from_json(assemble(sorted(MAFIA.state_change(None, state).put)))
-
 
 @settings(max_examples=150, deadline=None)
 @given(moves, st.booleans())
@@ -46,11 +40,7 @@ def test_the_change_read_off_with_is_the_change_found_by_comparing(plan, final_v
     state = new_game(7, final_votes="always" if final_votes else "never")
     stored = state   # what the store holds: the state at the last step's end
     for voter, kind, target, final, then in plan:
-        if kind == "modkill":
-            intent = Intent("modkill", {"target": target}, author="host", at=START + timedelta(minutes=state.seq + 1))
-            state, _ = MAFIA.apply(state, intent)
-        else:
-            state, _ = act(state, voter, kind, target if kind == "vote" else None, final=final)
+        state, _ = move(state, voter, kind, target, final)
         if then == "replace":   # a state made without with_ on the way: compared
             state = replace(state, reminded=(*state.reminded, "x"))
         if then == "forget":
@@ -60,7 +50,7 @@ def test_the_change_read_off_with_is_the_change_found_by_comparing(plan, final_v
         change = MAFIA.state_change(stored, state)
         assert (set(change.put), change.cut) == _compared(stored, state)
         assert change.whole is False
-        stored = _reloaded(state) if then == "reload" else state
+        stored = reloaded(state) if then == "reload" else state
         if stored is not state:
             state = stored
         if state.phase != "day1":
