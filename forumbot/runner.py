@@ -28,6 +28,9 @@ from forumbot.store import Store
 log = logging.getLogger("forumbot.runner")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
+# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
+# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
+_REREAD = "@"
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
 STALE_RETRIES = 3
 
@@ -639,13 +642,15 @@ class Runner:
         # A platform that can say which posts changed (the local forum): only those stored are built and
         # re-read, not every vote of the window (the rest are as the bot read them).
         changed = getattr(self.platform, "changed_posts", None)
-        found = recheck(self.store.command_posts(name, since, None if changed is None else changed(since)), policy)
+        posts = self.store.command_posts(name, since, None if changed is None else changed(since))
+        # A post read again as of its edit is this runner's copy, not on the platform: its original is re-read.
+        found = recheck([post for post in posts if _REREAD not in post.platform_id], policy)
         flags = list(found.flags)
         reread = []
         if policy == "edited":
             for post in found.edited:
                 at = post.edited or now
-                reread.append(replace(post, platform_id=f"{post.platform_id}@{format_time(at)}", created=at,
+                reread.append(replace(post, platform_id=f"{post.platform_id}{_REREAD}{format_time(at)}", created=at,
                                       edited=None))
                 flags.append(Flag(reason="a post that carried a command was edited; its new text is read as of "
                                          "the edit", post_id=post.platform_id, author=post.author, at=at,

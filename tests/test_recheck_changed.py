@@ -188,3 +188,24 @@ def test_a_forum_made_before_the_index_is_given_it_and_changed_posts_reads_only_
     (statement,) = statements
     plan = again.db.conn.execute(f"EXPLAIN QUERY PLAN {statement}").fetchall()
     assert [row[3] for row in plan] == ["SEARCH forum_posts USING INDEX forum_posts_edited (created>?)"], plan
+
+
+def test_no_platform_is_handed_the_runners_copy_of_an_edited_post(monkeypatch):
+    """The copy the "edited" policy stores ("local:1@<time>") is the runner's, not the platform's: a recheck is
+    handed its original only (Reddit would otherwise ask /api/info for "t1_x@<time>")."""
+    for forum_class in (LocalForum, EveryPost):
+        store, forum, runner = play(forum_class, [("post", "g", "votes", "Alice", "vote Bob", 10), ("step", 30),
+                                                  ("edit", 0, "vote Dave", 60), ("step", 5 * 60)], "edited")
+        assert any("@" in row[0] for row in store.db.conn.execute("SELECT id FROM posts"))   # the copy is stored
+        given: list[str] = []
+        recheck = forum.recheck
+
+        def recorded(posts, policy=None, recheck=recheck, given=given) -> Recheck:
+            given.extend(p.platform_id for p in posts)
+            return recheck(posts, policy)
+
+        monkeypatch.setattr(forum, "recheck", recorded)
+        runner.step(at(8 * 60))   # past night 1's deadline: day 2's recheck
+        assert not [i for i in given if "@" in i], forum_class
+        if forum_class is EveryPost:   # (it re-reads every command post: the original among them)
+            assert "local:1" in given

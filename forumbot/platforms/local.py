@@ -394,7 +394,8 @@ class LocalForum:
 
     def recheck(self, posts: Sequence[Post], policy: str | None = None) -> Recheck:
         """Re-read stored posts: edited ones (current versions), deleted ones, flags for the host. A post the
-        "edited" policy read again as of its edit ("local:7@<time>") is not on the forum: its original is."""
+        "edited" policy read again as of its edit ("local:7@<time>", the runner's copy, which the runner does
+        not hand here) is not on the forum: passed by, not an error."""
         policy = policy or self.edit_policy
         stored = {self._number(p.platform_id): p for p in posts
                   if p.platform_id.startswith("local:") and "@" not in p.platform_id}
