@@ -8,7 +8,7 @@ protections from hanging at the day's end. A game whose players have no roles ha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -601,7 +601,39 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 # reused from one state to the next: each entry's view is kept by the identity of the entry, so a changed
 # wagon's list of views makes only its new entries' (one or two). The views cannot be changed (FrozenDict,
 # FrozenList): every count that shows them shares them.
-_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)     # a few MB at most, then started afresh
+class _EntryViews:
+    """Each vote entry's view, by the entry's identity, kept as kept.ByIdentity keeps values: each entry with
+    its view (its identity cannot pass to another while it is a key), at most about `size`, then started
+    afresh (both dicts replaced at once: a reader never sees a view without its entry). A count makes the
+    views of the entries its votes put first (voting.counted says which): a changed wagon's list is then
+    one look-up an entry in C, with nothing to look for in it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.dicts: tuple[dict[int, FrozenDict], dict[int, VoteEntry]] = ({}, {})
+
+    def add(self, entries: Sequence[VoteEntry]) -> None:
+        """Makes the view of each of `entries` not kept."""
+        views, kept = self.dicts
+        if len(views) + len(entries) > self.size:
+            views, kept = self.dicts = ({}, {})
+        for entry in entries:
+            key = id(entry)
+            if key not in views:
+                kept[key] = entry             # the entry first: then its view
+                views[key] = _voter_view(entry)
+
+    def of(self, entries: tuple[VoteEntry, ...]) -> FrozenList:
+        """The views of `entries`, in order: those not kept are made (the KeyError: a count that does not
+        know its new entries, its first or one made afresh)."""
+        try:
+            return FrozenList(map(self.dicts[0].__getitem__, map(id, entries)))
+        except KeyError:
+            self.add(entries)
+            return FrozenList(map(self.dicts[0].__getitem__, map(id, entries)))
+
+
+_ENTRY_VIEWS = _EntryViews(8192)     # a few MB at most, then started afresh
 
 
 def _voter_view(entry: VoteEntry) -> FrozenDict:
@@ -620,7 +652,7 @@ def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
     count = len(wagon.voters)
     return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
                       l_minus=(need - count) if need is not None else None,
-                      voters=FrozenList(_ENTRY_VIEWS.made(wagon.entries, _voter_view)))
+                      voters=_ENTRY_VIEWS.of(wagon.entries))
 
 
 def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDict]:
@@ -682,11 +714,14 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
+    wagons, fresh = voting.counted(state)
+    if fresh:
+        _ENTRY_VIEWS.add(fresh)     # the views of the entries the votes put, before any wagon's list of them
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": _deadline_text(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": _wagon_views(voting.wagons(state), need), "not_voting": _not_voting_view(state),
+        "wagons": _wagon_views(wagons, need), "not_voting": _not_voting_view(state),
         "locked": sorted(state.locked) if state.locked else [], "errors": _errors_view(state.errors),
         "error_total": state.error_total,
     }

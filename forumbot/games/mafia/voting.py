@@ -145,33 +145,35 @@ def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
 
 
 def _voted(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tuple[VoteEntry, ...],
-           positions: tuple[int, ...]) -> dict[str, Wagon] | None:
-    """_remade for a vote's own change (state.made_from: the positions it changed, the added ones at the
-    end): an entry struck or revived in its place (its seq kept), or a vote with a new seq, the last of its
-    wagon, in place of the voter's struck entry on that wagon or added. None for any other change."""
-    groups: dict[str, tuple[VoteEntry, ...]] = {}
+           positions: tuple[int, ...], groups: dict[str, tuple[VoteEntry, ...]], fresh: list[VoteEntry]) -> bool:
+    """Puts in `groups` (target: its entries, in seq order) the wagons a vote's own change (state.made_from: the
+    positions it changed, the added ones at the end) makes of `wagons` and `groups` as they were: an entry
+    struck or revived in its place (its seq kept), or a vote with a new seq, the last of its wagon, in place
+    of the voter's struck entry on that wagon or added. Each entry put is added to `fresh`. False for any
+    other change (then `groups` is of no use). Several votes' changes are put one after the other."""
     count = len(before)
     for at in positions:
         new = entries[at]
         target = new.target
         group = groups[target] if target in groups else wagons[target].entries if target in wagons else ()
+        fresh.append(new)
         if at < count:
             gone = before[at]
             if gone.target != target:
-                return None
+                return False
             place = bisect_left(group, gone.seq, key=_SEQ)
             if place == len(group) or group[place] is not gone:
-                return None
+                return False
             if new.seq == gone.seq:          # struck or revived: it keeps its place
                 if place + 1 < len(group) and group[place + 1].seq == new.seq:
-                    return None   # two votes with one seq: only the sorts know their order
+                    return False   # two votes with one seq: only the sorts know their order
                 groups[target] = group[:place] + (new,) + group[place + 1:]
                 continue
             group = group[:place] + group[place + 1:]
         if group and group[-1].seq >= new.seq:
-            return None
+            return False
         groups[target] = group + (new,)
-    return _regrouped(wagons, groups)
+    return True
 
 
 def _regrouped(wagons: dict[str, Wagon], groups: dict[str, tuple[VoteEntry, ...]]) -> dict[str, Wagon]:
@@ -186,17 +188,15 @@ def _regrouped(wagons: dict[str, Wagon], groups: dict[str, tuple[VoteEntry, ...]
 
 
 def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tuple[VoteEntry, ...],
-            changed: list[int] | None = None) -> dict[str, Wagon] | None:
+            fresh: list[VoteEntry]) -> dict[str, Wagon] | None:
     """The wagons of `entries` from `wagons`, those of `before`, when `entries` is `before` with a few
     entries replaced or added (what votes do: a vote replaces or adds one entry, and its withdrawal
-    replaces one), found in C (or given: `changed`, the places below len(before) where they differ, in
-    order); only the wagons those entries left or joined are made again. None when `entries` is not such a
-    change of `before`."""
+    replaces one), found in C; only the wagons those entries left or joined are made again, and those
+    entries added to `fresh`. None when `entries` is not such a change of `before`."""
     added = len(entries) - len(before)
     if not 0 <= added <= _CHANGES:
         return None
-    if changed is None:
-        changed = list(islice(compress(range(len(before)), map(is_not, before, entries)), _CHANGES + 1))
+    changed = list(islice(compress(range(len(before)), map(is_not, before, entries)), _CHANGES + 1))
     if len(changed) + added > _CHANGES:
         return None
     # Only the wagons those entries left or joined are looked at: the others are copied as they are, in C.
@@ -227,27 +227,33 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tu
         if group[place].seq == new.seq:
             return None      # two votes with one seq: only the sorts know their order
         groups[target] = group[:place] + (new,) + group[place:]
+    fresh.extend(map(entries.__getitem__, changed))
+    fresh.extend(entries[len(before):])
     return _regrouped(wagons, groups)
 
 
-def _after_votes(entries: tuple[VoteEntry, ...],
-                 parent: tuple[tuple[VoteEntry, ...], tuple[int, ...]]) -> dict[str, Wagon] | None:
+def _after_votes(entries: tuple[VoteEntry, ...], parent: tuple[tuple[VoteEntry, ...], tuple[int, ...]],
+                 fresh: list[VoteEntry]) -> dict[str, Wagon] | None:
     """The wagons of a step's entries after several votes (a poll of a minute reads a few): those it was
-    made from were never counted; the entries counted last are a few votes further back (made_from again),
-    and only the places those votes changed can differ from them. None when they are not that near."""
-    changed = set(parent[1])
+    made from were never counted; the entries counted last are a few votes further back (made_from again).
+    Each vote's own change is put on the wagons counted last, the oldest first, as _voted puts one vote's;
+    only the wagons they changed are made again. None when they are not that near."""
+    links = [(parent[0], entries, parent[1])]     # (before, after, the positions changed), the newest first
     before = parent[0]
     for _ in range(_CHANGES):
         parent = made_from(before)
         if parent is None:
             return None
-        before, positions = parent
-        changed.update(positions)
+        links.append((parent[0], before, parent[1]))
+        before = parent[0]
         kept = _RECENT.get(id(before))
         if kept is not None and kept[0] is before:
-            count = len(before)
-            return _remade(before, kept[1], entries,
-                           [at for at in sorted(changed) if at < count and before[at] is not entries[at]])
+            wagons = kept[1]
+            groups: dict[str, tuple[VoteEntry, ...]] = {}
+            for before, after, positions in reversed(links):
+                if not _voted(before, wagons, after, positions, groups, fresh):
+                    return None
+            return _regrouped(wagons, groups)
     return None
 
 
@@ -259,30 +265,41 @@ _KEEP_RECENT = 8
 
 def wagons(state: MafiaState) -> list[Wagon]:
     """Every wagon of the day, biggest first; equal wagons in the order they reached their size."""
+    return counted(state)[0]
+
+
+def counted(state: MafiaState) -> tuple[list[Wagon], list[VoteEntry] | None]:
+    """wagons(state), and the entries put in them since the wagons they were made from (a vote count shows
+    each entry: its view is made once, when it is new); None when they were made afresh (any may be new)."""
     entries = state.entries
     kept = _RECENT.get(id(entries))
     if kept is not None and kept[0] is entries:
-        return sorted(kept[1].values(), key=_ORDER)
+        return sorted(kept[1].values(), key=_ORDER), []
     found = None
+    fresh: list[VoteEntry] | None = []
     parent = made_from(entries)       # a vote's entries: the wagons of those it was made from, if kept
     if parent is not None:
         kept = _RECENT.get(id(parent[0]))
         if kept is not None and kept[0] is parent[0]:
-            found = _voted(parent[0], kept[1], entries, parent[1])
+            groups: dict[str, tuple[VoteEntry, ...]] = {}
+            if _voted(parent[0], kept[1], entries, parent[1], groups, fresh):
+                found = _regrouped(kept[1], groups)
         else:
-            found = _after_votes(entries, parent)
+            found = _after_votes(entries, parent, fresh)
     if found is None:
+        fresh = []
         # Copied in C before it is looked through: games on other platforms run in other threads.
         for before, made in reversed(tuple(_RECENT.values())):   # the newest first
-            found = _remade(before, made, entries)
+            found = _remade(before, made, entries, fresh)
             if found is not None:
                 break
     if found is None:
         found = _made(entries)
+        fresh = None
     if len(_RECENT) >= _KEEP_RECENT:
         _RECENT.pop(next(iter(tuple(_RECENT)), None), None)   # the oldest
     _RECENT[id(entries)] = (entries, found)
-    return sorted(found.values(), key=_ORDER)
+    return sorted(found.values(), key=_ORDER), fresh
 
 
 def not_voting(state: MafiaState) -> list[str]:
