@@ -8,10 +8,11 @@ protections from hanging at the day's end. A game whose players have no roles ha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from itertools import filterfalse
+from typing import Any, TypeVar
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
@@ -49,6 +50,7 @@ from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
 
+L = TypeVar("L")
 _new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
@@ -217,7 +219,9 @@ class MafiaGame:
         data = view(state, at)
         if state.options.vote_count_edit:
             data["slot"] = f"vote_count:{state.phase}"   # one post per day, edited in place
-        return state, [Event("vote_count", data)]
+        event = _new(Event)    # Event(...) as __init__ fills it (model.filled, without its frame): one a count
+        event.__dict__.update(kind="vote_count", data=data)
+        return state, [event]
 
     def tally(self, state: MafiaState, at: datetime) -> Event | None:
         """The current vote count (without counting it as posted), or None at night."""
@@ -601,39 +605,38 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 # reused from one state to the next: each entry's view is kept by the identity of the entry, so a changed
 # wagon's list of views makes only its new entries' (one or two). The views cannot be changed (FrozenDict,
 # FrozenList): every count that shows them shares them.
-class _EntryViews:
-    """Each vote entry's view, by the entry's identity, kept as kept.ByIdentity keeps values: each entry with
-    its view (its identity cannot pass to another while it is a key), at most about `size`, then started
-    afresh (both dicts replaced at once: a reader never sees a view without its entry). A count makes the
-    views of the entries its votes put first (voting.counted says which): a changed wagon's list is then
-    one look-up an entry in C, with nothing to look for in it."""
+class _Views:
+    """Views made from objects that cannot change (vote entries, wagons), by the objects' identity, kept as
+    kept.ByIdentity keeps values: each object with its view (its identity cannot pass to another while it is
+    a key), at most about `size`, then started afresh (both dicts replaced at once: a reader never sees a view
+    without its object). A count makes the views of what its votes changed first (voting.counted says which
+    entries): a list of views is then one look-up an object in C, with nothing to look for in it."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, make: Callable[[Any], FrozenDict]) -> None:
         self.size = size
-        self.dicts: tuple[dict[int, FrozenDict], dict[int, VoteEntry]] = ({}, {})
+        self.make = make
+        self.dicts: tuple[dict[int, FrozenDict], dict[int, Any]] = ({}, {})
 
-    def add(self, entries: Sequence[VoteEntry]) -> None:
-        """Makes the view of each of `entries` not kept."""
+    def add(self, objects: Sequence[Any]) -> None:
+        """Makes the view of each of `objects` not kept."""
         views, kept = self.dicts
-        if len(views) + len(entries) > self.size:
+        if len(views) + len(objects) > self.size:
             views, kept = self.dicts = ({}, {})
-        for entry in entries:
-            key = id(entry)
+        make = self.make
+        for obj in objects:
+            key = id(obj)
             if key not in views:
-                kept[key] = entry             # the entry first: then its view
-                views[key] = _voter_view(entry)
+                kept[key] = obj             # the object first: then its view
+                views[key] = make(obj)
 
-    def of(self, entries: tuple[VoteEntry, ...]) -> FrozenList:
-        """The views of `entries`, in order: those not kept are made (the KeyError: a count that does not
-        know its new entries, its first or one made afresh)."""
+    def of(self, objects: Sequence[Any], into: Callable[[Iterable[FrozenDict]], L]) -> L:
+        """The views of `objects`, in order, in a new `into` (list, FrozenList): those not kept are made (the
+        KeyError: a count that does not know its new entries, its first or one made afresh)."""
         try:
-            return FrozenList(map(self.dicts[0].__getitem__, map(id, entries)))
+            return into(map(self.dicts[0].__getitem__, map(id, objects)))
         except KeyError:
-            self.add(entries)
-            return FrozenList(map(self.dicts[0].__getitem__, map(id, entries)))
-
-
-_ENTRY_VIEWS = _EntryViews(8192)     # a few MB at most, then started afresh
+            self.add(objects)
+            return into(map(self.dicts[0].__getitem__, map(id, objects)))
 
 
 def _voter_view(entry: VoteEntry) -> FrozenDict:
@@ -641,10 +644,13 @@ def _voter_view(entry: VoteEntry) -> FrozenDict:
                       withdrawn=entry.withdrawn, at=entry.at)
 
 
+_ENTRY_VIEWS = _Views(8192, _voter_view)     # a few MB at most, then started afresh
+
+
 # A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
 # kept by the Wagon's identity, for each number of votes needed (it shows it), and is the same FrozenDict
 # in every count that shows it. So are the errors' views, by the identity of the state's tuple of them.
-_WAGON_VIEWS: dict[int | None, tuple[ByIdentity[FrozenDict], Callable[[voting.Wagon], FrozenDict]]] = {}
+_WAGON_VIEWS: dict[int | None, _Views] = {}
 _ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
 
 
@@ -652,17 +658,59 @@ def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
     count = len(wagon.voters)
     return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
                       l_minus=(need - count) if need is not None else None,
-                      voters=_ENTRY_VIEWS.of(wagon.entries))
+                      voters=_ENTRY_VIEWS.of(wagon.entries, FrozenList))
 
 
-def _wagon_views(wagons: list[voting.Wagon], need: int | None) -> list[FrozenDict]:
+def _wagon_views(wagons: list[voting.Wagon], need: int | None, remade: voting.Remade | None) -> list[FrozenDict]:
     kept = _WAGON_VIEWS.get(need)
     if kept is None:
         if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
             _WAGON_VIEWS.clear()
-        kept = _WAGON_VIEWS[need] = (ByIdentity(1024), partial(_wagon_view, need=need))
-    # The wagons the last votes changed are the only ones made (and kept).
-    return kept[0].made(wagons, kept[1])
+        kept = _WAGON_VIEWS[need] = _Views(1024, partial(_wagon_view, need=need))
+    # The wagons the last votes changed are the only ones made (and kept); any other not kept (the KeyError
+    # in `of`: a count with another majority, or the first) is made from its entries.
+    if remade:
+        _remade_views(kept, remade, need)
+    elif remade is None:
+        kept.add(wagons)
+    try:
+        return list(map(kept.dicts[0].__getitem__, map(id, wagons)))     # (kept.of's, without its frame)
+    except KeyError:
+        return kept.of(wagons, list)
+
+
+def _remade_views(kept: _Views, remade: voting.Remade, need: int | None) -> None:
+    """The views of the wagons votes remade, each from the view of the wagon it was made from: its list of
+    voters changed in the places its entries were (voting._voted), the other voters' views carried, not
+    looked up one by one. A wagon whose wagon before was not shown with this majority is left out."""
+    views, objects = kept.dicts
+    if len(views) >= kept.size:
+        views, objects = kept.dicts = ({}, {})
+    entry_views, entries = _ENTRY_VIEWS.dicts
+    if len(entry_views) >= _ENTRY_VIEWS.size:
+        entry_views, entries = _ENTRY_VIEWS.dicts = ({}, {})
+    for wagon, old, changes in remade:
+        if old is None:
+            voters: list[FrozenDict] = []
+        else:
+            shown = views.get(id(old))
+            if shown is None:
+                continue
+            voters = [*shown["voters"]]
+        for place, out, entry in changes:
+            if entry is None:
+                del voters[place]
+                continue
+            # A vote's entry is new: its view is made here (and kept for a count with another majority).
+            key = id(entry)
+            entries[key] = entry                 # the entry first: then its view
+            view = entry_views[key] = _voter_view(entry)
+            voters[place:place + out] = (view,)
+        count = len(wagon.voters)
+        key = id(wagon)
+        objects[key] = wagon                     # the wagon first: then its view
+        views[key] = FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
+                                l_minus=(need - count) if need is not None else None, voters=FrozenList(voters))
 
 
 def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
@@ -685,7 +733,7 @@ _NOBODY = FrozenList()
 
 
 def _not_voting_view(state: MafiaState) -> FrozenList:
-    names = voting.not_voting(state)
+    names = list(filterfalse(state.current.__contains__, state.alive))   # voting.not_voting's, in C
     if not names:          # the commonest, once the day is under way
         return _NOBODY
     kept = _NOT_VOTING.get(state.alive)
@@ -712,16 +760,19 @@ def _deadline_text(ends: datetime) -> str:
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
     a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
-    day_rule = voting.rule(state)
-    need = voting.needed(state) if day_rule == "absolute" else None
-    wagons, fresh = voting.counted(state)
+    limit = state.options.no_lynch_limit
+    # voting.rule and voting.needed, without their frames (a count after every vote)
+    need = len(state.alive) // 2 + 1 if state.no_lynch_used < limit else None
+    wagons, remade, fresh = voting.counted(state)
     if fresh:
         _ENTRY_VIEWS.add(fresh)     # the views of the entries the votes put, before any wagon's list of them
+    ends = state.phase_ends
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
-        "deadline": _deadline_text(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
-        "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": _wagon_views(wagons, need), "not_voting": _not_voting_view(state),
-        "locked": sorted(state.locked) if state.locked else [], "errors": _errors_view(state.errors),
-        "error_total": state.error_total,
+        "deadline": _DEADLINE[1] if _DEADLINE[0] is ends else _deadline_text(ends),
+        "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
+        "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": limit,
+        "wagons": _wagon_views(wagons, need, remade), "not_voting": _not_voting_view(state),
+        "locked": sorted(state.locked) if state.locked else [],
+        "errors": _errors_view(state.errors) if state.errors else [], "error_total": state.error_total,
     }

@@ -12,10 +12,10 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import compress, filterfalse, groupby, islice
 from operator import attrgetter, is_not
+from typing import Any
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry, made_from
 from forumbot.kept import ByIdentity
-from forumbot.model import filled
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,7 @@ def members(names: tuple[str, ...]) -> frozenset[str]:
 _MEMBERS: ByIdentity[frozenset[str]] = ByIdentity(64)
 
 
+_new = object.__new__
 _SEQ, _TARGET, _WITHDRAWN = attrgetter("seq"), attrgetter("target"), attrgetter("withdrawn")
 _ORDER = attrgetter("order")
 _CHANGES = 8          # entries changed since the wagons last made, beyond which they are made afresh
@@ -133,8 +134,10 @@ _CHANGES = 8          # entries changed since the wagons last made, beyond which
 def _wagon(target: str, entries: tuple[VoteEntry, ...]) -> Wagon:
     voters = tuple(filterfalse(_WITHDRAWN, entries))
     reached = voters[-1].seq if voters else entries[0].seq
-    return filled(Wagon, target=target, voters=voters, reached=reached, entries=entries,
-                  order=(-len(voters), reached, entries[0].seq, target))
+    wagon = _new(Wagon)    # model.filled's, without its frame (a count makes one or two)
+    vars(wagon).update(target=target, voters=voters, reached=reached, entries=entries,
+                       order=(-len(voters), reached, entries[0].seq, target))
+    return wagon
 
 
 def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
@@ -144,36 +147,76 @@ def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
     return {target: _wagon(target, tuple(group)) for target, group in groupby(ordered, _TARGET)}
 
 
+# A wagon being remade by votes: [its entries, its voters, the changes to its entries (place, how many taken
+# out there, the entry put there or None), the wagon it is made from or None]. The voters change with the
+# entries, as they do (a vote struck leaves them, a new one joins them at the end): not picked again from
+# every entry, and the changes tell a count which of its entries' views to keep (game.view).
+_Group = list
+
+
 def _voted(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tuple[VoteEntry, ...],
-           positions: tuple[int, ...], groups: dict[str, tuple[VoteEntry, ...]], fresh: list[VoteEntry]) -> bool:
-    """Puts in `groups` (target: its entries, in seq order) the wagons a vote's own change (state.made_from: the
-    positions it changed, the added ones at the end) makes of `wagons` and `groups` as they were: an entry
-    struck or revived in its place (its seq kept), or a vote with a new seq, the last of its wagon, in place
-    of the voter's struck entry on that wagon or added. Each entry put is added to `fresh`. False for any
-    other change (then `groups` is of no use). Several votes' changes are put one after the other."""
+           positions: tuple[int, ...], groups: dict[str, _Group]) -> bool:
+    """Puts in `groups` (target: its _Group) the wagons a vote's own change (state.made_from: the positions
+    it changed, the added ones at the end) makes of `wagons` and `groups` as they were: an entry struck or
+    revived in its place (its seq kept), or a vote with a new seq, the last of its wagon, in place of the
+    voter's struck entry on that wagon or added. False for any other change (then `groups` is of no use).
+    Several votes' changes are put one after the other."""
     count = len(before)
     for at in positions:
         new = entries[at]
         target = new.target
-        group = groups[target] if target in groups else wagons[target].entries if target in wagons else ()
-        fresh.append(new)
+        group = groups.get(target)
+        if group is None:
+            old = wagons.get(target)
+            group = groups[target] = [old.entries, old.voters, [], old] if old is not None else [(), (), [], None]
+        got, voters, changes, _ = group
         if at < count:
             gone = before[at]
             if gone.target != target:
                 return False
-            place = bisect_left(group, gone.seq, key=_SEQ)
-            if place == len(group) or group[place] is not gone:
+            seq = gone.seq
+            place = bisect_left(got, seq, key=_SEQ)
+            if place == len(got) or got[place] is not gone:
                 return False
-            if new.seq == gone.seq:          # struck or revived: it keeps its place
-                if place + 1 < len(group) and group[place + 1].seq == new.seq:
+            if not gone.withdrawn:           # it leaves the voters (in the order of seq too; it is one of them)
+                known = bisect_left(voters, seq, key=_SEQ)
+                if voters[known] is not gone:
+                    return False   # two votes with one seq
+                voters = voters[:known] + voters[known + 1:]
+            if new.seq == seq:               # struck or revived: it keeps its place
+                if place + 1 < len(got) and got[place + 1].seq == seq:
                     return False   # two votes with one seq: only the sorts know their order
-                groups[target] = group[:place] + (new,) + group[place + 1:]
+                group[0] = got[:place] + (new,) + got[place + 1:]
+                if not new.withdrawn:
+                    known = bisect_left(voters, new.seq, key=_SEQ)
+                    voters = voters[:known] + (new,) + voters[known:]
+                group[1] = voters
+                changes.append((place, 1, new))
                 continue
-            group = group[:place] + group[place + 1:]
-        if group and group[-1].seq >= new.seq:
+            got = got[:place] + got[place + 1:]
+            changes.append((place, 1, None))
+        if got and got[-1].seq >= new.seq:
             return False
-        groups[target] = group + (new,)
+        group[0] = got + (new,)
+        group[1] = voters if new.withdrawn else voters + (new,)
+        changes.append((len(got), 0, new))
     return True
+
+
+def _voted_wagons(wagons: dict[str, Wagon], groups: dict[str, _Group],
+                  remade: list[tuple[Wagon, Wagon | None, list[tuple[int, int, VoteEntry | None]]]]
+                  ) -> dict[str, Wagon]:
+    """`wagons` with the wagons of `groups` (made by _voted: never empty) made again, each added to `remade`
+    with the wagon it was made from and the changes to its entries."""
+    made = dict(wagons)
+    for target, (got, voters, changes, old) in groups.items():
+        reached = voters[-1].seq if voters else got[0].seq
+        wagon = _new(Wagon)    # as _wagon makes it, its voters given
+        vars(wagon).update(target=target, voters=voters, reached=reached, entries=got,
+                           order=(-len(voters), reached, got[0].seq, target))
+        made[target] = wagon
+        remade.append((wagon, old, changes))
+    return made
 
 
 def _regrouped(wagons: dict[str, Wagon], groups: dict[str, tuple[VoteEntry, ...]]) -> dict[str, Wagon]:
@@ -233,7 +276,7 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tu
 
 
 def _after_votes(entries: tuple[VoteEntry, ...], parent: tuple[tuple[VoteEntry, ...], tuple[int, ...]],
-                 fresh: list[VoteEntry]) -> dict[str, Wagon] | None:
+                 remade: list[Any]) -> dict[str, Wagon] | None:
     """The wagons of a step's entries after several votes (a poll of a minute reads a few): those it was
     made from were never counted; the entries counted last are a few votes further back (made_from again).
     Each vote's own change is put on the wagons counted last, the oldest first, as _voted puts one vote's;
@@ -249,11 +292,11 @@ def _after_votes(entries: tuple[VoteEntry, ...], parent: tuple[tuple[VoteEntry, 
         kept = _RECENT.get(id(before))
         if kept is not None and kept[0] is before:
             wagons = kept[1]
-            groups: dict[str, tuple[VoteEntry, ...]] = {}
+            groups: dict[str, _Group] = {}
             for before, after, positions in reversed(links):
-                if not _voted(before, wagons, after, positions, groups, fresh):
+                if not _voted(before, wagons, after, positions, groups):
                     return None
-            return _regrouped(wagons, groups)
+            return _voted_wagons(wagons, groups, remade)
     return None
 
 
@@ -268,26 +311,32 @@ def wagons(state: MafiaState) -> list[Wagon]:
     return counted(state)[0]
 
 
-def counted(state: MafiaState) -> tuple[list[Wagon], list[VoteEntry] | None]:
-    """wagons(state), and the entries put in them since the wagons they were made from (a vote count shows
-    each entry: its view is made once, when it is new); None when they were made afresh (any may be new)."""
+Remade = list[tuple[Wagon, Wagon | None, list[tuple[int, int, VoteEntry | None]]]]
+
+
+def counted(state: MafiaState) -> tuple[list[Wagon], Remade | None, list[VoteEntry] | None]:
+    """wagons(state); the wagons votes remade since the wagons they were made from, each with the wagon it
+    was made from and the changes to its entries (_Group), or None when not known; and then the entries put
+    in them since (a count makes the view of each entry once, when it is new), or None when they were made
+    afresh (any may be new)."""
     entries = state.entries
     kept = _RECENT.get(id(entries))
     if kept is not None and kept[0] is entries:
-        return sorted(kept[1].values(), key=_ORDER), []
+        return sorted(kept[1].values(), key=_ORDER), [], None
     found = None
-    fresh: list[VoteEntry] | None = []
+    remade: Remade | None = []
+    fresh: list[VoteEntry] | None = None
     parent = made_from(entries)       # a vote's entries: the wagons of those it was made from, if kept
     if parent is not None:
         kept = _RECENT.get(id(parent[0]))
         if kept is not None and kept[0] is parent[0]:
-            groups: dict[str, tuple[VoteEntry, ...]] = {}
-            if _voted(parent[0], kept[1], entries, parent[1], groups, fresh):
-                found = _regrouped(kept[1], groups)
+            groups: dict[str, _Group] = {}
+            if _voted(parent[0], kept[1], entries, parent[1], groups):
+                found = _voted_wagons(kept[1], groups, remade)
         else:
-            found = _after_votes(entries, parent, fresh)
+            found = _after_votes(entries, parent, remade)
     if found is None:
-        fresh = []
+        remade, fresh = None, []
         # Copied in C before it is looked through: games on other platforms run in other threads.
         for before, made in reversed(tuple(_RECENT.values())):   # the newest first
             found = _remade(before, made, entries, fresh)
@@ -297,9 +346,11 @@ def counted(state: MafiaState) -> tuple[list[Wagon], list[VoteEntry] | None]:
         found = _made(entries)
         fresh = None
     if len(_RECENT) >= _KEEP_RECENT:
-        _RECENT.pop(next(iter(tuple(_RECENT)), None), None)   # the oldest
+        # The oldest half goes (a copy of the keys, in C: games on other platforms run in other threads).
+        for key in tuple(_RECENT)[:_KEEP_RECENT // 2]:
+            _RECENT.pop(key, None)
     _RECENT[id(entries)] = (entries, found)
-    return sorted(found.values(), key=_ORDER), fresh
+    return sorted(found.values(), key=_ORDER), remade, fresh
 
 
 def not_voting(state: MafiaState) -> list[str]:
