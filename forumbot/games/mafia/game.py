@@ -602,15 +602,16 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 
 
 # A vote count after every vote shows the wagons of the count before but one or two. Entries are immutable and
-# reused from one state to the next: each entry's view is kept by the identity of the entry, so a changed
-# wagon's list of views makes only its new entries' (one or two). The views cannot be changed (FrozenDict,
-# FrozenList): every count that shows them shares them.
+# reused from one state to the next: each entry's view is kept by the identity of the entry, and a wagon votes
+# remade shows the views of the wagon it was made from, changed where its entries changed (_remade_views): only
+# its new entries' views (one or two) are made. The views cannot be changed (FrozenDict, FrozenList): every
+# count that shows them shares them.
 class _Views:
     """Views made from objects that cannot change (vote entries, wagons), by the objects' identity, kept as
     kept.ByIdentity keeps values: each object with its view (its identity cannot pass to another while it is
     a key), at most about `size`, then started afresh (both dicts replaced at once: a reader never sees a view
-    without its object). A count makes the views of what its votes changed first (voting.counted says which
-    entries): a list of views is then one look-up an object in C, with nothing to look for in it."""
+    without its object). Those a count needs are made first (`add`, or _remade_views): a list of views is then
+    one look-up an object in C (`of`), with nothing to look for in it (no None to find: a KeyError)."""
 
     def __init__(self, size: int, make: Callable[[Any], FrozenDict]) -> None:
         self.size = size
@@ -766,10 +767,10 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     wagons, remade, fresh = voting.counted(state)
     if fresh:
         _ENTRY_VIEWS.add(fresh)     # the views of the entries the votes put, before any wagon's list of them
-    ends = state.phase_ends
+    ends, kept = state.phase_ends, _DEADLINE     # (_deadline_text's look, without its frame: read once)
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
-        "deadline": _DEADLINE[1] if _DEADLINE[0] is ends else _deadline_text(ends),
+        "deadline": kept[1] if kept[0] is ends else _deadline_text(ends),
         "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": limit,
         "wagons": _wagon_views(wagons, need, remade), "not_voting": _not_voting_view(state),

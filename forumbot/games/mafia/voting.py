@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import compress, filterfalse, groupby, islice
 from operator import attrgetter, is_not
-from typing import Any
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry, made_from
 from forumbot.kept import ByIdentity
@@ -152,6 +151,8 @@ def _made(entries: tuple[VoteEntry, ...]) -> dict[str, Wagon]:
 # entries, as they do (a vote struck leaves them, a new one joins them at the end): not picked again from
 # every entry, and the changes tell a count which of its entries' views to keep (game.view).
 _Group = list
+# The wagons votes remade, each with the wagon it was made from (None: a new one) and the changes to its entries.
+Remade = list[tuple["Wagon", "Wagon | None", list[tuple[int, int, VoteEntry | None]]]]
 
 
 def _voted(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tuple[VoteEntry, ...],
@@ -203,9 +204,7 @@ def _voted(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tup
     return True
 
 
-def _voted_wagons(wagons: dict[str, Wagon], groups: dict[str, _Group],
-                  remade: list[tuple[Wagon, Wagon | None, list[tuple[int, int, VoteEntry | None]]]]
-                  ) -> dict[str, Wagon]:
+def _voted_wagons(wagons: dict[str, Wagon], groups: dict[str, _Group], remade: Remade) -> dict[str, Wagon]:
     """`wagons` with the wagons of `groups` (made by _voted: never empty) made again, each added to `remade`
     with the wagon it was made from and the changes to its entries."""
     made = dict(wagons)
@@ -276,7 +275,7 @@ def _remade(before: tuple[VoteEntry, ...], wagons: dict[str, Wagon], entries: tu
 
 
 def _after_votes(entries: tuple[VoteEntry, ...], parent: tuple[tuple[VoteEntry, ...], tuple[int, ...]],
-                 remade: list[Any]) -> dict[str, Wagon] | None:
+                 remade: Remade) -> dict[str, Wagon] | None:
     """The wagons of a step's entries after several votes (a poll of a minute reads a few): those it was
     made from were never counted; the entries counted last are a few votes further back (made_from again).
     Each vote's own change is put on the wagons counted last, the oldest first, as _voted puts one vote's;
@@ -303,15 +302,12 @@ def _after_votes(entries: tuple[VoteEntry, ...], parent: tuple[tuple[VoteEntry, 
 # The wagons of the last few entries counted, by the identity of the entries, oldest first (a game counting
 # after every vote finds its own count before).
 _RECENT: dict[int, tuple[tuple[VoteEntry, ...], dict[str, Wagon]]] = {}
-_KEEP_RECENT = 8
+_KEEP_RECENT = 16    # the newest half of them are kept when it is full: never fewer than the newest 8
 
 
 def wagons(state: MafiaState) -> list[Wagon]:
     """Every wagon of the day, biggest first; equal wagons in the order they reached their size."""
     return counted(state)[0]
-
-
-Remade = list[tuple[Wagon, Wagon | None, list[tuple[int, int, VoteEntry | None]]]]
 
 
 def counted(state: MafiaState) -> tuple[list[Wagon], Remade | None, list[VoteEntry] | None]:
