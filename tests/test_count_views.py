@@ -69,8 +69,12 @@ def test_a_count_after_several_votes_is_the_count_before_changed_where_they_chan
         mafia._ENTRY_VIEWS.dicts = (_Looked(old[0]), old[1])
         _Looked.looked = 0
         told: list[Any] = []
-        with mock.patch.object(voting, "counted", side_effect=_telling(told)):
-            shown = _count(state)
+        try:
+            with mock.patch.object(voting, "counted", side_effect=_telling(told)):
+                shown = _count(state)
+        finally:        # plain dicts again, what they hold kept (other tests count bytecodes)
+            now = mafia._ENTRY_VIEWS.dicts
+            mafia._ENTRY_VIEWS.dicts = (dict(now[0]), now[1])
         assert shown == view_afresh(state, state.phase_started + timedelta(hours=1))
         if told[0][1] is not None:     # (None: the count before was too far back; made from the entries)
             assert _Looked.looked == 0

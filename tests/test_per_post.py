@@ -275,7 +275,6 @@ def test_a_vote_count_after_every_vote_stays_under_its_budget_of_bytecodes():
     for state, at in states[:260]:
         view(state, at)
     per_count = _bytecodes(lambda: [view(state, at) for state, at in states[260:]]) / 60
-    print("PERCOUNT", per_count)
     assert per_count <= 920, per_count
     last, at = states[-1]
     fresh = {w.target: [dict(_voter_view(e)) for e in w.entries] for w in voting.wagons(last)}
