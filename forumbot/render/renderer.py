@@ -513,6 +513,13 @@ class Renderer:
             return body
         return body.strip() + "\n"
 
+    @staticmethod
+    def silent(event: Event) -> bool:
+        """Whether `render` surely owes nothing for the event (a single vote: no pm_to, no thread, a kind
+        posted nowhere), asked before its key is made: a step of several votes renders each."""
+        data = event.data
+        return event.kind not in EVENT_THREADS and not data.get("pm_to") and not data.get("thread")
+
     def render(self, event: Event, *, key: str, threads: Mapping[str, str], at: datetime,
                game: str = "") -> list[Outgoing]:
         """The messages an event owes (none for events nobody is told about, such as a single vote)."""
