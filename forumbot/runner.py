@@ -793,9 +793,11 @@ class Runner:
         if roles is None:
             roles = _roles_of(run, state)
         out: list[Outgoing] = []
-        name, render, game = run.name, run.renderer.render, run.game.name
+        name, render, silent, game = run.name, run.renderer.render, run.renderer.silent, run.game.name
         swap = host is not None and host.accounts   # (with no account replaced, every player keeps their own)
         for offset, event in enumerate(events, start=1):
+            if silent(event):   # (a vote: no message, no key made)
+                continue
             if swap and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
                 # a replaced player's private messages go to the account that plays them now
                 event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})

@@ -129,3 +129,28 @@ def test_an_error_line_follows_a_players_gender_as_it_changes():
 @example("x\n\u202e\n\ny")    # blank lines are joined before bidi controls go: this keeps three
 def test_the_clean_up_is_the_patterns_it_replaces(body):
     assert Renderer._clean(body) == strip_bidi(re.sub(r"\n{3,}", "\n\n", body)).strip() + "\n"   # as it was
+
+
+@given(st.lists(st.sampled_from(["\n", "\n\n\n", "\n\n\n\n", "a", " ", "\u202e"]), max_size=12))
+def test_runs_of_blank_lines_split_and_joined_are_the_patterns_runs(pieces):
+    body = "".join(pieces)
+    assert Renderer._clean(body) == strip_bidi(re.sub(r"\n{3,}", "\n\n", body)).strip() + "\n"
+
+
+class _Searched(str):
+    """A text that records what is searched for in it."""
+
+    searched: list[str]
+
+    def __contains__(self, part: object) -> bool:
+        self.searched.append(str(part))
+        return super().__contains__(part)   # type: ignore[operator]
+
+
+def test_a_count_s_one_run_of_three_is_joined_in_one_pass():
+    """A vote count holds one run of three line breaks: split and joined once, the text not searched again
+    for a run of four (the code before searched the whole text for it after its replace)."""
+    body = _Searched("**Day 1 — count #3**\n\n\n* **Bob** (1): Alice\n\nDeadline: soon\n")
+    body.searched = []
+    assert Renderer._clean(body) == "**Day 1 — count #3**\n\n* **Bob** (1): Alice\n\nDeadline: soon\n"
+    assert "\n\n\n\n" not in body.searched
