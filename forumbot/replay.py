@@ -126,6 +126,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
         now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
         if until is not None and now > until:
             break
+        due: list[tuple[str, str, str, datetime]] = []   # the thread posts due now, put on the forum together
         while index < count and posts[index].at <= now:
             post = posts[index]
             index += 1
@@ -137,7 +138,8 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
             else:
                 name = post.thread or ""
                 thread = thread_ids.get(name) or thread_ids.setdefault(name, run.thread_id(name))
-                forum.add_post(thread, post.author, post.text, at=post.at)
+                due.append((thread, post.author, post.text, post.at))
+        forum.add_posts(due)
         if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)
