@@ -118,11 +118,18 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     # The platform id of each scenario thread, asked of the run once (run.thread_ids stays the same in a replay:
     # its run opens no threads of its own).
     thread_ids: dict[str, str] = {}
+    tick = timedelta(0, poll) if poll > 0 else None
+    point = None   # the last time of the poll grid worked out (the posts due after it are mostly the next one's)
     while index < count:
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
         next_post = posts[index].at
-        if poll > 0:
-            next_post = _grid(start, next_post, poll)
+        if tick is not None:
+            following = point + tick if point is not None else None
+            if following is not None and point < next_post <= following:   # (the grid's next time: no division)
+                next_post = point = following
+            else:
+                next_post = _grid(start, next_post, poll)
+                point = next_post if next_post > start else None   # (a time at or before the start is no grid time)
         now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
         if until is not None and now > until:
             break
