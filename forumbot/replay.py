@@ -79,6 +79,31 @@ def _grid(start: datetime, at: datetime, poll: int) -> datetime:
     return start + tick * -((start - at) // tick)   # (a ceiling in whole ticks: whole numbers, exact)
 
 
+class _Grid:
+    """_grid's times for one start and poll, the last one kept: the next post is most often due at the grid's
+    next time, one addition away (no division of times a step)."""
+
+    __slots__ = ("start", "poll", "tick", "point", "following")
+
+    def __init__(self, start: datetime, poll: int) -> None:
+        self.start, self.poll, self.tick = start, poll, timedelta(0, poll)
+        self.point = self.following = start   # (no time is after the one and at or before the other)
+
+    def time(self, at: datetime) -> datetime:
+        """_grid(start, at, poll)."""
+        point, following = self.point, self.following
+        if point < at <= following:
+            return following
+        after = following + self.tick
+        if following < at <= after:
+            self.point, self.following = following, after
+            return after
+        at = _grid(self.start, at, self.poll)
+        if at > self.start:   # (a time at or before the start is its own: no time of the grid)
+            self.point, self.following = at - self.tick, at
+        return at
+
+
 def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
            on_message: Callable[[dict[str, Any]], None] | None = None,
            on_post: Callable[[dict[str, Any]], None] | None = None,
@@ -118,18 +143,12 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     # The platform id of each scenario thread, asked of the run once (run.thread_ids stays the same in a replay:
     # its run opens no threads of its own).
     thread_ids: dict[str, str] = {}
-    tick = timedelta(0, poll) if poll > 0 else None
-    point = None   # the last time of the poll grid worked out (the posts due after it are mostly the next one's)
+    grid = _Grid(start, poll) if poll > 0 else None
     while index < count:
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
         next_post = posts[index].at
-        if tick is not None:
-            following = point + tick if point is not None else None
-            if following is not None and point < next_post <= following:   # (the grid's next time: no division)
-                next_post = point = following
-            else:
-                next_post = _grid(start, next_post, poll)
-                point = next_post if next_post > start else None   # (a time at or before the start is no grid time)
+        if grid is not None:
+            next_post = grid.time(next_post)
         now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
         if until is not None and now > until:
             break

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_local_forum_trips import Clock, full_fetch, traced
 
 from forumbot.platforms.local import _MOST_POSTS, LocalForum
-from forumbot.replay import _grid, replay
+from forumbot.replay import _Grid, _grid, replay
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 THREADS = ("g/votes", "g/game", "h/votes")
@@ -148,3 +148,14 @@ def test_many_posts_put_together_go_on_in_turn_a_statement_a_bounded_number():
     assert [p.body for p in posts] == [f"post {n}" for n in range(count)] and cursor == str(count + 1)
     assert [p.platform_id for p in posts] == [f"local:{n + 2}" for n in range(count)]
     assert (posts, cursor) == full_fetch(forum, ["g/votes"], "1")
+
+
+@given(st.lists(st.integers(-5000, 50000), max_size=40), st.sampled_from([1, 7, 60, 3600]))
+@example([0, 30, 60, 61, 90, 150, 179, 180, 181, 3601, 10, -3, 0, 1], 60)   # in turn, then back
+def test_the_replays_poll_grid_keeps_to_grid(seconds, poll):
+    """The replay's grid (the last time kept, the next one an addition away) gives _grid's time for every
+    post's, whatever order they come in."""
+    grid = _Grid(START, poll)
+    for second in seconds:
+        at = START + timedelta(seconds=second, microseconds=second % 3)
+        assert grid.time(at) == _grid(START, at, poll)
