@@ -153,8 +153,10 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
         if until is not None and now > until:
             break
         due: list[tuple[str, str, str, datetime]] = []   # the thread posts due now, put on the forum together
-        while index < count and posts[index].at <= now:
+        while index < count:
             post = posts[index]
+            if post.at > now:
+                break
             index += 1
             if on_post:
                 on_post({"at": format_time(post.at), "author": post.author, "text": post.text,
