@@ -207,6 +207,10 @@ class LocalForum:
         transaction for them all, not one a post (a replay's posts due at one time). A post that fails (a
         trigger's ABORT) leaves none of them on the forum."""
         count = len(posts)
+        if count < 2:   # (one post: its own statement, as add_post writes it)
+            if count:
+                self.add_post(*posts[0])
+            return
         if count > _MOST_POSTS:   # (a statement's rows are bounded: SQLite limits its variables)
             for start in range(0, count, _MOST_POSTS):
                 self.add_posts(posts[start:start + _MOST_POSTS])
