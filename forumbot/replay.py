@@ -167,7 +167,10 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
                 name = post.thread or ""
                 thread = thread_ids.get(name) or thread_ids.setdefault(name, run.thread_id(name))
                 due.append((thread, post.author, post.text, post.at))
-        forum.add_posts(due)
+        if len(due) > 1:
+            forum.add_posts(due)
+        elif due:
+            forum.add_post(*due[0])
         if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)

@@ -195,9 +195,13 @@ class LocalForum:
             if created > tail.latest:
                 tail.latest = created
             if author != self.account:   # (the bot's own posts are never returned: passed by the cursor)
+                if when.tzinfo is not UTC or when.microsecond:   # the time as reading `created` back gives it
+                    when = parse_time(created)
                 if marker:   # (as the statement put it together)
                     body = body.rstrip("\n") + marker
-                tail.posts.append(self._post(row_id, thread, author, body, when, created))
+                tail.posts.append(filled(Post, platform_id=f"local:{row_id}", thread=thread, author=author,
+                                         created=when, body=body, dialect=self.dialect, edited=None,
+                                         url=self.post_url(thread, row_id), pm=False))
                 if thread not in tail.asked:
                     tail.strays = True
         return f"local:{row_id}"
@@ -240,24 +244,21 @@ class LocalForum:
             self._tail = None
             return
         tail.newest = number + count
-        account, kept, latest = self.account, tail.posts, tail.latest
+        account, dialect, kept, latest = self.account, self.dialect, tail.posts, tail.latest
         for thread, author, body, at in posts:
             number += 1
             created = format_time(at)   # (the text just made: kept by format_time)
             if created > latest:
                 latest = created
             if author != account:   # (as add_post keeps each)
-                kept.append(self._post(number, thread, author, body, at, created))
+                if at.tzinfo is not UTC or at.microsecond:   # (as add_post makes it)
+                    at = parse_time(created)
+                kept.append(filled(Post, platform_id=f"local:{number}", thread=thread, author=author, created=at,
+                                   body=body, dialect=dialect, edited=None, url=self.post_url(thread, number),
+                                   pm=False))
                 if thread not in tail.asked:
                     tail.strays = True
         tail.latest = latest
-
-    def _post(self, number: int, thread: str, author: str, body: str, when: datetime, created: str) -> Post:
-        """The Post fetch_posts gives for post `number`, written at `when` (`created` as stored)."""
-        if when.tzinfo is not UTC or when.microsecond:   # the time as reading `created` back gives it
-            when = parse_time(created)
-        return filled(Post, platform_id=f"local:{number}", thread=thread, author=author, created=when, body=body,
-                      dialect=self.dialect, edited=None, url=self.post_url(thread, number), pm=False)
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
         number = self._number(platform_id)
