@@ -125,10 +125,12 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     runner = Runner(store, forum, [run])
     result = ReplayResult(scenario, store=store, forum=forum)
 
+    names: dict[str, str] = {}   # the scenario's name of each thread id (run.thread_name's, asked once)
+
     def step(now: datetime) -> None:
         clock.now = now
         for row in runner.step(now).delivered:
-            message = _message(run, row, now)
+            message = _message(run, row, now, names)
             if keep_messages:
                 result.messages.append(message)
             if on_message:
@@ -166,11 +168,12 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
             else:
                 name = post.thread or ""
                 thread = thread_ids.get(name) or thread_ids.setdefault(name, run.thread_id(name))
-                due.append((thread, post.author, post.text, post.at))
-        if len(due) > 1:
+                if due or (index < count and posts[index].at <= now):   # (not the only one due)
+                    due.append((thread, post.author, post.text, post.at))
+                else:
+                    forum.add_post(thread, post.author, post.text, post.at)
+        if due:
             forum.add_posts(due)
-        elif due:
-            forum.add_post(*due[0])
         if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)
@@ -193,11 +196,12 @@ def _phase(run: GameRun, runner: Runner) -> Any:
     return phase if phase is not None else run.game.summary(state).get("phase")
 
 
-def _message(run: GameRun, row: dict[str, Any], now: datetime) -> dict[str, Any]:
+def _message(run: GameRun, row: dict[str, Any], now: datetime, names: dict[str, str]) -> dict[str, Any]:
     message: dict[str, Any] = {"at": format_time(now), "kind": row["kind"], "key": row["key"]}
     if row["pm_to"]:
         message["pm"] = row["pm_to"]
     else:
-        message["thread"] = run.thread_name(row["thread"])
+        thread = row["thread"]
+        message["thread"] = names.get(thread) or names.setdefault(thread, run.thread_name(thread))
     message["text"] = row["text"]
     return message
