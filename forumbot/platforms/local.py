@@ -207,9 +207,10 @@ class LocalForum:
         return f"local:{row_id}"
 
     def add_posts(self, posts: Sequence[tuple[str, str, str, datetime]]) -> None:
-        """Posts (thread, author, body, time), each as add_post puts it, in turn, by one statement: one
-        transaction for them all, not one a post (a replay's posts due at one time). A post that fails (a
-        trigger's ABORT) leaves none of them on the forum."""
+        """Posts (thread, author, body, time), each as add_post puts it, in turn: by one statement, one
+        transaction for them all instead of one a post (a replay's posts due at one time), where every thread
+        has a post already and no transaction is open (else one by one). By one statement, a post that fails
+        (a trigger's ABORT) leaves none of them on the forum."""
         count = len(posts)
         if count < 2:   # (one post: its own statement, as add_post writes it)
             if count:
@@ -236,8 +237,8 @@ class LocalForum:
         tail = self._tail
         if tail is None:
             return
-        # The rows took ids in turn, each the largest yet plus one (a trigger writing between them moves the
-        # mark: the tail is then not used).
+        # The rows took ids in turn, each the largest yet plus one (SQLite's rowids, short of 2**63; a trigger
+        # writing between them moves the mark: the tail is then not used).
         number = done.lastrowid - count
         if changes != count or number < tail.after or number + count > tail.bound:
             # (a trigger set some aside, or a cursor ahead of them, or more than a batch: as add_post drops it)
