@@ -79,6 +79,31 @@ def _grid(start: datetime, at: datetime, poll: int) -> datetime:
     return start + tick * -((start - at) // tick)   # (a ceiling in whole ticks: whole numbers, exact)
 
 
+class _Grid:
+    """_grid's times for one start and poll, the last one kept: the next post is most often due at the grid's
+    next time, one addition away (no division of times a step)."""
+
+    __slots__ = ("start", "poll", "tick", "point", "following")
+
+    def __init__(self, start: datetime, poll: int) -> None:
+        self.start, self.poll, self.tick = start, poll, timedelta(0, poll)
+        self.point = self.following = start   # (no time is after the one and at or before the other)
+
+    def time(self, at: datetime) -> datetime:
+        """_grid(start, at, poll)."""
+        point, following = self.point, self.following
+        if point < at <= following:
+            return following
+        after = following + self.tick
+        if following < at <= after:
+            self.point, self.following = following, after
+            return after
+        at = _grid(self.start, at, self.poll)
+        if at > self.start:   # (a time at or before the start is its own: no time of the grid)
+            self.point, self.following = at - self.tick, at
+        return at
+
+
 def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
            on_message: Callable[[dict[str, Any]], None] | None = None,
            on_post: Callable[[dict[str, Any]], None] | None = None,
@@ -100,10 +125,12 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     runner = Runner(store, forum, [run])
     result = ReplayResult(scenario, store=store, forum=forum)
 
+    names: dict[str, str] = {}   # the scenario's name of each thread id (run.thread_name's, asked once)
+
     def step(now: datetime) -> None:
         clock.now = now
         for row in runner.step(now).delivered:
-            message = _message(run, row, now)
+            message = _message(run, row, now, names)
             if keep_messages:
                 result.messages.append(message)
             if on_message:
@@ -118,16 +145,20 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     # The platform id of each scenario thread, asked of the run once (run.thread_ids stays the same in a replay:
     # its run opens no threads of its own).
     thread_ids: dict[str, str] = {}
+    grid = _Grid(start, poll) if poll > 0 else None
     while index < count:
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
         next_post = posts[index].at
-        if poll > 0:
-            next_post = _grid(start, next_post, poll)
+        if grid is not None:
+            next_post = grid.time(next_post)
         now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
         if until is not None and now > until:
             break
-        while index < count and posts[index].at <= now:
+        due: list[tuple[str, str, str, datetime]] = []   # the thread posts due now, put on the forum together
+        while index < count:
             post = posts[index]
+            if post.at > now:
+                break
             index += 1
             if on_post:
                 on_post({"at": format_time(post.at), "author": post.author, "text": post.text,
@@ -137,7 +168,12 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
             else:
                 name = post.thread or ""
                 thread = thread_ids.get(name) or thread_ids.setdefault(name, run.thread_id(name))
-                forum.add_post(thread, post.author, post.text, at=post.at)
+                if due or (index < count and posts[index].at <= now):   # (not the only one due)
+                    due.append((thread, post.author, post.text, post.at))
+                else:
+                    forum.add_post(thread, post.author, post.text, post.at)
+        if due:
+            forum.add_posts(due)
         if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)
@@ -160,11 +196,12 @@ def _phase(run: GameRun, runner: Runner) -> Any:
     return phase if phase is not None else run.game.summary(state).get("phase")
 
 
-def _message(run: GameRun, row: dict[str, Any], now: datetime) -> dict[str, Any]:
+def _message(run: GameRun, row: dict[str, Any], now: datetime, names: dict[str, str]) -> dict[str, Any]:
     message: dict[str, Any] = {"at": format_time(now), "kind": row["kind"], "key": row["key"]}
     if row["pm_to"]:
         message["pm"] = row["pm_to"]
     else:
-        message["thread"] = run.thread_name(row["thread"])
+        thread = row["thread"]
+        message["thread"] = names.get(thread) or names.setdefault(thread, run.thread_name(thread))
     message["text"] = row["text"]
     return message

@@ -54,6 +54,15 @@ _EDGES = "(SELECT min(id) FROM forum_posts WHERE id > ? AND created > ?), (SELEC
 
 
 _INSERT_POST = "INSERT INTO forum_posts (thread, author, body, created) VALUES (?, ?, ?, ?)"
+# The most posts add_posts puts by one statement (four variables a post; SQLite allows 32,766 variables).
+_MOST_POSTS = 64
+
+
+@functools.lru_cache(maxsize=_MOST_POSTS)
+def _insert_posts_sql(count: int) -> str:
+    """add_posts' statement for `count` posts (built once for each count)."""
+    return _INSERT_POST + ", (?, ?, ?, ?)" * (count - 1)
+
 # The bot's post: its text less its trailing newlines, then its marker, put together by SQLite, so the text
 # is bound as the very string the outbox stored, whose UTF-8 form Python keeps from that insert (a 2 KB vote
 # count is not copied into a new string by rstrip and + and encoded a second time).
@@ -143,7 +152,8 @@ class LocalForum:
         self._private = str(path) == ":memory:"
         # The cursor a post's insert runs on: one kept, not a new one per post (Connection.execute makes a
         # cursor and registers it with the connection each call). (A forum object is used by one thread.)
-        self._cur = self.db.conn.cursor()
+        self._conn = self.db.conn   # (one look-up, not two, on the paths of every post and poll)
+        self._cur = self._conn.cursor()
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -155,7 +165,7 @@ class LocalForum:
         """`marker`: put after `body` less its trailing newlines (post())."""
         when = at or self.clock()
         created = format_time(when)
-        conn = self.db.conn
+        conn = self._conn
         if marker:
             insert, row = _INSERT_MARKED_POST, (thread, author, body, marker, created)
         else:
@@ -195,6 +205,61 @@ class LocalForum:
                 if thread not in tail.asked:
                     tail.strays = True
         return f"local:{row_id}"
+
+    def add_posts(self, posts: Sequence[tuple[str, str, str, datetime]]) -> None:
+        """Posts (thread, author, body, time), each as add_post puts it, in turn: by one statement, one
+        transaction for them all instead of one a post (a replay's posts due at one time), where every thread
+        has a post already and no transaction is open (else one by one). By one statement, a post that fails
+        (a trigger's ABORT) leaves none of them on the forum."""
+        count = len(posts)
+        if count < 2:   # (one post: its own statement, as add_post writes it)
+            if count:
+                self.add_post(*posts[0])
+            return
+        if count > _MOST_POSTS:   # (a statement's rows are bounded: SQLite limits its variables)
+            for start in range(0, count, _MOST_POSTS):
+                self.add_posts(posts[start:start + _MOST_POSTS])
+            return
+        known = self._threads
+        values: list[str] = []
+        for thread, author, body, at in posts:
+            if thread not in known:   # (the first post of a thread makes the thread)
+                values = []
+                break
+            values += (thread, author, body, format_time(at))
+        if not values or self._conn.in_transaction:   # (in a caller's transaction, a post may roll back)
+            for post in posts:
+                self.add_post(*post)
+            return
+        done = self._cur.execute(_insert_posts_sql(count), values)   # one statement: atomic in autocommit
+        changes = done.rowcount
+        self._post_changes += changes
+        tail = self._tail
+        if tail is None:
+            return
+        # The rows took ids in turn, each the largest yet plus one (SQLite's rowids, short of 2**63; a trigger
+        # writing between them moves the mark: the tail is then not used).
+        number = done.lastrowid - count
+        if changes != count or number < tail.after or number + count > tail.bound:
+            # (a trigger set some aside, or a cursor ahead of them, or more than a batch: as add_post drops it)
+            self._tail = None
+            return
+        tail.newest = number + count
+        account, dialect, kept, latest = self.account, self.dialect, tail.posts, tail.latest
+        for thread, author, body, at in posts:
+            number += 1
+            created = format_time(at)   # (the text just made: kept by format_time)
+            if created > latest:
+                latest = created
+            if author != account:   # (as add_post keeps each)
+                if at.tzinfo is not UTC or at.microsecond:   # (as add_post makes it)
+                    at = parse_time(created)
+                kept.append(filled(Post, platform_id=f"local:{number}", thread=thread, author=author, created=at,
+                                   body=body, dialect=dialect, edited=None, url=self.post_url(thread, number),
+                                   pm=False))
+                if thread not in tail.asked:
+                    tail.strays = True
+        tail.latest = latest
 
     def edit_post(self, platform_id: str, body: str, at: datetime | None = None) -> None:
         number = self._number(platform_id)
@@ -259,7 +324,6 @@ class LocalForum:
         # While nothing but this connection's own posts was written since a read that found nothing after its
         # cursor, and every one of them is due, those posts (_Tail: the Posts made when they were written) are
         # the whole answer, worked out as the statement would; else the statement answers.
-        conn = self.db.conn
         mark = self._mark(self._post_changes + self._pm_changes)
         tail = self._tail
         if tail is not None and tail.mark == mark and tail.cursor == cursor and tail.latest <= now:
@@ -277,6 +341,7 @@ class LocalForum:
             tail.cursor = str(newest)
             return posts, tail.cursor
         self._tail = None
+        conn = self.db.conn
         after = int(cursor) if cursor and cursor.isdigit() else 0
         rows = conn.execute(_fetch_posts_sql(len(threads)),
                             [after, now, after, now, *threads, self.account, self.batch]).fetchall()
@@ -302,11 +367,10 @@ class LocalForum:
         a database in memory has none) and by this one (total_changes), less `mine`, the changes this
         connection made that the caller has accounted for (fetch_pms: posts; fetch_posts: the posts it
         keeps, and PMs)."""
-        conn = self.db.conn
+        conn = self._conn
         return (0 if self._private else conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes - mine
 
     def fetch_pms(self) -> list[Post]:
-        conn = self.db.conn
         mark = self._mark(self._post_changes)
         if mark != self._pm_seen:
             now = format_time(self.clock())
@@ -317,7 +381,7 @@ class LocalForum:
             now = format_time(self.clock())
             if now < due:
                 return []
-        rows = conn.execute(_PMS, [self.account, now]).fetchall()
+        rows = self.db.conn.execute(_PMS, [self.account, now]).fetchall()
         self._pm_due = next(r[3] for r in rows if r[0] is None)
         self._pm_seen = mark if len(rows) == 1 else None   # kept only while the PMs due are none
         return [Post(platform_id=f"local-pm:{r[0]}", thread="", author=r[1], created=parse_time(r[3]),
