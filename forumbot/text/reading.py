@@ -43,6 +43,13 @@ __all__ = ["READINGS", "Line", "default_reading", "lines_of", "starts"]
 # opening tag, after "and"/"then" ("Unvote and vote Bob").
 _BOUNDARY = re.compile(r"[.!?…]+\s+|[,;]\s*|\[/[^\[\]\n]{0,40}\]\s*|(?=\[[^\[\]/\s])"
                        r"|\s(?:and|then|&|и|потом)\s+", re.IGNORECASE)
+# What every _BOUNDARY match holds, found without IGNORECASE (which makes the regex engine fold each character
+# it looks at) and with a first character the engine skips to in C: its punctuation or any character that is not
+# plain (ASCII or basic Cyrillic: grammar._plain), else a joining word between plain spaces, its letters in either
+# case (for plain characters that is all IGNORECASE matches). A line in which neither is found is one piece.
+_MAY_SPLIT = re.compile("[.!?,;\\[\u0080-\u03ff\u0460-\U0010ffff]")
+_PLAIN_SPACE = r"[\t-\r\x1c-\x1f ]"
+_MAY_JOIN = re.compile(rf"{_PLAIN_SPACE}(?:[aA][nN][dD]|[tT][hH][eE][nN]|&|[иИ]|[пП][оО][тТ][оО][мМ]){_PLAIN_SPACE}")
 _MARK = re.compile(f"[{BOLD_OPEN}{BOLD_CLOSE}]")
 TERMINATOR = re.compile(r"[.!?…\n]")     # where a sentence ends (is_question)
 _SENTENCE_BREAK = re.compile(r"[.!?…]\s|[.!?…]$")
@@ -153,7 +160,8 @@ def starts(line: Line, mode: str, lookahead: str = "") -> Iterable[tuple[int, st
     boundary, word, check = _finders(lookahead)
     if not line.bold and mode != "natural":         # most lines: one source of places, nothing bold
         why = "plain" if mode == "bold" else "start"
-        if boundary.search(text) is None:           # one piece (most lines): its start only, no generator
+        if (_MAY_SPLIT.search(text) is None and _MAY_JOIN.search(text) is None) or boundary.search(text) is None:
+            # One piece (most lines): its start only, no generator.
             lead = len(text) - len(text.lstrip())   # the first character that is not a space
             if lead < len(text) and (check is None or check.match(text, 0)):
                 return ((lead, "tag" if text[lead] == "[" else why),)
