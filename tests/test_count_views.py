@@ -11,6 +11,8 @@ from datetime import timedelta
 from typing import Any
 from unittest import mock
 
+from helpers import new_game
+from helpers import votes as cast_votes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_render_kept import ROSTER, new_day, view_afresh, vote
@@ -103,3 +105,18 @@ def test_a_vote_changes_only_its_wagons_voters_and_carries_the_others_views():
     assert left[1] is not before["P02"]["voters"][1]
     assert joined[0] is before["P01"]["voters"][0] and [v["name"] for v in joined] == ["P02", "P08", "Bob_*bold*"]
     assert (after["P01"]["count"], after["P02"]["count"]) == (3, 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(count=st.integers(3, 15), dead=st.integers(0, 2), used=st.integers(0, 3), limit=st.integers(0, 3),
+       nobody=st.booleans())
+def test_a_counts_rule_need_and_those_not_voting_are_votings_own(count, dead, used, limit, nobody):
+    """view() works the majority rule, the votes needed and those not voting out in place (a count after every
+    vote, without three frames): they must be what voting.rule, voting.needed and voting.not_voting say."""
+    state = new_game(count, dead=dead, no_lynch_used=used, no_lynch_limit=limit)
+    if not nobody:
+        state, _ = cast_votes(state, [("P01", "P02"), ("P02", "P01")])
+    shown = mafia.view(state, state.phase_started)
+    assert shown["rule"] == voting.rule(state)
+    assert shown["needed"] == (voting.needed(state) if voting.rule(state) == "absolute" else None)
+    assert list(shown["not_voting"]) == voting.not_voting(state)

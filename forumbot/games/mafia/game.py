@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
+from itertools import filterfalse
 from typing import Any, TypeVar
 
 from forumbot.errors import ConfigError
@@ -733,7 +734,7 @@ _NOBODY = FrozenList()
 
 
 def _not_voting_view(state: MafiaState) -> FrozenList:
-    names = voting.not_voting(state)
+    names = list(filterfalse(state.current.__contains__, state.alive))   # voting.not_voting's, in C
     if not names:          # the commonest, once the day is under way
         return _NOBODY
     kept = _NOT_VOTING.get(state.alive)
@@ -760,15 +761,18 @@ def _deadline_text(ends: datetime) -> str:
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
     a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
-    day_rule = voting.rule(state)
-    need = voting.needed(state) if day_rule == "absolute" else None
+    limit = state.options.no_lynch_limit
+    # voting.rule and voting.needed, without their frames (a count after every vote)
+    need = len(state.alive) // 2 + 1 if state.no_lynch_used < limit else None
     wagons, remade, fresh = voting.counted(state)
     if fresh:
         _ENTRY_VIEWS.add(fresh)     # the views of the entries the votes put, before any wagon's list of them
+    ends, kept = state.phase_ends, _DEADLINE     # (_deadline_text's look, without its frame: read once)
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
-        "deadline": _deadline_text(state.phase_ends), "rule": day_rule, "alive": len(state.alive),
-        "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
+        "deadline": kept[1] if kept[0] is ends else _deadline_text(ends),
+        "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
+        "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": limit,
         "wagons": _wagon_views(wagons, need, remade), "not_voting": _not_voting_view(state),
         "locked": sorted(state.locked) if state.locked else [],
         "errors": _errors_view(state.errors) if state.errors else [], "error_total": state.error_total,
