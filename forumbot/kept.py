@@ -4,10 +4,11 @@ what changed since the one before."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+L = TypeVar("L")
 
 
 class FrozenDict(dict[str, Any]):
@@ -53,22 +54,25 @@ class ByIdentity(Generic[T]):
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._dicts: tuple[dict[int, T], dict[int, Any]] = ({}, {})
+        # (values by the object's id, the objects by their id): a caller may read them for a list of values in
+        # C (`of`'s look-up), or put several values itself (each object first, then its value; both dicts
+        # replaced at once when full, as `put` does)
+        self.dicts: tuple[dict[int, T], dict[int, Any]] = ({}, {})
 
     def get(self, obj: Any) -> T | None:
         """The value of one object, or None."""
-        return self._dicts[0].get(id(obj))
+        return self.dicts[0].get(id(obj))
 
     def made(self, objects: Sequence[Any], make: Callable[[Any], T]) -> list[T]:
         """The value of each object: those kept found in C, only the others made by `make` (one call each)
         and kept. A vote count's wagons or a wagon's voters are all kept but one or two: the work follows
         what changed. The bound may be passed by the values of one call (then the next starts afresh). A value
         is never None (None is what is not kept)."""
-        values_by_id, kept = self._dicts
+        values_by_id, kept = self.dicts
         values: list[Any] = list(map(values_by_id.get, map(id, objects)))
         if None in values:
             if len(values_by_id) >= self.size:
-                values_by_id, kept = self._dicts = ({}, {})
+                values_by_id, kept = self.dicts = ({}, {})
             at = values.index(None)            # each one not kept, found in C
             while True:
                 obj = objects[at]
@@ -81,11 +85,32 @@ class ByIdentity(Generic[T]):
                 at = values.index(None, at + 1)
         return values
 
+    def add(self, objects: Sequence[Any], make: Callable[[Any], T]) -> None:
+        """Makes (by `make`) and keeps the value of each of `objects` not kept: those a caller will need are
+        made first, and a list of their values is then one look-up an object in C (`of`)."""
+        values_by_id, kept = self.dicts
+        if len(values_by_id) + len(objects) > self.size:
+            values_by_id, kept = self.dicts = ({}, {})
+        for obj in objects:
+            key = id(obj)
+            if key not in values_by_id:
+                kept[key] = obj                  # the object first: then its value
+                values_by_id[key] = make(obj)
+
+    def of(self, objects: Sequence[Any], make: Callable[[Any], T], into: Callable[[Iterable[T]], L]) -> L:
+        """The values of `objects`, in order, in a new `into` (list, FrozenList): those not kept are made (the
+        KeyError: nothing is looked for in the values, as `made` looks for None)."""
+        try:
+            return into(map(self.dicts[0].__getitem__, map(id, objects)))
+        except KeyError:
+            self.add(objects, make)
+            return into(map(self.dicts[0].__getitem__, map(id, objects)))
+
     def put(self, obj: Any, value: T) -> None:
         """Keep the value of one object."""
-        values_by_id, kept = self._dicts
+        values_by_id, kept = self.dicts
         if len(values_by_id) >= self.size:
-            values_by_id, kept = self._dicts = ({}, {})
+            values_by_id, kept = self.dicts = ({}, {})
         key = id(obj)
         kept[key] = obj                      # the object first: then its value
         values_by_id[key] = value

@@ -8,11 +8,11 @@ protections from hanging at the day's end. A game whose players have no roles ha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 from itertools import filterfalse
-from typing import Any, TypeVar
+from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
@@ -50,7 +50,6 @@ from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
 
-L = TypeVar("L")
 _new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
@@ -606,52 +605,18 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 # remade shows the views of the wagon it was made from, changed where its entries changed (_remade_views): only
 # its new entries' views (one or two) are made. The views cannot be changed (FrozenDict, FrozenList): every
 # count that shows them shares them.
-class _Views:
-    """Views made from objects that cannot change (vote entries, wagons), by the objects' identity, kept as
-    kept.ByIdentity keeps values: each object with its view (its identity cannot pass to another while it is
-    a key), at most about `size`, then started afresh (both dicts replaced at once: a reader never sees a view
-    without its object). Those a count needs are made first (`add`, or _remade_views): a list of views is then
-    one look-up an object in C (`of`), with nothing to look for in it (no None to find: a KeyError)."""
-
-    def __init__(self, size: int, make: Callable[[Any], FrozenDict]) -> None:
-        self.size = size
-        self.make = make
-        self.dicts: tuple[dict[int, FrozenDict], dict[int, Any]] = ({}, {})
-
-    def add(self, objects: Sequence[Any]) -> None:
-        """Makes the view of each of `objects` not kept."""
-        views, kept = self.dicts
-        if len(views) + len(objects) > self.size:
-            views, kept = self.dicts = ({}, {})
-        make = self.make
-        for obj in objects:
-            key = id(obj)
-            if key not in views:
-                kept[key] = obj             # the object first: then its view
-                views[key] = make(obj)
-
-    def of(self, objects: Sequence[Any], into: Callable[[Iterable[FrozenDict]], L]) -> L:
-        """The views of `objects`, in order, in a new `into` (list, FrozenList): those not kept are made (the
-        KeyError: a count that does not know its new entries, its first or one made afresh)."""
-        try:
-            return into(map(self.dicts[0].__getitem__, map(id, objects)))
-        except KeyError:
-            self.add(objects)
-            return into(map(self.dicts[0].__getitem__, map(id, objects)))
-
-
 def _voter_view(entry: VoteEntry) -> FrozenDict:
     return FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
                       withdrawn=entry.withdrawn, at=entry.at)
 
 
-_ENTRY_VIEWS = _Views(8192, _voter_view)     # a few MB at most, then started afresh
+_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)     # a few MB at most, then started afresh
 
 
 # A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
 # kept by the Wagon's identity, for each number of votes needed (it shows it), and is the same FrozenDict
 # in every count that shows it. So are the errors' views, by the identity of the state's tuple of them.
-_WAGON_VIEWS: dict[int | None, _Views] = {}
+_WAGON_VIEWS: dict[int | None, tuple[ByIdentity[FrozenDict], Callable[[voting.Wagon], FrozenDict]]] = {}
 _ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
 
 
@@ -659,32 +624,33 @@ def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
     count = len(wagon.voters)
     return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
                       l_minus=(need - count) if need is not None else None,
-                      voters=_ENTRY_VIEWS.of(wagon.entries, FrozenList))
+                      voters=_ENTRY_VIEWS.of(wagon.entries, _voter_view, FrozenList))
 
 
 def _wagon_views(wagons: list[voting.Wagon], need: int | None, remade: voting.Remade | None) -> list[FrozenDict]:
-    kept = _WAGON_VIEWS.get(need)
-    if kept is None:
+    found = _WAGON_VIEWS.get(need)
+    if found is None:
         if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
             _WAGON_VIEWS.clear()
-        kept = _WAGON_VIEWS[need] = _Views(1024, partial(_wagon_view, need=need))
+        found = _WAGON_VIEWS[need] = (ByIdentity(1024), partial(_wagon_view, need=need))
+    kept, make = found
     # The wagons the last votes changed are the only ones made (and kept); any other not kept (the KeyError
     # in `of`: a count with another majority, or the first) is made from its entries.
     if remade:
         _remade_views(kept, remade, need)
     elif remade is None:
-        kept.add(wagons)
+        kept.add(wagons, make)
     try:
         return list(map(kept.dicts[0].__getitem__, map(id, wagons)))     # (kept.of's, without its frame)
     except KeyError:
-        return kept.of(wagons, list)
+        return kept.of(wagons, make, list)
 
 
-def _remade_views(kept: _Views, remade: voting.Remade, need: int | None) -> None:
+def _remade_views(kept: ByIdentity[FrozenDict], remade: voting.Remade, need: int | None) -> None:
     """The views of the wagons votes remade, each from the view of the wagon it was made from: its list of
     voters changed in the places its entries were (voting._voted), the other voters' views carried, not
     looked up one by one. A wagon whose wagon before was not shown with this majority is left out."""
-    views, objects = kept.dicts
+    views, objects = kept.dicts     # (each put as ByIdentity.put puts one, without a call each)
     if len(views) >= kept.size:
         views, objects = kept.dicts = ({}, {})
     entry_views, entries = _ENTRY_VIEWS.dicts
@@ -766,7 +732,8 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     need = len(state.alive) // 2 + 1 if state.no_lynch_used < limit else None
     wagons, remade, fresh = voting.counted(state)
     if fresh:
-        _ENTRY_VIEWS.add(fresh)     # the views of the entries the votes put, before any wagon's list of them
+        # the views of the entries the votes put, before any wagon's list of them
+        _ENTRY_VIEWS.add(fresh, _voter_view)
     ends, kept = state.phase_ends, _DEADLINE     # (_deadline_text's look, without its frame: read once)
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
