@@ -168,6 +168,10 @@ class GameRow:
     parts: bool = False   # the state is kept in parts (stateparts.py), not as one text
 
 
+# The posts a game has read: those processed, and those it has intents of (commit_step writes a post with
+# an intent there only: one row a vote, not two). (?1 and ?2: the game)
+_READ_SQL = "SELECT post FROM processed WHERE game = ? UNION SELECT post FROM intents WHERE game = ?"
+
 # The game's post mark (0 for a game not created yet), read inside the statement that uses it.
 _MARK = "coalesce((SELECT post_mark FROM games WHERE name = ?), 0)"
 
@@ -386,6 +390,7 @@ _FRESH_KEPT = 5000
 _POST_OF = itemgetter(2)
 _ROWID_OF = itemgetter(1)
 _POST_ID_OF = attrgetter("platform_id")
+_POST_OF_ROW = itemgetter(0)   # an intent's row's post (commit_step)
 
 
 class _Tokens(dict[str, tuple[int, int]]):
@@ -655,12 +660,13 @@ class Store:
             # "+thread" keeps SQLite on the rowid range instead of scanning the whole thread through its index.
             sql = _UNPROCESSED_SQL[len(threads), every_pm] = (
                 f"SELECT {_POST_COLUMNS}, rowid FROM posts WHERE rowid > {_MARK} AND ({where}) AND NOT EXISTS "
-                f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
+                f"(SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) AND NOT EXISTS "
+                f"(SELECT 1 FROM intents WHERE intents.game = ? AND intents.post = posts.id) "
                 f"ORDER BY created, rowid")
         everyone = "*" in authors
         # a row: _POST_COLUMNS (id 0, author 2, created 3, pm 8), then the rowid (9)
         return [(row[3], row[9], _post_from_row(row[:9]))
-                for row in self.db.conn.execute(sql, [game, *threads, game]).fetchall()
+                for row in self.db.conn.execute(sql, [game, *threads, game, game]).fetchall()
                 if not row[8] or everyone or row[2] in authors or (also is not None and also(row[2]))]
 
     def _stored_fresh(self, fresh: list[tuple[str, int, Post]]) -> None:
@@ -871,11 +877,25 @@ class Store:
                 # name (and the step's time) bound once: not sqlite-utils' insert_all, which inspects the schema
                 # on every call, nor executemany, which runs its statement once a row.
                 # (IndexError: only from the texts' tuple, when there are more rows than one statement takes)
-                if processed:
+                # A post the step writes an intent of is not written here as well: its intents say the game
+                # read it (every reader of `processed` takes the posts of the game's intents too), so a vote
+                # writes one row, not two. Only the posts without an intent (talk, a PM with nothing in it, a
+                # post that did not count) get a row of their own.
+                unread = processed
+                if intent_rows:
+                    said = set(map(_POST_OF_ROW, intent_rows))
+                    if said == set(processed):   # (the usual step: each post a command)
+                        unread = []
+                    elif said.issubset(processed):
+                        unread = [post for post in processed if post not in said]
+                    else:   # (never: a game's intents come from the posts its step read)
+                        raise ValueError(f"game {name}: intents of posts the step did not read "
+                                         f"({sorted(said.difference(processed))})")
+                if unread:
                     try:
-                        cur.execute(_PROCESSED_SQL[len(processed)], (name, stamp, *processed))
+                        cur.execute(_PROCESSED_SQL[len(unread)], (name, stamp, *unread))
                     except IndexError:
-                        _write_rows(cur, _PROCESSED_SQL, (name, stamp), [*zip(processed)])
+                        _write_rows(cur, _PROCESSED_SQL, (name, stamp), [*zip(unread)])
                 if intent_rows:
                     try:
                         cur.execute(_INTENTS_SQL[len(intent_rows)], (name, *chain.from_iterable(intent_rows)))
@@ -1236,8 +1256,8 @@ class Store:
     def processed_posts(self, game: str) -> list[Post]:
         """The posts the game has read, in its order."""
         columns = ", ".join(f"posts.{column}" for column in _POST_COLUMNS.split(", "))
-        rows = self.db.conn.execute(f"SELECT {columns} FROM posts JOIN processed ON processed.post = posts.id AND "
-                                    "processed.game = ? ORDER BY posts.created, posts.rowid", [game]).fetchall()
+        rows = self.db.conn.execute(f"SELECT {columns} FROM posts WHERE id IN ({_READ_SQL}) "
+                                    "ORDER BY posts.created, posts.rowid", [game, game]).fetchall()
         return [_post_from_row(row) for row in rows]
 
     def game_updated(self, game: str) -> str | None:
@@ -1248,8 +1268,8 @@ class Store:
     def edited_texts(self, game: str) -> dict[str, str]:
         """The edited text of the game's read posts that were edited after the bot first read them."""
         return {r[0]: r[1] for r in self.db.execute(
-            "SELECT posts.id, posts.edited_body FROM posts JOIN processed ON processed.post = posts.id AND "
-            "processed.game = ? WHERE posts.edited_body IS NOT NULL", [game]).fetchall()}
+            f"SELECT id, edited_body FROM posts WHERE id IN ({_READ_SQL}) AND edited_body IS NOT NULL",
+            [game, game]).fetchall()}
 
     def bot_post_ids(self, game: str) -> set[str]:
         """The platform ids of the bot's own delivered posts for the game."""

@@ -170,7 +170,9 @@ def _play(folder: Path, plan: list[tuple[list[tuple[str, str, str]], Any]], trou
     runner.step(START + timedelta(minutes=minute, seconds=59))
     store.db.close()
     store = Store(folder / "bot.db")
-    reads = store.db.execute("SELECT game, post, count(*) FROM processed GROUP BY game, post").fetchall()
+    # (a post is read by a row in `processed` or by its intents, never both)
+    reads = store.db.execute("SELECT game, post, count(*) FROM (SELECT game, post FROM processed UNION ALL SELECT "
+                             "DISTINCT game, post FROM intents) GROUP BY game, post").fetchall()
     return {   # (in each thread and to each player in order; a game that failed a step may post after the other)
         "bot": sorted([(p["thread"], p["body"]) for p in forum.db["forum_posts"].rows_where(
             "author = ?", [forum.account], order_by="id")], key=lambda p: p[0]),

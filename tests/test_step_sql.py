@@ -46,8 +46,10 @@ def test_a_steps_processed_posts_and_intents_are_the_rows_executemany_wrote(coun
     store.commit_step("g", "mafia", {}, {}, processed=processed, intents=intents, at=at, expected_version=0)
     stamp = "2026-03-01T21:00:00Z"
     conn = store.db.conn
+    # a post with an intent is read by its intents' rows alone; a post without one by a row of its own
     assert conn.execute("SELECT game, post, at FROM processed ORDER BY rowid").fetchall() == \
-        [("g", p.platform_id, stamp) for p in posts]
+        ([("g", p.platform_id, stamp) for p in posts] if not every else [])
+    assert [p.platform_id for p in store.processed_posts("g")] == [p.platform_id for p in posts]
     # the ids in the order the intents came (what intents_by_post and the console read them by)
     assert conn.execute("SELECT id, game, post, kind, data, at FROM intents ORDER BY id").fetchall() == \
         [(n, "g", i.post_id, "vote", forumbot.store._dumps(i.data),
@@ -60,9 +62,10 @@ def test_a_step_writes_its_processed_posts_and_intents_by_one_statement_each() -
     store.save_posts("local", posts)
     statements: list[str] = []
     store.db.conn.set_trace_callback(statements.append)
-    store.commit_step("g", "mafia", {}, {}, processed=[p.platform_id for p in posts], intents=_intents(posts, 1),
-                      at=T0, expected_version=0)
-    # (executemany ran its statement once a row: three each)
+    store.commit_step("g", "mafia", {}, {}, processed=[p.platform_id for p in posts],
+                      intents=_intents(posts[:2], 1), at=T0, expected_version=0)
+    # (executemany ran its statement once a row: three each; the two posts with an intent have no row in
+    # `processed`, the third one)
     assert [s.split(" (")[0] for s in statements if "processed" in s or "intents" in s] == \
         ["INSERT OR IGNORE INTO processed", "INSERT INTO intents"]
 
@@ -137,6 +140,7 @@ def _plans(store: Store) -> list[list[str]]:
         forumbot.store._MARK_SQL,
         f"SELECT {columns}, rowid FROM posts WHERE rowid > {mark} AND (0 OR (+thread IN (?) AND pm = 0) OR pm = 1) "
         "AND NOT EXISTS (SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
+        "AND NOT EXISTS (SELECT 1 FROM intents WHERE intents.game = ? AND intents.post = posts.id) "
         "ORDER BY created, rowid",
         f"SELECT {columns} FROM posts WHERE (+thread IN (?, ?) AND pm = 0) ORDER BY created, rowid",
         f"SELECT {columns} FROM posts WHERE pm = 0 AND created >= ? AND id IN (SELECT post FROM intents WHERE "
