@@ -390,7 +390,31 @@ def _trie(keys: Iterable[str]) -> str:
             branches.append(char(first))
         else:
             branches.append(char(first) + "(?:" + "|".join(char(c) for c in sorted(seconds)) + ")")
-    return f"(?=[{firsts}])(?:{'|'.join(branches)})" if branches else "(?!)"
+    pattern = f"(?=[{firsts}])(?:{'|'.join(branches)})" if branches else "(?!)"
+    if len(_TRIE_KEYS) >= _LEADS_KEPT:
+        _TRIE_KEYS.clear()
+    _TRIE_KEYS[pattern] = frozenset(keys)
+    return pattern
+
+
+# The keys of each regex _trie made, by its text (for start_check). Bounded: one a grammar is made.
+_TRIE_KEYS: dict[str, frozenset[str]] = {}
+
+
+def start_check(lookahead: str) -> re.Pattern[str]:
+    r"""re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE), the same answer at every place, for a regex `_trie`
+    made (start_pattern): where the two characters at the place (past the spaces) are plain, their keys
+    compared without IGNORECASE, which matches exactly the same (see _plain) and costs a line a third of it
+    (each of the trie's branches is passed over in C by its first class); else the IGNORECASE regex itself."""
+    keys = _TRIE_KEYS.get(lookahead)
+    if keys is None or not all(_plain(ch) for key in keys for ch in key):
+        return re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE)
+    by_first: dict[str, set[str]] = {}
+    for key in keys:
+        by_first.setdefault(key[0], set()).add(key[1:])
+    cased = "|".join(f"[{_folds(first)}]" + ("" if "" in seconds else f"[{''.join(map(_folds, sorted(seconds)))}]")
+                     for first, seconds in sorted(by_first.items()))
+    return re.compile(rf"\s*(?:(?=[{_NOT_PLAIN}]|[^{_NOT_PLAIN}][{_NOT_PLAIN}])(?i:{lookahead})|{cased})")
 
 
 # The characters that are not plain (grammar._plain): the regex engine may fold one of them with a plain one.

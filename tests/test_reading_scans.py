@@ -43,13 +43,16 @@ def test_every_boundary_holds_what_the_scans_look_for(text, lookahead):
     boundary = reading._finders(lookahead)[0]
     if boundary.search(text) is not None or reading._BOUNDARY.search(text) is not None:
         assert reading._MAY_SPLIT.search(text) is not None or reading._MAY_JOIN.search(text) is not None
+    # starts() asks both in one search
+    assert (reading._MAY_BREAK.search(text) is None) == (reading._MAY_SPLIT.search(text) is None
+                                                          and reading._MAY_JOIN.search(text) is None)
 
 
 @settings(max_examples=400, deadline=None)
 @given(text=_TEXTS, lookahead=st.sampled_from(_LOOKAHEADS), mode=st.sampled_from(["commands", "bold"]))
 def test_the_starts_of_a_line_are_those_found_without_the_scans(text, lookahead, mode):
     line = Line(text.replace("\n", " "), ())
-    with patch.object(reading, "_MAY_SPLIT", re.compile("")):       # every line to the boundary regex
+    with patch.object(reading, "_MAY_BREAK", re.compile("")):       # every line to the boundary regex
         before = list(starts(line, mode, lookahead))
     assert list(starts(line, mode, lookahead)) == before
 
