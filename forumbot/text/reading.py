@@ -143,6 +143,12 @@ def lines_of(cleaned: str) -> list[Line]:
     return out
 
 
+# starts()' answers of a lookahead's check by the two characters a line starts with (a pure function of them).
+# Bounded: a stranger's text cannot grow it.
+_CHECKED: dict[tuple[str, str], bool] = {}
+_CHECKED_KEPT = 4096
+
+
 @functools.lru_cache(maxsize=64)
 def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
     """The boundary, word-start and start-check patterns for `lookahead` (what a command may start with),
@@ -167,9 +173,20 @@ def starts(line: Line, mode: str, lookahead: str = "") -> Iterable[tuple[int, st
         if _MAY_BREAK.search(text) is None or boundary.search(text) is None:
             # One piece (most lines): its start only, no generator.
             lead = len(text) - len(text.lstrip())   # the first character that is not a space
-            if lead < len(text) and (check is None or check.match(text, 0)):
-                return ((lead, "tag" if text[lead] == "[" else why),)
-            return ()
+            if lead >= len(text):
+                return ()
+            if check is not None:
+                # check.match(text, 0): past the spaces its keys read two characters at most, so its answer is
+                # kept by those two (a regex call costs ~2,000 instructions before any work).
+                two = (lookahead, text[lead:lead + 2])
+                starts_here = _CHECKED.get(two)
+                if starts_here is None:
+                    starts_here = check.match(two[1]) is not None
+                    if len(_CHECKED) < _CHECKED_KEPT:
+                        _CHECKED[two] = starts_here
+                if not starts_here:
+                    return ()
+            return ((lead, "tag" if text[lead] == "[" else why),)
         return _unmarked_starts(text, boundary, check, why)
     return _marked_starts(line, mode, text, boundary, word, check)
 
