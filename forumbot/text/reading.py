@@ -143,10 +143,22 @@ def lines_of(cleaned: str) -> list[Line]:
     return out
 
 
-# starts()' answers of a lookahead's check by the two characters a line starts with (a pure function of them).
-# Bounded: a stranger's text cannot grow it.
-_CHECKED: dict[tuple[str, str], bool] = {}
+class _Checked(dict[tuple[str, str], bool]):
+    """Whether a lookahead's check matches a line (`_finders`' check.match(text, 0)), by the lookahead and the two
+    characters the line starts with past its spaces: the check's keys read two characters at most, so its answer
+    is a pure function of them, and a look-up here costs a fraction of a regex call (~2,000 instructions before
+    any work). Bounded: a stranger's text cannot grow it."""
+
+    def __missing__(self, key: tuple[str, str]) -> bool:
+        lookahead, two = key
+        found = _finders(lookahead)[2].match(two) is not None   # (`two` starts past the spaces)
+        if len(self) < _CHECKED_KEPT:
+            self[key] = found
+        return found
+
+
 _CHECKED_KEPT = 4096
+_CHECKED = _Checked()
 
 
 @functools.lru_cache(maxsize=64)
@@ -173,20 +185,10 @@ def starts(line: Line, mode: str, lookahead: str = "") -> Iterable[tuple[int, st
         if _MAY_BREAK.search(text) is None or boundary.search(text) is None:
             # One piece (most lines): its start only, no generator.
             lead = len(text) - len(text.lstrip())   # the first character that is not a space
-            if lead >= len(text):
-                return ()
-            if check is not None:
-                # check.match(text, 0): past the spaces its keys read two characters at most, so its answer is
-                # kept by those two (a regex call costs ~2,000 instructions before any work).
-                two = (lookahead, text[lead:lead + 2])
-                starts_here = _CHECKED.get(two)
-                if starts_here is None:
-                    starts_here = check.match(two[1]) is not None
-                    if len(_CHECKED) < _CHECKED_KEPT:
-                        _CHECKED[two] = starts_here
-                if not starts_here:
-                    return ()
-            return ((lead, "tag" if text[lead] == "[" else why),)
+            # (check.match(text, 0), kept by the two characters it reads: _Checked)
+            if lead < len(text) and (check is None or _CHECKED[lookahead, text[lead:lead + 2]]):
+                return ((lead, "tag" if text[lead] == "[" else why),)
+            return ()
         return _unmarked_starts(text, boundary, check, why)
     return _marked_starts(line, mode, text, boundary, word, check)
 
