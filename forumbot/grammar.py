@@ -326,9 +326,10 @@ class Grammar:
                                   best.end(), first_slot, next_from))
 
     def finder(self, kinds: frozenset[str]) -> Finder | None:
-        """(places, templates, by_first) for commands of these kinds: `places` finds (IGNORECASE, like
-        start_pattern) a place where one of their literal-first templates may start, by its first two
-        characters (as may_start gates _match_at); `templates` is their alternation, tried at such a place;
+        """(places, templates, by_first) for commands of these kinds: `places` finds (every place the IGNORECASE
+        keys find and a few more, without IGNORECASE: _places) a place where one of their literal-first
+        templates may start, by its first two characters (as may_start gates _match_at); `templates` is their
+        alternation, tried at such a place;
         `by_first` the alternation of those that can start with a character, by that character (as
         _lead_regex: a template whose first character is not plain is in each; a character not in it, such
         as one that is not plain, is tried with `templates`). A line in which no place matches its
