@@ -326,9 +326,10 @@ class Grammar:
                                   best.end(), first_slot, next_from))
 
     def finder(self, kinds: frozenset[str]) -> Finder | None:
-        """(places, templates, by_first) for commands of these kinds: `places` finds (IGNORECASE, like
-        start_pattern) a place where one of their literal-first templates may start, by its first two
-        characters (as may_start gates _match_at); `templates` is their alternation, tried at such a place;
+        """(places, templates, by_first) for commands of these kinds: `places` finds (every place the IGNORECASE
+        keys find and a few more, without IGNORECASE: _places) a place where one of their literal-first
+        templates may start, by its first two characters (as may_start gates _match_at); `templates` is their
+        alternation, tried at such a place;
         `by_first` the alternation of those that can start with a character, by that character (as
         _lead_regex: a template whose first character is not plain is in each; a character not in it, such
         as one that is not plain, is tried with `templates`). A line in which no place matches its
@@ -350,7 +351,7 @@ class Grammar:
                     for char in {key, key.upper(), *(("ё", "Ё") if key == "е" else ())}:
                         if _plain(char) and char.lower().replace("ё", "е") == key:
                             by_first[char] = regex
-                self._finders[kinds] = Finder(re.compile(_trie(keys | short), re.IGNORECASE),
+                self._finders[kinds] = Finder(_places(keys, short),
                                               re.compile("|".join(p for p, _ in chosen), re.IGNORECASE), by_first)
         return self._finders[kinds]
 
@@ -390,7 +391,63 @@ def _trie(keys: Iterable[str]) -> str:
             branches.append(char(first))
         else:
             branches.append(char(first) + "(?:" + "|".join(char(c) for c in sorted(seconds)) + ")")
-    return f"(?=[{firsts}])(?:{'|'.join(branches)})" if branches else "(?!)"
+    pattern = f"(?=[{firsts}])(?:{'|'.join(branches)})" if branches else "(?!)"
+    if len(_TRIE_KEYS) >= _LEADS_KEPT:
+        _TRIE_KEYS.clear()
+    _TRIE_KEYS[pattern] = frozenset(keys)
+    return pattern
+
+
+# The keys of each regex _trie made, by its text (for start_check). Bounded: one a grammar is made.
+_TRIE_KEYS: dict[str, frozenset[str]] = {}
+
+
+def start_check(lookahead: str) -> re.Pattern[str]:
+    r"""re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE), the same answer at every place, for a regex `_trie`
+    made (start_pattern): where the two characters at the place (past the spaces) are plain, their keys
+    compared without IGNORECASE, which matches exactly the same (see _plain) and costs a line a third of it
+    (each of the trie's branches is passed over in C by its first class); else the IGNORECASE regex itself."""
+    keys = _TRIE_KEYS.get(lookahead)
+    if keys is None or not all(_plain(ch) for key in keys for ch in key):
+        return re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE)
+    by_first: dict[str, set[str]] = {}
+    for key in keys:
+        by_first.setdefault(key[0], set()).add(key[1:])
+    cased = "|".join(f"[{_folds(first)}]" + ("" if "" in seconds else f"[{''.join(map(_folds, sorted(seconds)))}]")
+                     for first, seconds in sorted(by_first.items()))
+    return re.compile(rf"\s*(?:(?=[{_NOT_PLAIN}]|[^{_NOT_PLAIN}][{_NOT_PLAIN}])(?i:{lookahead})|{cased})")
+
+
+# The characters that are not plain (grammar._plain): the regex engine may fold one of them with a plain one.
+_NOT_PLAIN = "\x7f-\u03ff\u0460-\U0010ffff"
+
+
+def _folds(char: str) -> str:
+    """The plain characters that match `char` (a key's: lower case, ё as е) case-insensitively, for a regex class
+    without IGNORECASE (" ": any whitespace, as _trie's)."""
+    if char == " ":
+        return r"\s"
+    folded = {char, char.upper(), *(("ё", "Ё") if char == "е" else ())}
+    return "".join(sorted(re.escape(c) for c in folded if _plain(c)))
+
+
+def _places(keys: frozenset[str], short: frozenset[str]) -> re.Pattern[str]:
+    """A regex that finds every place _trie(keys | short) finds under IGNORECASE, and a few more, without
+    IGNORECASE: a plain character matches a plain key character case-insensitively exactly when their lower
+    cases are equal (see _plain), and a character that is not plain is taken as matching any. Without
+    IGNORECASE the engine folds no character at each position of a line (a line of talk: about a fifth
+    cheaper). (A key character that is not plain: the IGNORECASE regex.)"""
+    every = keys | short
+    if not every or not all(_plain(ch) for key in every for ch in key):
+        return re.compile(_trie(every), re.IGNORECASE)
+    by_first: dict[str, set[str]] = {}
+    for key in every:
+        by_first.setdefault(key[0], set()).add(key[1:])
+    branches = [f"[{_folds(first)}]" + ("" if "" in seconds else
+                                        f"[{''.join(map(_folds, sorted(seconds)))}{_NOT_PLAIN}]")
+                for first, seconds in sorted(by_first.items())]
+    branches.append(f"[{_NOT_PLAIN}]")   # a first character that is not plain: whatever follows it
+    return re.compile(f"(?=[{''.join(map(_folds, sorted(by_first)))}{_NOT_PLAIN}])(?:{'|'.join(branches)})")
 
 
 def _alternation(compiled: list[tuple[str, _Compiled]]) -> re.Pattern[str]:

@@ -326,10 +326,11 @@ class PostParser:
         if found.template.startswith("[") or found.command.kind not in VOTE_KINDS:
             return                      # a tag is never chat; night actions and moves are read as before
         bound = span[1] if mode == "bold" and span is not None else len(text)
-        # is_question(text, found.literal_end, bound), without its frame
+        # is_question(text, found.literal_end, bound), without its frame, and without a regex call where the
+        # sentence's reach holds no "?" (most commands): the first "?" is its end when no other end comes first.
         after = found.literal_end
-        stop = TERMINATOR.search(text, after, min(bound, after + SENTENCE_LIMIT))
-        if stop is not None and stop.group() == "?":
+        asked = text.find("?", after, min(bound, after + SENTENCE_LIMIT))
+        if asked >= 0 and TERMINATOR.search(text, after, asked) is None:
             raise _Chat("a question")
         if why == "word":
             before = words_before(text, found.start)
@@ -381,7 +382,7 @@ class PostParser:
         if len(slots) == 1 and self._read_roster is self.roster:
             # A one-slot command read before with the same text in its slot (players write the same few names
             # all day): what it was read as then, for this post (see _keep_read).
-            read = self._read.get((id(found.command), *slots.values(), mode, found.template[:1]))
+            read = self._read.get((found.template, *slots.values(), mode))
             if read is not None and read[0] is found.command:
                 data = dict(read[2])
                 if "matched" in data:
@@ -460,15 +461,17 @@ class PostParser:
 
     def _keep_read(self, found: Match, mode: str, kind: str, data: dict[str, Any],
                    how: dict[str, Resolution]) -> None:
-        """Keep how a one-slot command was read, by (the command, its slot's text, the reading mode, the
-        template's first character: a tag or not): the same text reads the same for every author but in a
-        self-vote, whatever the post (a name's reading, its checks and the command's data are pure functions
-        of these and of the parser's roster, grammar and host). Only a reading that counts and raises no flag
-        is kept; the roster's identity is checked (a test swaps it). Bounded: a stranger's text cannot grow it."""
+        """Keep how a one-slot command was read, by (its template, its slot's text, the reading mode), with the
+        command itself, which a look-up checks by identity: the same text reads the same for every author but
+        in a self-vote, whatever the post (a name's reading, its checks and the command's data are pure
+        functions of the command, the slot's text, the mode and whether the template is a tag, and of the
+        parser's roster, grammar and host; the template's text tells the last, and is a key cheaper to make
+        than the command's id). Only a reading that counts and raises no flag is kept; the roster's identity
+        is checked (a test swaps it). Bounded: a stranger's text cannot grow it."""
         if self._read_roster is not self.roster:
             self._read, self._read_roster = {}, self.roster
         if len(self._read) < _READS_KEPT:
-            self._read[(id(found.command), *found.slots.values(), mode, found.template[:1])] = (
+            self._read[(found.template, *found.slots.values(), mode)] = (
                 found.command, kind, {**data, "matched": dict(data["matched"])} if "matched" in data else dict(data),
                 dict(how))
 

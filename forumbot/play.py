@@ -133,8 +133,13 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
     """A post in a thread the game only watches (Mafia's game thread under moderation): what the game makes
     of it goes to the host as flags; nothing in it counts as a command."""
     watched, watch = getattr(run.game, "watched_threads", None), getattr(run.game, "watch_post", None)
+    if watched is None or watch is None:
+        return
+    threads = watched(step.state)
+    if not threads:   # (a game that watches no thread now: the thread's name is not worked out)
+        return
     thread = run.thread_name(post.thread)
-    if watched is None or watch is None or thread not in watched(step.state):
+    if thread not in threads:
         return
     post_intent = Intent("post", {"text": post.body, "dialect": post.dialect}, post_id=post.platform_id,
                          author=post.author, at=post.created, line=post.body[:200], url=post.url)

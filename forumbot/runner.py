@@ -104,8 +104,8 @@ class _TokenNames(dict[str, str]):
 @dataclass(slots=True)
 class _Reading:
     """What a game reads in one state (Runner._reading): its threads and the authors of the PMs it reads,
-    with what they were worked out from."""
-    state: Any
+    with what they were worked out from (the state's own, not the state: a state that reads the same has the
+    same reading)."""
     host: HostState
     config: Any
     count: int                  # how many thread ids the bot had opened (run.thread_ids)
@@ -244,13 +244,15 @@ class Runner:
         count = len(run.thread_ids)   # (a thread the bot opens gets its id once, in run.thread_ids)
         roles = game.threads(state)
         base = game.pm_authors(state)
-        if like is not None and like.host is host and like.config is config and like.count == count \
-                and (like.base is base or like.base == base) and like.roles == roles:
-            return _Reading(state, host, config, count, roles, like.threads, like.by_role, base, like.extra,
-                            like.authors, like.also)
+        if like is not None and like.host is host and like.config is config and like.count == count:
+            if like.base is base and like.roles is roles:
+                return like   # (a step of votes: the new state reads what the state before read, by the same objects)
+            if like.base == base and like.roles == roles:
+                return _Reading(host, config, count, roles, like.threads, like.by_role, base, like.extra, like.authors,
+                                like.also)
         by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
         extra = ((config.host,) if config.host else ()) + tuple(host.accounts)
-        return _Reading(state, host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
+        return _Reading(host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
                         extra, tuple(dict.fromkeys((*base, *extra))), self._lookalike(run))
 
     def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:

@@ -43,13 +43,16 @@ def test_every_boundary_holds_what_the_scans_look_for(text, lookahead):
     boundary = reading._finders(lookahead)[0]
     if boundary.search(text) is not None or reading._BOUNDARY.search(text) is not None:
         assert reading._MAY_SPLIT.search(text) is not None or reading._MAY_JOIN.search(text) is not None
+    # starts() asks both in one search
+    assert (reading._MAY_BREAK.search(text) is None) == (reading._MAY_SPLIT.search(text) is None
+                                                          and reading._MAY_JOIN.search(text) is None)
 
 
 @settings(max_examples=400, deadline=None)
 @given(text=_TEXTS, lookahead=st.sampled_from(_LOOKAHEADS), mode=st.sampled_from(["commands", "bold"]))
 def test_the_starts_of_a_line_are_those_found_without_the_scans(text, lookahead, mode):
     line = Line(text.replace("\n", " "), ())
-    with patch.object(reading, "_MAY_SPLIT", re.compile("")):       # every line to the boundary regex
+    with patch.object(reading, "_MAY_BREAK", re.compile("")):       # every line to the boundary regex
         before = list(starts(line, mode, lookahead))
     assert list(starts(line, mode, lookahead)) == before
 
@@ -76,3 +79,31 @@ def test_a_line_of_one_piece_does_not_run_the_boundary_regex(text):
     boundary, word, check = reading._finders(_RU.start_pattern)
     with patch.object(reading, "_finders", lambda lookahead: (_NoPass(), word, check)):
         assert starts(Line(text, ()), "commands", _RU.start_pattern) == ((0, "start"),)
+
+
+_ASKED_BITS = ["Голосую против ", "Vote ", "Bob", "Хэнкса", "?", ".", "…", "!", "\n", " ", "и", "x", "??", "?."]
+
+
+@settings(max_examples=400, deadline=None)
+@given(rest=st.lists(st.sampled_from(_ASKED_BITS), max_size=8).map("".join),
+       lead=st.sampled_from(["Голосую против ", "Vote "]), bound=st.integers(0, 60))
+def test_a_question_is_told_as_is_question_tells_it(rest, lead, bound):
+    """PostParser._check_chat looks for a "?" before it asks the terminator regex: a command is a question
+    exactly when is_question says so."""
+    from forumbot.model import PlayerRef
+    from forumbot.parse import PostParser, _Chat
+    from forumbot.text.names import Roster
+    grammar = _RU if lead.startswith("Г") else _EN
+    parser = PostParser(grammar, Roster([PlayerRef("Bob")], lang=grammar.lang))
+    text = lead + rest
+    found = grammar.match_at(text, 0)
+    if found is None or found.command.kind not in ("vote", "unvote", "no_lynch"):
+        return
+    end = min(bound + found.literal_end, len(text))
+    span = (0, end)
+    try:
+        parser._check_chat(Line(text, (span,)), found, "bold", "bold", span)
+        asked = False
+    except _Chat as chat:
+        asked = chat.reason == "a question"
+    assert asked == reading.is_question(text, found.literal_end, end)

@@ -15,8 +15,17 @@ _CHARS = ["a", "Я", "ё", '"', "\\", "\n", "\x00", "\u2028", "\ud800", "😀", 
 _TEXT = st.text(st.sampled_from(_CHARS), max_size=6)
 
 
+class _Name(str):
+    """A text of a str subclass: the encoder writes it as the text it is."""
+
+
+# A text field's value: text, a str subclass's, or (a state read from odd JSON) no text at all, which _entry_text
+# leaves to the encoder (its TypeError).
+_VALUE = _TEXT | _TEXT.map(_Name) | st.none() | st.integers(0, 3)
+
+
 @settings(max_examples=300, deadline=None)
-@given(_TEXT, _TEXT, st.integers(-5, 10**20) | st.booleans(), _TEXT, _TEXT, _TEXT,
+@given(_VALUE, _VALUE, st.integers(-5, 10**20) | st.booleans(), _VALUE, _VALUE, _VALUE,
        st.booleans() | st.integers(0, 2), st.booleans() | st.none())
 def test_an_entry_text_is_the_encoders_text(voter, target, seq, at, post, url, final, withdrawn):
     for entry in (new_entry(voter, target, seq, at, post, url, final, withdrawn),

@@ -152,9 +152,9 @@ def test_what_a_game_reads_held_with_its_state_is_what_it_reads_afresh(plan):
         runner.step(at(minute))
         version, state, host, _, held = runner._states["g"]
         fresh = runner._reading(run, state, host)
-        if held is not None:
-            assert (held.state, held.host, held.threads, held.by_role, held.authors) == \
-                (state, host, fresh.threads, fresh.by_role, fresh.authors)
+        if held is not None:   # (a reading holds no state: a state that reads the same keeps the reading before)
+            assert (held.host, held.threads, held.by_role, held.authors) == \
+                (host, fresh.threads, fresh.by_role, fresh.authors)
     # ... and the game read every post as a runner made afresh reads them
     again = Runner(runner.store, forum, [GameRun.build(config())])
     assert again.recount(again.runs[0], at(minute)) == runner.recount(run, at(minute))
@@ -181,5 +181,6 @@ def test_a_vote_and_count_step_stays_under_its_budget_of_bytecodes_in_the_runner
     # read the game's threads and PM authors for two new states and the held one twice, asked GameRun.name
     # sixteen times; 1,430 after (delivery included); 1,383 after issue 16's sixth round (crash points left out
     # while inert, the plan's and the reading's fields read as slots, no copy of the fetched posts); the
-    # review called the inert crash points again (one branch each where it tested for them).
-    assert max(counts[1:]) <= 1_400, counts
+    # review called the inert crash points again (one branch each where it tested for them); 1,391 → 1,373 in
+    # round 12 (a vote's step keeps the reading it had: its new state reads the same by the same objects).
+    assert max(counts[1:]) <= 1_380, counts

@@ -343,15 +343,19 @@ def _entry_text(entry: VoteEntry) -> str:
     """_dumps(_entry_json(entry)), written out for an entry of the usual types in field order (text, an int,
     two bools; one is made a vote): the C encoder's list machinery costs more than the text. The strings are
     escaped by the very function the encoder escapes them with (json.encoder.encode_basestring)."""
-    values = _ENTRY_VALUES(entry)
-    if tuple(map(type, values)) == _USUAL_TYPES:
-        voter, target, seq, at, post, url, final, withdrawn = values
-        return (f"[{_string(voter)}, {_string(target)}, {seq}, {_string(at)}, {_string(post)}, {_string(url)}, "
-                f"{'true' if final else 'false'}, {'true' if withdrawn else 'false'}]")
+    voter, target, seq, at, post, url, final, withdrawn = _ENTRY_VALUES(entry)
+    if (type(seq), type(final), type(withdrawn)) == _USUAL_TYPES:
+        # The texts are not looked at here: _string takes any str (a subclass too, escaped as the encoder escapes
+        # it) and raises TypeError for anything else, which the encoder then writes as it would.
+        try:
+            return (f"[{_string(voter)}, {_string(target)}, {seq}, {_string(at)}, {_string(post)}, {_string(url)}, "
+                    f"{'true' if final else 'false'}, {'true' if withdrawn else 'false'}]")
+        except TypeError:
+            pass
     return _dumps(_entry_json(entry))
 
 
-_USUAL_TYPES = (str, str, int, str, str, str, bool, bool)
+_USUAL_TYPES = (int, bool, bool)   # (seq, final, withdrawn: the values that are not text)
 _ENTRY_VALUES = attrgetter(*(f.name for f in fields(VoteEntry)))   # _entry_json's values, in one C call
 
 
@@ -440,7 +444,9 @@ def voted(entries: tuple[VoteEntry, ...], entry: VoteEntry) -> tuple[VoteEntry, 
 def moved(entries: tuple[VoteEntry, ...], left: str | None, entry: VoteEntry) -> tuple[VoteEntry, ...]:
     """voted(struck(entries, entry.voter, left), entry) as one change (one new tuple, one derivation): a vote
     that moves a voter from wagon `left` (None: from none) to the entry's."""
-    old = _derived(entries)
+    old = _DERIVED.get(id(entries))   # (_derived's look-up, without its frame: one a vote)
+    if old is None or old.entries is not entries:
+        old = _derived(entries)
     index = old.index
     at_left = None if left is None else index.get((entry.voter, left))
     at = index.get((entry.voter, entry.target))
