@@ -30,13 +30,20 @@ def parse_time(text: str) -> datetime:
     return value.astimezone(UTC)
 
 
+# The epoch, as a time in UTC and as the same time without a zone (format_time).
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+
+
 @lru_cache(maxsize=1024)
 def format_time(value: datetime) -> str:
     """The canonical text of a time: UTC, seconds, trailing Z. Kept for the last times asked: a step writes
     the same few times many times over (equal times are the same instant, whose text is the same)."""
     if value.tzinfo is not UTC:
         value = value.astimezone(UTC)
-    return value.isoformat(timespec="seconds")[:19] + "Z"   # isoformat is several times faster than strftime
+    # The same time without a zone: its isoformat (several times faster than strftime) has no offset to
+    # format and cut off (an aware time's does it by a second printf and a concatenation: a third of the cost).
+    return (_NAIVE_EPOCH + (value - _EPOCH)).isoformat("T", "seconds") + "Z"
 
 
 @dataclass(frozen=True)
