@@ -45,7 +45,7 @@ from forumbot.games.mafia.state import (
     state_to_json,
     struck,
 )
-from forumbot.kept import ByIdentity, FrozenDict, FrozenList
+from forumbot.kept import REMADE, ByIdentity, Edits, FrozenDict, FrozenList, Remade
 from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
@@ -636,48 +636,66 @@ def _wagon_views(wagons: list[voting.Wagon], need: int | None, remade: voting.Re
     kept, make = found
     # The wagons the last votes changed are the only ones made (and kept); any other not kept (the KeyError
     # in `of`: a count with another majority, or the first) is made from its entries.
+    carried: Remade = []
     if remade:
-        _remade_views(kept, remade, need)
+        carried = _remade_views(kept, remade, need)
     elif remade is None:
         kept.add(wagons, make)
     try:
-        return list(map(kept.dicts[0].__getitem__, map(id, wagons)))     # (kept.of's, without its frame)
+        views = list(map(kept.dicts[0].__getitem__, map(id, wagons)))     # (kept.of's, without its frame)
     except KeyError:
         return kept.of(wagons, make, list)
+    if carried:   # the views remade from views before, by this count's list of them (as REMADE.put puts it)
+        lists, held = REMADE.dicts
+        if len(lists) >= REMADE.size:
+            lists, held = REMADE.dicts = ({}, {})
+        key = id(views)
+        held[key] = views                        # the list first: then its views remade
+        lists[key] = carried
+    return views
 
 
-def _remade_views(kept: ByIdentity[FrozenDict], remade: voting.Remade, need: int | None) -> None:
+def _remade_views(kept: ByIdentity[FrozenDict], remade: voting.Remade, need: int | None) -> Remade:
     """The views of the wagons votes remade, each from the view of the wagon it was made from: its list of
     voters changed in the places its entries were (voting._voted), the other voters' views carried, not
-    looked up one by one. A wagon whose wagon before was not shown with this majority is left out."""
+    looked up one by one. A wagon whose wagon before was not shown with this majority is left out. Returns
+    each view made from the view before, with it and the edits of its voters (kept.REMADE's)."""
     views, objects = kept.dicts     # (each put as ByIdentity.put puts one, without a call each)
     if len(views) >= kept.size:
         views, objects = kept.dicts = ({}, {})
     entry_views, entries = _ENTRY_VIEWS.dicts
     if len(entry_views) >= _ENTRY_VIEWS.size:
         entry_views, entries = _ENTRY_VIEWS.dicts = ({}, {})
+    made: Remade = []
     for wagon, old, changes in remade:
         if old is None:
+            shown = None
             voters: list[FrozenDict] = []
         else:
             shown = views.get(id(old))
             if shown is None:
                 continue
             voters = [*shown["voters"]]
+        edits: Edits = []
         for place, out, entry in changes:
             if entry is None:
                 del voters[place]
+                edits.append((place, out, None))
                 continue
             # A vote's entry is new: its view is made here (and kept for a count with another majority).
             key = id(entry)
             entries[key] = entry                 # the entry first: then its view
             view = entry_views[key] = _voter_view(entry)
             voters[place:place + out] = (view,)
+            edits.append((place, out, view))
         count = len(wagon.voters)
         key = id(wagon)
         objects[key] = wagon                     # the wagon first: then its view
-        views[key] = FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
-                                l_minus=(need - count) if need is not None else None, voters=FrozenList(voters))
+        views[key] = made_view = FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count,
+                                            needed=need, l_minus=(need - count) if need is not None else None,
+                                            voters=FrozenList(voters))
+        made.append((made_view, shown, edits))   # (a new wagon's, with None: no view before to carry)
+    return made
 
 
 def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
