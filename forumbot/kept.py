@@ -117,15 +117,18 @@ class ByIdentity(Generic[T]):
         values_by_id[key] = value
 
 
-# The views (FrozenDicts) of a list remade from views before by a few edits of their list of items (a vote
+# The views (FrozenDicts) of a list remade from views before by a few edits of their lists of items (a vote
 # count's wagons, each wagon's voters after a vote: game._remade_views), by the identity of the list: each
-# (the view, the view before, the edits), each edit (place, how many items taken out there, the item put there
-# or None) applied in order. What was made of each item of the view before (the renderer's text of a voter) is
-# carried over by the same edits (`edited`), not looked up item by item. Written by the game, read by the
-# renderer; a view not in it is made afresh.
+# (the view, the view before or None, the edits), each edit (place, how many items taken out there, what the
+# item put there was made from, or None) applied in order; and the items put, by the id of what each was made
+# from. What was made of each item of the view before (the renderer's text of a voter) is carried over by the
+# same edits (`edited`), not looked up item by item. Written by the game, read by the renderer; a view not in
+# it is made afresh. A count's record is read when the count is rendered, in the same step: a few kept are
+# enough, and more would keep thousands of containers alive between two resets (the cycle collector counts
+# them).
 Edits = list[tuple[int, int, Any]]
 Remade = list[tuple[FrozenDict, FrozenDict | None, Edits]]
-REMADE: ByIdentity[Remade] = ByIdentity(256)
+REMADE: ByIdentity[tuple[Remade, dict[int, Any]]] = ByIdentity(16)
 
 
 def edited(values: list[T], edits: Edits, make: Callable[[Any], T]) -> list[T]:

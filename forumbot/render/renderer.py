@@ -365,10 +365,12 @@ class Renderer:
         one not kept is asked for, and one kept is the very object kept (it is held), so a FrozenDict."""
         if type(entry) is not FrozenDict:
             raise _NotFrozen
-        return self._game_voter(entry)
+        return self._game_voter({id(entry): entry}, entry)
 
-    def _game_voter(self, entry: FrozenDict) -> str:
-        """_frozen_voter's text of a voter the game's view holds (a FrozenDict: kept.REMADE's)."""
+    def _game_voter(self, put: dict[int, FrozenDict], made_from: Any) -> str:
+        """_frozen_voter's text of a voter the game's view put, by the id of what it was made from (kept.REMADE's:
+        a FrozenDict)."""
+        entry = put[id(made_from)]
         text = self._link(self._esc(entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
@@ -437,11 +439,12 @@ class Renderer:
             # The game's views of this count remade from views of the count before by edits of their voters:
             # each one's texts are those of the one before (when kept here) with the same edits, the voters
             # it put made. Only the game's lists are in REMADE (held there: the identity is this very list).
+            carried, put = remade
             kept, held = self._finished.dicts
-            if len(kept) + len(remade) > self._finished.size:
+            if len(kept) + len(carried) > self._finished.size:
                 kept, held = self._finished.dicts = ({}, {})
-            make = self._game_voter
-            for wagon, shown, edits in remade:
+            make = partial(self._game_voter, put)
+            for wagon, shown, edits in carried:
                 before = kept.get(id(shown))
                 if before is not None:
                     texts = edited(before[1], edits, make)
