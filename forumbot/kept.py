@@ -1,6 +1,7 @@
 """Values kept by the identity of the objects they were made from (issue 16): a vote count's parts of a view
 that cannot change and their text, a vote's roster as a set, a signed-up roster. A step then redoes only
-what changed since the one before."""
+what changed since the one before; a view remade from the one before by a few edits says so (`REMADE`), so
+what was made of the one before is carried over with the same edits."""
 
 from __future__ import annotations
 
@@ -114,3 +115,26 @@ class ByIdentity(Generic[T]):
         key = id(obj)
         kept[key] = obj                      # the object first: then its value
         values_by_id[key] = value
+
+
+# The views (FrozenDicts) of a list remade from views before by a few edits of their lists of items (a vote
+# count's wagons, each wagon's voters after a vote: game._remade_views), by the identity of the list: each
+# (the view, the view before or None, the edits), each edit (place, how many items taken out there, what the
+# item put there was made from, or None) applied in order; and the items put, by the id of what each was made
+# from. What was made of each item of the view before (the renderer's text of a voter) is carried over by the
+# same edits (`edited`), not looked up item by item. Written by the game, read by the renderer; a view not in
+# it is made afresh. A count's record is read when the count is rendered, in the same step: a few kept are
+# enough, and more would keep thousands of containers alive between two resets (the cycle collector counts
+# them).
+Edits = list[tuple[int, int, Any]]
+Remade = list[tuple[FrozenDict, FrozenDict | None, Edits]]
+REMADE: ByIdentity[tuple[Remade, dict[int, Any]]] = ByIdentity(16)
+
+
+def edited(values: list[T], edits: Edits, make: Callable[[Any], T]) -> list[T]:
+    """`values`, made of a list's items one each, as a new list with that list's `edits` applied: the value of
+    each item put there made by `make`."""
+    values = [*values]
+    for place, out, item in edits:
+        values[place:place + out] = () if item is None else (make(item),)
+    return values

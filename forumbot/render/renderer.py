@@ -8,6 +8,7 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache, partial
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from jinja2.utils import internalcode
 
 from forumbot.errors import ConfigError
-from forumbot.kept import ByIdentity, FrozenDict, FrozenList
+from forumbot.kept import REMADE, ByIdentity, FrozenDict, FrozenList, edited
 from forumbot.model import Event, Outgoing, filled, parse_time
 from forumbot.render import shared
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
@@ -266,6 +267,7 @@ class _NotFrozen(Exception):
 
 _ONLY_FROZEN = frozenset((FrozenDict,))   # the types of a FrozenList's voters whose texts are kept
 _ONLY_STR = frozenset((str,))             # of a FrozenList of names
+_FIRST = itemgetter(0)
 
 
 class Renderer:
@@ -300,8 +302,8 @@ class Renderer:
         # Consecutive vote counts repeat almost every voter: each link is formatted once.
         self._voter_cache: dict[tuple[str, str, bool, bool], str] = {}
         self._frozen_texts: ByIdentity[str] = ByIdentity(self._KEEP_VOTERS)   # a FrozenDict voter's text
-        # A FrozenDict wagon's view with its voters' text, by the view's identity.
-        self._finished: ByIdentity[dict[str, Any]] = ByIdentity(self._KEEP_WAGONS)
+        # A FrozenDict wagon's view with its voters' text (and the text of each), by the view's identity.
+        self._finished: ByIdentity[tuple[FrozenDict, list[str]]] = ByIdentity(self._KEEP_WAGONS)
         self._not_voting_texts: ByIdentity[str] = ByIdentity(self._KEEP_WAGONS)   # a FrozenList of names, joined
 
     def environment(self, loader: jinja2.BaseLoader,
@@ -363,6 +365,12 @@ class Renderer:
         one not kept is asked for, and one kept is the very object kept (it is held), so a FrozenDict."""
         if type(entry) is not FrozenDict:
             raise _NotFrozen
+        return self._game_voter({id(entry): entry}, entry)
+
+    def _game_voter(self, put: dict[int, FrozenDict], made_from: Any) -> str:
+        """_frozen_voter's text of a voter the game's view put, by the id of what it was made from (kept.REMADE's:
+        a FrozenDict)."""
+        entry = put[id(made_from)]
         text = self._link(self._esc(entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
@@ -426,8 +434,25 @@ class Renderer:
         wagons = view.get("wagons", [])
         if not isinstance(wagons, list):
             wagons = list(wagons)
+        remade = REMADE.dicts[0].get(id(wagons))     # (ByIdentity.get's, without its frame)
+        if remade is not None:
+            # The game's views of this count remade from views of the count before by edits of their voters:
+            # each one's texts are those of the one before (when kept here) with the same edits, the voters
+            # it put made. Only the game's lists are in REMADE (held there: the identity is this very list).
+            carried, put = remade
+            kept, held = self._finished.dicts
+            if len(kept) + len(carried) > self._finished.size:
+                kept, held = self._finished.dicts = ({}, {})
+            make = partial(self._game_voter, put)
+            for wagon, shown, edits in carried:
+                before = kept.get(id(shown))
+                if before is not None:
+                    texts = edited(before[1], edits, make)
+                    key = id(wagon)
+                    held[key] = wagon                # the view first: then its finished dict
+                    kept[key] = FrozenDict(wagon, voters_text=", ".join(texts)), texts
         try:
-            finished = self._finished.made(wagons, self._finished_wagon)
+            finished = list(map(_FIRST, self._finished.made(wagons, self._finished_wagon)))
         except _NotFrozen:     # not the game's views (read back from JSON): each by what it says, none kept
             finished = [{**w, "voters_text": self._voters_text(w["voters"])} for w in wagons]
         out = {**view, "wagons": finished}
@@ -444,14 +469,15 @@ class Renderer:
             out["not_voting_text"] = ", ".join(map(self._filters["esc"], not_voting))
         return out
 
-    def _finished_wagon(self, wagon: Any) -> dict[str, Any]:
-        """A wagon's view with its voters' text, kept by the view's identity: only when neither can change
-        (else _NotFrozen: the view is not the game's, nothing of it is kept; a voter that is no FrozenDict
-        raises it when its text is made, _frozen_voter)."""
+    def _finished_wagon(self, wagon: Any) -> tuple[FrozenDict, list[str]]:
+        """A wagon's view with its voters' text, and the text of each voter, kept by the view's identity: only
+        when neither can change (else _NotFrozen: the view is not the game's, nothing of it is kept; a voter
+        that is no FrozenDict raises it when its text is made, _frozen_voter)."""
         voters = wagon["voters"]
         if type(wagon) is not FrozenDict or type(voters) is not FrozenList:
             raise _NotFrozen
-        return FrozenDict(wagon, voters_text=", ".join(self._frozen_texts.made(voters, self._frozen_voter)))
+        texts = self._frozen_texts.made(voters, self._frozen_voter)
+        return FrozenDict(wagon, voters_text=", ".join(texts)), texts
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""

@@ -45,7 +45,7 @@ from forumbot.games.mafia.state import (
     state_to_json,
     struck,
 )
-from forumbot.kept import ByIdentity, FrozenDict, FrozenList
+from forumbot.kept import REMADE, ByIdentity, FrozenDict, FrozenList, Remade
 from forumbot.model import Event, Intent, PlayerRef, format_time
 from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
@@ -637,27 +637,42 @@ def _wagon_views(wagons: list[voting.Wagon], need: int | None, remade: voting.Re
     # The wagons the last votes changed are the only ones made (and kept); any other not kept (the KeyError
     # in `of`: a count with another majority, or the first) is made from its entries.
     if remade:
-        _remade_views(kept, remade, need)
-    elif remade is None:
-        kept.add(wagons, make)
+        carried = _remade_views(kept, remade, need)
+    else:
+        carried = None
+        if remade is None:
+            kept.add(wagons, make)
     try:
-        return list(map(kept.dicts[0].__getitem__, map(id, wagons)))     # (kept.of's, without its frame)
+        views = list(map(kept.dicts[0].__getitem__, map(id, wagons)))     # (kept.of's, without its frame)
     except KeyError:
         return kept.of(wagons, make, list)
+    if carried:   # (a pair) the views remade from views before, by this list of them (as REMADE.put puts it)
+        lists, held = REMADE.dicts
+        if len(lists) >= REMADE.size:
+            lists, held = REMADE.dicts = ({}, {})
+        key = id(views)
+        held[key] = views                        # the list first: then its views remade
+        lists[key] = carried
+    return views
 
 
-def _remade_views(kept: ByIdentity[FrozenDict], remade: voting.Remade, need: int | None) -> None:
+def _remade_views(kept: ByIdentity[FrozenDict], remade: voting.Remade,
+                  need: int | None) -> tuple[Remade, dict[int, FrozenDict]]:
     """The views of the wagons votes remade, each from the view of the wagon it was made from: its list of
     voters changed in the places its entries were (voting._voted), the other voters' views carried, not
-    looked up one by one. A wagon whose wagon before was not shown with this majority is left out."""
+    looked up one by one. A wagon whose wagon before was not shown with this majority is left out. Returns
+    each view made, with the view it was made from (None: a new wagon) and the changes to its entries, and
+    the views of the entries put by their id (kept.REMADE's)."""
     views, objects = kept.dicts     # (each put as ByIdentity.put puts one, without a call each)
     if len(views) >= kept.size:
         views, objects = kept.dicts = ({}, {})
     entry_views, entries = _ENTRY_VIEWS.dicts
     if len(entry_views) >= _ENTRY_VIEWS.size:
         entry_views, entries = _ENTRY_VIEWS.dicts = ({}, {})
+    made: Remade = []
     for wagon, old, changes in remade:
         if old is None:
+            shown = None
             voters: list[FrozenDict] = []
         else:
             shown = views.get(id(old))
@@ -676,8 +691,16 @@ def _remade_views(kept: ByIdentity[FrozenDict], remade: voting.Remade, need: int
         count = len(wagon.voters)
         key = id(wagon)
         objects[key] = wagon                     # the wagon first: then its view
-        views[key] = FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
-                                l_minus=(need - count) if need is not None else None, voters=FrozenList(voters))
+        if shown is None:
+            made_view = FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count,
+                                   needed=need, l_minus=(need - count) if need is not None else None,
+                                   voters=FrozenList(voters))
+        else:   # the view before with what changed: its target and majority (and the order of its keys) are these
+            made_view = FrozenDict(shown, count=count, l_minus=(need - count) if need is not None else None,
+                                   voters=FrozenList(voters))
+        views[key] = made_view
+        made.append((made_view, shown, changes))
+    return made, entry_views
 
 
 def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
@@ -729,7 +752,8 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
     limit = state.options.no_lynch_limit
     # voting.rule and voting.needed, without their frames (a count after every vote)
-    need = len(state.alive) // 2 + 1 if state.no_lynch_used < limit else None
+    alive = len(state.alive)
+    need = alive // 2 + 1 if state.no_lynch_used < limit else None
     wagons, remade, fresh = voting.counted(state)
     if fresh:
         # the views of the entries the votes put, before any wagon's list of them
@@ -738,7 +762,7 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
         "deadline": kept[1] if kept[0] is ends else _deadline_text(ends),
-        "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
+        "rule": "simple" if need is None else "absolute", "alive": alive,
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": limit,
         "wagons": _wagon_views(wagons, need, remade), "not_voting": _not_voting_view(state),
         "locked": sorted(state.locked) if state.locked else [],

@@ -211,7 +211,7 @@ def _voted_wagons(wagons: dict[str, Wagon], groups: dict[str, _Group], remade: R
     for target, (got, voters, changes, old) in groups.items():
         reached = voters[-1].seq if voters else got[0].seq
         wagon = _new(Wagon)    # as _wagon makes it, its voters given
-        vars(wagon).update(target=target, voters=voters, reached=reached, entries=got,
+        wagon.__dict__.update(target=target, voters=voters, reached=reached, entries=got,
                            order=(-len(voters), reached, got[0].seq, target))
         made[target] = wagon
         remade.append((wagon, old, changes))
@@ -324,10 +324,11 @@ def counted(state: MafiaState) -> tuple[list[Wagon], Remade | None, list[VoteEnt
     fresh: list[VoteEntry] | None = None
     parent = made_from(entries)       # a vote's entries: the wagons of those it was made from, if kept
     if parent is not None:
-        kept = _RECENT.get(id(parent[0]))
-        if kept is not None and kept[0] is parent[0]:
+        before, changed = parent
+        kept = _RECENT.get(id(before))
+        if kept is not None and kept[0] is before:
             groups: dict[str, _Group] = {}
-            if _voted(parent[0], kept[1], entries, parent[1], groups):
+            if _voted(before, kept[1], entries, changed, groups):
                 found = _voted_wagons(kept[1], groups, remade)
         else:
             found = _after_votes(entries, parent, remade)
@@ -338,9 +339,9 @@ def counted(state: MafiaState) -> tuple[list[Wagon], Remade | None, list[VoteEnt
             found = _remade(before, made, entries, fresh)
             if found is not None:
                 break
-    if found is None:
-        found = _made(entries)
-        fresh = None
+        else:
+            found = _made(entries)
+            fresh = None
     if len(_RECENT) >= _KEEP_RECENT:
         # The oldest half goes (a copy of the keys, in C: games on other platforms run in other threads).
         for key in tuple(_RECENT)[:_KEEP_RECENT // 2]:
