@@ -236,6 +236,9 @@ class SandboxCodeGenerator(CodeGenerator):
         a variable is read as it is (a dict is never jinja2's `missing`, which its undefined check is for)."""
         code = self._code(target, frame)
         name = _variable(code)
+        if name is not None and name in self._dict_keys:
+            self.write(f"{name}[{key}]")
+            return
         if name is not None:
             flag = getattr(self, "_dict_flags", {}).get(name)
             test = f"type({name}) in _plain_dicts" if flag is None else flag
@@ -352,6 +355,9 @@ class SandboxCodeGenerator(CodeGenerator):
         flags = self._dict_flags
         self._dict_flags = dict(flags)
         item = loop_frame.symbols.ref(node.target.name)   # a parameter no line of the body assigns
+        line = self._line_of(node.body, {node.target.name, *hoisted.values()})
+        if line is not None:
+            self._one_expression(node.body, loop_frame, (item, *hoisted), line)
         if sum(self._reads(node.target.name, b) for b in node.body) > 1:
             self._flag(item)
         self.buffer(loop_frame)
@@ -370,6 +376,88 @@ class SandboxCodeGenerator(CodeGenerator):
         self.end_write(frame)
         if self._assign_stack:
             self._assign_stack[-1].difference_update(loop_frame.symbols.stores)
+
+    def _line_of(self, body: list[nodes.Node], names: set[str]) -> nodes.Node | None:
+        """The first node of a kept loop's body that is all on one template line, of output and `if` only,
+        printed as `visit_Output` prints it (no finalize, no autoescape), whose every read is an item or
+        attribute of one of `names` (the item, the unchanging names) that a plain dict answers with its item;
+        None for any other body."""
+        finalize = self._make_finalize()
+        if finalize.src is not None or not body:
+            return None
+        parts = [part for b in body for part in (b, *b.find_all(nodes.Node))]
+        if len({part.lineno for part in parts}) != 1:
+            return None
+        for part in parts:
+            if isinstance(part, nodes.Stmt) and type(part) not in (nodes.Output, nodes.If):
+                return None
+            if type(part) in (nodes.Getattr, nodes.Getitem) and not (
+                    type(part.node) is nodes.Name and part.node.name in names and (
+                        part.attr not in FROZEN_ATTRIBUTES if type(part) is nodes.Getattr else
+                        type(part.arg) is nodes.Const and type(part.arg.value) in (str, int))):
+                return None
+        return body[0]
+
+    def _one_expression(self, body: list[nodes.Node], frame: Frame, names: tuple[str, ...], line: nodes.Node) -> None:
+        """A kept loop's body of one template line (`_line_of`), written first as one expression that reads
+        the item and the unchanging names, each a plain dict (or FrozenDict), by their keys alone: `w["a"]`
+        for `w.a` (the sandbox's answer when the dict holds "a"), no test a read. A key one lacks is a
+        KeyError: then the body as jinja2 writes it runs instead, from the start. Running the expression has
+        no effect of its own (a kept loop's body reads and calls pure filters only: `_keepable`), and it makes
+        no undefined value (each read is a value the data holds), so what the body prints, or how it fails,
+        is the same, on the same template line."""
+        read = sorted({*names} & {self._variable_of(n, frame) for b in body
+                                  for n in b.find_all(nodes.Name)})
+        self._dict_keys = frozenset(read)
+        try:
+            code = self._expression(body, frame)[0]
+        finally:
+            self._dict_keys = frozenset()
+        self.writeline(f"if {' and '.join(f'type({name}) in _plain_dicts' for name in read) or 'True'}:", line)
+        self.indent()
+        self.writeline("try:")
+        self.indent()
+        self.writeline(f"return {code}", line)
+        self.outdent()
+        self.writeline("except KeyError:")
+        self.indent()
+        self.writeline("pass")
+        self.outdent(2)
+
+    def _variable_of(self, name: nodes.Name, frame: Frame) -> str | None:
+        return _variable(self._code(name, frame))
+
+    def _expression(self, body: list[nodes.Node], frame: Frame) -> tuple[str, bool]:
+        """The text `body` (output and `if`, as `_line_of` takes) prints, as one Python expression, with
+        whether it is a str already: its text and values one `%` format (each value `str()`-ed by `%s`, as
+        visit_Output's), an `if` a conditional expression of its branches' texts."""
+        finalize = self._make_finalize()
+        form, values = "", []
+        for statement in body:
+            if type(statement) is nodes.If:
+                branches = [(statement.test, statement.body), *((e.test, e.body) for e in statement.elif_)]
+                code = self._expression(statement.else_, frame)[0]
+                for test, branch in reversed(branches):
+                    code = f"({self._expression(branch, frame)[0]} if {self._code(test, frame)} else {code})"
+                form += "%s"
+                values.append((code, True))
+                continue
+            for child in statement.nodes:
+                try:
+                    if not (finalize.const or isinstance(child, nodes.TemplateData)):
+                        raise nodes.Impossible()
+                    form += self._output_child_to_const(child, frame, finalize).replace("%", "%%")
+                except (nodes.Impossible, Exception):
+                    form += "%s"
+                    values.append((self._code(child, frame), False))
+        if not values:
+            return repr(form.replace("%%", "%")), True
+        if form == "%s":
+            code, text = values[0]
+            return (code, True) if text else (f"str({code})", True)
+        return f"({form!r} % ({''.join(f'{code}, ' for code, _ in values)}))", True
+
+    _dict_keys: frozenset[str] = frozenset()     # the variables `_one_expression` reads by key alone
 
     def _flag(self, variable: str) -> None:
         """Write the flag of a variable that keeps its value through the function being written."""
