@@ -91,11 +91,27 @@ def _variable(code: str) -> str | None:
     return None if found is None else found.group("a") or found.group("b")
 
 
+class _Made:
+    """An attribute made when first read, then the instance's own (as functools.cached_property, without its
+    lock: a context is one render's, read by one thread)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        self.make, self.name = make, make.__name__
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        made = self.make(obj)
+        setattr(obj, self.name, made)      # (the class's descriptor has no __set__: the instance's value wins)
+        return made
+
+
 class LeanContext(Context):
     """jinja2's Context, made without the parts a render of these templates rarely reads: the evaluation
     context and the set of the globals' names are made when first asked for (filters that take the one,
     `{% autoescape %}`; an imported template's module the other), and a template without
-    blocks gets an empty block table without a comprehension."""
+    blocks gets an empty block table without a comprehension. No __getattr__ (what made those two before):
+    the class's own, which every other read of a context's attribute (`vars`, `parent`) went through first."""
 
     def __init__(self, environment: Any, parent: dict[str, Any], name: str | None, blocks: dict[str, Any],
                  globals: Any = None) -> None:    # noqa: A002 - jinja2's own parameter name
@@ -107,14 +123,13 @@ class LeanContext(Context):
         self._globals = globals
         self.blocks = {k: [v] for k, v in blocks.items()} if blocks else {}
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "eval_ctx":      # what Context.__init__ made at once
-            made = self.eval_ctx = nodes.EvalContext(self.environment, self.name)
-            return made
-        if name == "globals_keys":  # read only by an imported template's module (`{% import %}`)
-            made = self.globals_keys = set() if self._globals is None else set(self._globals)
-            return made
-        raise AttributeError(name)
+    @_Made
+    def eval_ctx(self) -> nodes.EvalContext:      # what Context.__init__ made at once
+        return nodes.EvalContext(self.environment, self.name)
+
+    @_Made
+    def globals_keys(self) -> set[str]:           # read only by an imported template's module (`{% import %}`)
+        return set() if self._globals is None else set(self._globals)
 
 
 def render(template: Template, data: dict[str, Any]) -> str:
@@ -138,6 +153,7 @@ _PURE_NODES = frozenset((nodes.Output, nodes.TemplateData, nodes.If, nodes.Const
 _CONTEXT_READERS = _PURE_NODES | {nodes.For, nodes.Include}
 _KEEP_TEXTS = 512     # a loop's texts kept (a vote count's wagons), then started afresh
 _ONLY_FROZEN = frozenset((FrozenDict,))
+_RESOLVE = Context.resolve_or_missing    # what `_resolved` writes out
 _LISTS = frozenset((list, tuple, FrozenList))    # read whole before the loop's text is made
 
 
@@ -307,7 +323,7 @@ class SandboxCodeGenerator(CodeGenerator):
         hoisted = {target: name for target, (action, name) in probe.symbols.loads.items()
                    if action == VAR_LOAD_RESOLVE and name != "loop" and name not in probe.symbols.stores}
         for target, name in hoisted.items():
-            self.writeline(f"{target} = {self.get_resolve_func()}({name!r})", node)
+            self.writeline(f"{target} = {self._resolved(name)}", node)
         self._hoisted = hoisted
         try:
             if self._keepable(node, hoisted):
@@ -478,7 +494,7 @@ class SandboxCodeGenerator(CodeGenerator):
         if frame.rootlevel and self._plain() and self._template is not None:
             # A name of the context the template never assigns (no `set`, loop, import or `with` of it
             # anywhere) keeps the value the render's first lines read: whether it is a dict is asked once.
-            super().enter_frame(frame)
+            self._enter(frame)
             template = self._template
             stored = {n.name for n in template.find_all(nodes.Name) if n.ctx != "load"}
             stored.update(n.target for n in template.find_all(nodes.Import))
@@ -490,16 +506,38 @@ class SandboxCodeGenerator(CodeGenerator):
             return None
         hoisted = self._hoisted
         if hoisted is None or not frame.loop_frame:
-            return super().enter_frame(frame)
+            return self._enter(frame)
         self._hoisted = None      # the loop's own frame (a test's frame is no loop frame): once
         loads = frame.symbols.loads
         kept = {t: load for t, load in loads.items() if not (t in hoisted and load == (VAR_LOAD_RESOLVE, hoisted[t]))}
         frame.symbols.loads = kept
         try:
-            super().enter_frame(frame)
+            self._enter(frame)
         finally:
             frame.symbols.loads = loads    # (leave_frame still resets every load after the loop)
         return None
+
+    def _resolved(self, name: str) -> str:
+        """The code that resolves a name of the context: Context.resolve_or_missing's own lines, written where
+        the name is read instead of called (a frame and a bound method less each), when the environment's
+        contexts resolve as Context does."""
+        if (not self._plain() or self.get_resolve_func() != "resolve"
+                or getattr(self.environment.context_class, "resolve_or_missing", None) is not _RESOLVE):
+            return f"{self.get_resolve_func()}({name!r})"
+        return (f"(context.vars[{name!r}] if {name!r} in context.vars else context.parent[{name!r}]"
+                f" if {name!r} in context.parent else missing)")
+
+    def _enter(self, frame: Frame) -> None:
+        """jinja2's enter_frame, a name of the context resolved by `_resolved`."""
+        loads = frame.symbols.loads
+        resolved = {t: load for t, load in loads.items() if load[0] == VAR_LOAD_RESOLVE}
+        for target, (_action, name) in resolved.items():
+            self.writeline(f"{target} = {self._resolved(name)}")
+        frame.symbols.loads = {t: load for t, load in loads.items() if t not in resolved}
+        try:
+            super().enter_frame(frame)
+        finally:
+            frame.symbols.loads = loads
 
     def _arguments(self, node: nodes.Call, frame: Frame) -> None:
         first = True
