@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 from io import StringIO
@@ -132,12 +133,19 @@ class LeanContext(Context):
         return set() if self._globals is None else set(self._globals)
 
 
+_new, _lean_init = object.__new__, LeanContext.__init__
+
+
 def render(template: Template, data: dict[str, Any]) -> str:
     """`template.render(**data)` for a synchronous environment, without its two layers of new_context: the
     same context (the template's globals, then `data`), the same text, the same traceback rewriting."""
     env = template.environment
-    context = env.context_class(env, {**template.globals, **data}, template.name, template.blocks,
-                                globals=template.globals)
+    cls = env.context_class
+    if cls is LeanContext:      # made and filled directly: a class with __init__ called with a keyword costs more
+        context = _new(cls)
+        _lean_init(context, env, {**template.globals, **data}, template.name, template.blocks, template.globals)
+    else:
+        context = cls(env, {**template.globals, **data}, template.name, template.blocks, globals=template.globals)
     try:
         return env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
     except Exception:   # noqa: BLE001 - as Template.render: re-raised with the template's lines
@@ -253,7 +261,7 @@ class SandboxCodeGenerator(CodeGenerator):
         code = self._code(target, frame)
         name = _variable(code)
         if name is not None and name in self._dict_keys:
-            self.write(f"{name}[{key}]")
+            self.write(self._read_once.get((name, key)) or f"{name}[{key}]")
             return
         if name is not None:
             flag = getattr(self, "_dict_flags", {}).get(name)
@@ -424,15 +432,23 @@ class SandboxCodeGenerator(CodeGenerator):
         is the same, on the same template line."""
         read = sorted({*names} & {self._variable_of(n, frame) for b in body
                                   for n in b.find_all(nodes.Name)})
+        # A key read more than once (`w.no_lynch` in two tests) is read once, first (a FrozenDict's item costs
+        # twice a plain dict's: a dict subclass's [] goes through its class's __getitem__).
+        reads = Counter((self._variable_of(part.node, frame), repr(part.attr if type(part) is nodes.Getattr
+                                                                  else part.arg.value))     # type: ignore[union-attr]
+                        for b in body for part in b.find_all((nodes.Getattr, nodes.Getitem)))
         self._dict_keys = frozenset(read)
+        self._read_once = {read: self.temporary_identifier() for read, times in reads.items() if times > 1}
         try:
             code = self._expression(body, frame)[0]
         finally:
-            self._dict_keys = frozenset()
+            self._dict_keys, once, self._read_once = frozenset(), self._read_once, {}
         self.writeline(f"if {' and '.join(f'type({name}) in _plain_dicts' for name in read) or 'True'}:", line)
         self.indent()
         self.writeline("try:")
         self.indent()
+        for (variable, key), local in once.items():
+            self.writeline(f"{local} = {variable}[{key}]", line)
         self.writeline(f"return {code}", line)
         self.outdent()
         self.writeline("except KeyError:")
@@ -474,6 +490,7 @@ class SandboxCodeGenerator(CodeGenerator):
         return f"({form!r} % ({''.join(f'{code}, ' for code, _ in values)}))", True
 
     _dict_keys: frozenset[str] = frozenset()     # the variables `_one_expression` reads by key alone
+    _read_once: dict[tuple[str | None, str], str] = {}    # and the local of each of their keys read twice
 
     def _flag(self, variable: str) -> None:
         """Write the flag of a variable that keeps its value through the function being written."""
