@@ -82,6 +82,45 @@ def formats_by_name(phrase: str, given: tuple[str, ...]) -> bool:
     return fields is not None and fields <= frozenset(given)
 
 
+_PERCENT_SAFE = frozenset((str, int))    # values `%s` prints as format(value, "") does: str(value)
+_FORMS = 64        # phrases kept at one `format` call of a template (a language's, a host's), then afresh
+
+
+def phrase_form(forms: dict[str, Any], phrase: str, given: tuple[str, ...]) -> Any:
+    """How `phrase.format(**dict(zip(given, values)))` is filled in at one call of a template, kept in `forms` by
+    the phrase: False when str.format may not (a field not a bare name among `given`: the sandbox's way);
+    else (phrase, given, its `%` form, the order of the values in it), the form None where a field has a
+    format spec or conversion, the order None when it is `given`'s own."""
+    if len(forms) >= _FORMS:
+        forms.clear()
+    if not formats_by_name(phrase, tuple(sorted(given))):
+        form = forms[phrase] = False
+        return form
+    pieces, order = [], []
+    percent: str | None = None
+    for text, field, spec, conversion in string.Formatter().parse(phrase):
+        pieces.append(text.replace("%", "%%"))
+        if field is not None:
+            if spec or conversion:
+                break
+            pieces.append("%s")
+            order.append(given.index(field))
+    else:
+        percent = "".join(pieces)
+    kept = forms[phrase] = (phrase, given, percent, None if order == list(range(len(given))) else tuple(order))
+    return kept
+
+
+def filled(form: tuple[str, tuple[str, ...], str | None, tuple[int, ...] | None], values: tuple[Any, ...]) -> str:
+    """str.format of the phrase of `form` (phrase_form) with `values` by the names given: by its `%` form when
+    each value is a str or int, whose `%s` is the same text as their format(value, "") (a third of the work
+    in C); else by str.format."""
+    phrase, given, percent, order = form
+    if percent is not None and _PERCENT_SAFE.issuperset(map(type, values)):
+        return percent % (values if order is None else tuple(map(values.__getitem__, order)))
+    return phrase.format(**dict(zip(given, values, strict=True)))
+
+
 # What jinja2 writes for a template variable: its local name, or the name checked for `missing` first.
 _VARIABLE = re.compile(r"\(undefined\(name='\w+'\) if (?P<a>l_\d+_\w+) is missing else (?P=a)\)|(?P<b>l_\d+_\w+)")
 
@@ -188,10 +227,12 @@ class SandboxCodeGenerator(CodeGenerator):
     # that says whether the value is a plain dict (or FrozenDict): read once, not at each of its reads.
     _dict_flags: dict[str, str]
     _template: nodes.Template | None = None
+    _forms: list[str]      # the names of each `format` call's kept phrase forms (phrase_form)
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
         self._template, self._dict_flags = node, {}
-        self.writeline("from forumbot.render.codegen import formats_by_name as _formats_by_name")
+        self._forms = []
+        self.writeline("from forumbot.render.codegen import filled as _filled, phrase_form as _phrase_form")
         self.writeline("from forumbot.render.codegen import PLAIN_DICTS as _plain_dicts, loop_text as _loop_text")
         self.writeline("_included = {}")
         self.writeline("_loops = {}")
@@ -199,6 +240,8 @@ class SandboxCodeGenerator(CodeGenerator):
             self._module_dependencies(node)
             self.writeline(f"_reads_context_only = {self._reads_context_only(node)!r}")
         super().visit_Template(node, frame)
+        for forms in self._forms:      # (each `format` call's phrases: read when a render runs, after these)
+            self.writeline(f"{forms} = {{}}")
 
     def _reads_context_only(self, node: nodes.Template) -> bool:
         """Whether the template, included, only reads its context: no assignment, import, macro, block, call,
@@ -296,8 +339,10 @@ class SandboxCodeGenerator(CodeGenerator):
         elif (method.attr == "format" and not node.args and node.kwargs
               and not any(iskeyword(kw.key) or kw.key.startswith("_") for kw in node.kwargs)):
             # (Context.call drops a `_loop_vars` or `_block_vars` keyword: such a call keeps its way.)
-            given = tuple(sorted({kw.key for kw in node.kwargs}))
-            test = f") is str and _formats_by_name({{held}}, {given!r}) else "
+            given = tuple(kw.key for kw in node.kwargs)
+            if len(set(given)) < len(given):
+                return super().visit_Call(node, frame, forward_caller=forward_caller)
+            return self._format_call(node, frame, given)
         else:
             return super().visit_Call(node, frame, forward_caller=forward_caller)
         # (T.m(args) if type(T := x) is dict else environment.call(context, environment.getattr(T, "m"), args))
@@ -315,6 +360,27 @@ class SandboxCodeGenerator(CodeGenerator):
         self.signature(node, frame, extra or None)
         self.write("))")
         return None
+
+    def _format_call(self, node: nodes.Call, frame: Frame, given: tuple[str, ...]) -> None:
+        """`p.format(a=..., b=...)`: (filled(F, (a, b)) if type(p) is str and (F := p's form at this call, kept by
+        the phrase) else environment.call(context, environment.getattr(p, "format"), a=..., b=...)): the phrase,
+        then (the sandbox's getattr,) the arguments once and the call, in jinja2's order (see `phrase_form`)."""
+        held, form, forms = (self.temporary_identifier() for _ in range(3))
+        self._forms.append(forms)
+        self.write(f"(_filled({form}, (")
+        for keyword in node.kwargs:
+            self.visit(keyword.value, frame)
+            self.write(", ")
+        self.write(f")) if type({held} := ")
+        self.visit(node.node.node, frame)     # type: ignore[attr-defined]
+        self.write(f") is str and ({form} := {forms}.get({held}) or _phrase_form({forms}, {held}, {given!r}))"
+                   " else ")
+        self.write(f"environment.call(context, environment.getattr({held}, 'format')")
+        extra = {"_loop_vars": "_loop_vars"} if frame.loop_frame else {}
+        if frame.block_frame:
+            extra["_block_vars"] = "_block_vars"
+        self.signature(node, frame, extra or None)
+        self.write("))")
 
     def visit_For(self, node: nodes.For, frame: Frame) -> None:
         """A loop whose body reads a name from the context (no local of the template holds it) resolves it
