@@ -600,12 +600,25 @@ class SandboxCodeGenerator(CodeGenerator):
             frame.symbols.loads = loads    # (leave_frame still resets every load after the loop)
         return None
 
+    def _resolves_inline(self) -> bool:
+        """Whether the environment's contexts resolve a name as Context does (`_resolved`)."""
+        return self._plain() and getattr(self.environment.context_class, "resolve_or_missing", None) is _RESOLVE
+
+    def write_commons(self) -> None:
+        if not self._resolves_inline():
+            return super().write_commons()
+        # jinja2's lines but `resolve = context.resolve_or_missing`, which only its enter_frame read (`_enter`)
+        self.writeline("undefined = environment.undefined")
+        self.writeline("concat = environment.concat")
+        self.writeline("cond_expr_undefined = Undefined")
+        self.writeline("if 0: yield None")
+        return None
+
     def _resolved(self, name: str) -> str:
         """The code that resolves a name of the context: Context.resolve_or_missing's own lines, written where
         the name is read instead of called (a frame and a bound method less each), when the environment's
         contexts resolve as Context does."""
-        if (not self._plain() or self.get_resolve_func() != "resolve"
-                or getattr(self.environment.context_class, "resolve_or_missing", None) is not _RESOLVE):
+        if self.get_resolve_func() != "resolve" or not self._resolves_inline():
             return f"{self.get_resolve_func()}({name!r})"
         return (f"(context.vars[{name!r}] if {name!r} in context.vars else context.parent[{name!r}]"
                 f" if {name!r} in context.parent else missing)")
