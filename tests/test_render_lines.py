@@ -78,8 +78,9 @@ ONE_LINE = ["{% for w in items %}{% if w.s %}{{ w.a }}{% elif w.c %}[{{ w.c | es
             "{{ w['a'] }}{% endfor %}",
             "{% for w in items %}{{ w[0] }}{{ w.a }}{% endfor %}",
             "{% for w in items %}{{ w.a ~ '%' }}{{ w.c | length }}{{ t.missing }}{% endfor %}"]
-item = st.fixed_dictionaries({}, optional={"a": st.none() | st.integers(-2, 9) | st.sampled_from(["x", "%s", "Я"]),
-                                           "c": st.sampled_from(["y", "", "<b>", 3]), "s": st.booleans(), 0: st.just(1)})
+item = st.fixed_dictionaries({}, optional={
+    "a": st.none() | st.integers(-2, 9) | st.sampled_from(["x", "%s", "Я"]), "c": st.sampled_from(["y", "", "<b>", 3]),
+    "s": st.booleans(), 0: st.just(1)})
 
 
 @settings(max_examples=200, deadline=None)
