@@ -134,8 +134,26 @@ def test_a_loop_resolves_a_name_of_the_context_once_not_at_each_pass():
     code = env.compile("{% for w in v.l %}{{ t.plain }}{{ u }}{% set u = 1 %}{% endfor %}", raw=True)
     lines = [line.strip() for line in code.splitlines()]
     loop = next(n for n, line in enumerate(lines) if line.startswith("for l_1_w in"))
-    assert "l_1_t = resolve('t')" in lines[:loop] and "l_1_t = resolve('t')" not in lines[loop:]
-    assert "l_1_u = resolve('u')" in lines[loop:] and "l_1_u = resolve('u')" not in lines[:loop]
+    t = f"l_1_t = {_RESOLVED.format(name='t')}"    # (resolve_or_missing's lines, written out: codegen._resolved)
+    u = f"l_1_u = {_RESOLVED.format(name='u')}"
+    assert t in lines[:loop] and t not in lines[loop:]
+    assert u in lines[loop:] and u not in lines[:loop]
+
+
+_RESOLVED = ("(context.vars['{name}'] if '{name}' in context.vars else context.parent['{name}'] if '{name}' in"
+             " context.parent else missing)")
+
+
+def test_a_name_is_resolved_as_the_contexts_resolve_or_missing_resolves_it():
+    """The written-out resolve (no call) is Context.resolve_or_missing's: a name in the context's vars first,
+    then in its parent, else missing (`is defined` false)."""
+    env = Renderer("markdown", "en").env
+    source = "{{ a }}{{ b }}{{ c is defined }}"
+    assert "resolve(" not in env.compile(source, raw=True)
+    context = env.context_class(env, {"a": 1, "b": 2}, None, {})
+    context.vars["a"] = 3
+    assert "".join(env.from_string(source).root_render_func(context)) == "32False"
+    assert context.resolve_or_missing("a") == 3 and context.resolve_or_missing("c") is jinja2.utils.missing
 
 
 @settings(max_examples=300, deadline=None)

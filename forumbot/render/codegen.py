@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 from io import StringIO
@@ -81,6 +82,45 @@ def formats_by_name(phrase: str, given: tuple[str, ...]) -> bool:
     return fields is not None and fields <= frozenset(given)
 
 
+_PERCENT_SAFE = frozenset((str, int))    # values `%s` prints as format(value, "") does: str(value)
+_FORMS = 64        # phrases kept at one `format` call of a template (a language's, a host's), then afresh
+
+
+def phrase_form(forms: dict[str, Any], phrase: str, given: tuple[str, ...]) -> Any:
+    """How `phrase.format(**dict(zip(given, values)))` is filled in at one call of a template, kept in `forms` by
+    the phrase: False when str.format may not (a field not a bare name among `given`: the sandbox's way);
+    else (phrase, given, its `%` form, the order of the values in it), the form None where a field has a
+    format spec or conversion, the order None when it is `given`'s own."""
+    if len(forms) >= _FORMS:
+        forms.clear()
+    if not formats_by_name(phrase, tuple(sorted(given))):
+        form = forms[phrase] = False
+        return form
+    pieces, order = [], []
+    percent: str | None = None
+    for text, field, spec, conversion in string.Formatter().parse(phrase):
+        pieces.append(text.replace("%", "%%"))
+        if field is not None:
+            if spec or conversion:
+                break
+            pieces.append("%s")
+            order.append(given.index(field))
+    else:
+        percent = "".join(pieces)
+    kept = forms[phrase] = (phrase, given, percent, None if order == list(range(len(given))) else tuple(order))
+    return kept
+
+
+def filled(form: tuple[str, tuple[str, ...], str | None, tuple[int, ...] | None], values: tuple[Any, ...]) -> str:
+    """str.format of the phrase of `form` (phrase_form) with `values` by the names given: by its `%` form when
+    each value is a str or int, whose `%s` is the same text as their format(value, "") (a third of the work
+    in C); else by str.format."""
+    phrase, given, percent, order = form
+    if percent is not None and _PERCENT_SAFE.issuperset(map(type, values)):
+        return percent % (values if order is None else tuple(map(values.__getitem__, order)))
+    return phrase.format(**dict(zip(given, values, strict=True)))
+
+
 # What jinja2 writes for a template variable: its local name, or the name checked for `missing` first.
 _VARIABLE = re.compile(r"\(undefined\(name='\w+'\) if (?P<a>l_\d+_\w+) is missing else (?P=a)\)|(?P<b>l_\d+_\w+)")
 
@@ -91,11 +131,27 @@ def _variable(code: str) -> str | None:
     return None if found is None else found.group("a") or found.group("b")
 
 
+class _Made:
+    """An attribute made when first read, then the instance's own (as functools.cached_property, without its
+    lock: a context is one render's, read by one thread)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        self.make, self.name = make, make.__name__
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        made = self.make(obj)
+        setattr(obj, self.name, made)      # (the class's descriptor has no __set__: the instance's value wins)
+        return made
+
+
 class LeanContext(Context):
     """jinja2's Context, made without the parts a render of these templates rarely reads: the evaluation
     context and the set of the globals' names are made when first asked for (filters that take the one,
     `{% autoescape %}`; an imported template's module the other), and a template without
-    blocks gets an empty block table without a comprehension."""
+    blocks gets an empty block table without a comprehension. No __getattr__ (what made those two before):
+    the class's own, which every other read of a context's attribute (`vars`, `parent`) went through first."""
 
     def __init__(self, environment: Any, parent: dict[str, Any], name: str | None, blocks: dict[str, Any],
                  globals: Any = None) -> None:    # noqa: A002 - jinja2's own parameter name
@@ -107,22 +163,28 @@ class LeanContext(Context):
         self._globals = globals
         self.blocks = {k: [v] for k, v in blocks.items()} if blocks else {}
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "eval_ctx":      # what Context.__init__ made at once
-            made = self.eval_ctx = nodes.EvalContext(self.environment, self.name)
-            return made
-        if name == "globals_keys":  # read only by an imported template's module (`{% import %}`)
-            made = self.globals_keys = set() if self._globals is None else set(self._globals)
-            return made
-        raise AttributeError(name)
+    @_Made
+    def eval_ctx(self) -> nodes.EvalContext:      # what Context.__init__ made at once
+        return nodes.EvalContext(self.environment, self.name)
+
+    @_Made
+    def globals_keys(self) -> set[str]:           # read only by an imported template's module (`{% import %}`)
+        return set() if self._globals is None else set(self._globals)
+
+
+_new, _lean_init = object.__new__, LeanContext.__init__
 
 
 def render(template: Template, data: dict[str, Any]) -> str:
     """`template.render(**data)` for a synchronous environment, without its two layers of new_context: the
     same context (the template's globals, then `data`), the same text, the same traceback rewriting."""
     env = template.environment
-    context = env.context_class(env, {**template.globals, **data}, template.name, template.blocks,
-                                globals=template.globals)
+    cls = env.context_class
+    if cls is LeanContext:      # made and filled directly: a class with __init__ called with a keyword costs more
+        context = _new(cls)
+        _lean_init(context, env, {**template.globals, **data}, template.name, template.blocks, template.globals)
+    else:
+        context = cls(env, {**template.globals, **data}, template.name, template.blocks, globals=template.globals)
     try:
         return env.concat(template.root_render_func(context))  # type: ignore[attr-defined]
     except Exception:   # noqa: BLE001 - as Template.render: re-raised with the template's lines
@@ -138,6 +200,7 @@ _PURE_NODES = frozenset((nodes.Output, nodes.TemplateData, nodes.If, nodes.Const
 _CONTEXT_READERS = _PURE_NODES | {nodes.For, nodes.Include}
 _KEEP_TEXTS = 512     # a loop's texts kept (a vote count's wagons), then started afresh
 _ONLY_FROZEN = frozenset((FrozenDict,))
+_RESOLVE = Context.resolve_or_missing    # what `_resolved` writes out
 _LISTS = frozenset((list, tuple, FrozenList))    # read whole before the loop's text is made
 
 
@@ -164,10 +227,12 @@ class SandboxCodeGenerator(CodeGenerator):
     # that says whether the value is a plain dict (or FrozenDict): read once, not at each of its reads.
     _dict_flags: dict[str, str]
     _template: nodes.Template | None = None
+    _forms: list[str]      # the names of each `format` call's kept phrase forms (phrase_form)
 
     def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
         self._template, self._dict_flags = node, {}
-        self.writeline("from forumbot.render.codegen import formats_by_name as _formats_by_name")
+        self._forms = []
+        self.writeline("from forumbot.render.codegen import filled as _filled, phrase_form as _phrase_form")
         self.writeline("from forumbot.render.codegen import PLAIN_DICTS as _plain_dicts, loop_text as _loop_text")
         self.writeline("_included = {}")
         self.writeline("_loops = {}")
@@ -175,6 +240,8 @@ class SandboxCodeGenerator(CodeGenerator):
             self._module_dependencies(node)
             self.writeline(f"_reads_context_only = {self._reads_context_only(node)!r}")
         super().visit_Template(node, frame)
+        for forms in self._forms:      # (each `format` call's phrases: read when a render runs, after these)
+            self.writeline(f"{forms} = {{}}")
 
     def _reads_context_only(self, node: nodes.Template) -> bool:
         """Whether the template, included, only reads its context: no assignment, import, macro, block, call,
@@ -236,6 +303,9 @@ class SandboxCodeGenerator(CodeGenerator):
         a variable is read as it is (a dict is never jinja2's `missing`, which its undefined check is for)."""
         code = self._code(target, frame)
         name = _variable(code)
+        if name is not None and name in self._dict_keys:
+            self.write(self._read_once.get((name, key)) or f"{name}[{key}]")
+            return
         if name is not None:
             flag = getattr(self, "_dict_flags", {}).get(name)
             test = f"type({name}) in _plain_dicts" if flag is None else flag
@@ -269,8 +339,10 @@ class SandboxCodeGenerator(CodeGenerator):
         elif (method.attr == "format" and not node.args and node.kwargs
               and not any(iskeyword(kw.key) or kw.key.startswith("_") for kw in node.kwargs)):
             # (Context.call drops a `_loop_vars` or `_block_vars` keyword: such a call keeps its way.)
-            given = tuple(sorted({kw.key for kw in node.kwargs}))
-            test = f") is str and _formats_by_name({{held}}, {given!r}) else "
+            given = tuple(kw.key for kw in node.kwargs)
+            if len(set(given)) < len(given):
+                return super().visit_Call(node, frame, forward_caller=forward_caller)
+            return self._format_call(node, frame, given)
         else:
             return super().visit_Call(node, frame, forward_caller=forward_caller)
         # (T.m(args) if type(T := x) is dict else environment.call(context, environment.getattr(T, "m"), args))
@@ -289,6 +361,27 @@ class SandboxCodeGenerator(CodeGenerator):
         self.write("))")
         return None
 
+    def _format_call(self, node: nodes.Call, frame: Frame, given: tuple[str, ...]) -> None:
+        """`p.format(a=..., b=...)`: (filled(F, (a, b)) if type(p) is str and (F := p's form at this call, kept by
+        the phrase) else environment.call(context, environment.getattr(p, "format"), a=..., b=...)): the phrase,
+        then (the sandbox's getattr,) the arguments once and the call, in jinja2's order (see `phrase_form`)."""
+        held, form, forms = (self.temporary_identifier() for _ in range(3))
+        self._forms.append(forms)
+        self.write(f"(_filled({form}, (")
+        for keyword in node.kwargs:
+            self.visit(keyword.value, frame)
+            self.write(", ")
+        self.write(f")) if type({held} := ")
+        self.visit(node.node.node, frame)     # type: ignore[attr-defined]
+        self.write(f") is str and ({form} := {forms}.get({held}) or _phrase_form({forms}, {held}, {given!r}))"
+                   " else ")
+        self.write(f"environment.call(context, environment.getattr({held}, 'format')")
+        extra = {"_loop_vars": "_loop_vars"} if frame.loop_frame else {}
+        if frame.block_frame:
+            extra["_block_vars"] = "_block_vars"
+        self.signature(node, frame, extra or None)
+        self.write("))")
+
     def visit_For(self, node: nodes.For, frame: Frame) -> None:
         """A loop whose body reads a name from the context (no local of the template holds it) resolves it
         at every pass, as jinja2 writes it: here once, just before the loop. The same value: nothing in a
@@ -304,7 +397,7 @@ class SandboxCodeGenerator(CodeGenerator):
         hoisted = {target: name for target, (action, name) in probe.symbols.loads.items()
                    if action == VAR_LOAD_RESOLVE and name != "loop" and name not in probe.symbols.stores}
         for target, name in hoisted.items():
-            self.writeline(f"{target} = {self.get_resolve_func()}({name!r})", node)
+            self.writeline(f"{target} = {self._resolved(name)}", node)
         self._hoisted = hoisted
         try:
             if self._keepable(node, hoisted):
@@ -352,6 +445,9 @@ class SandboxCodeGenerator(CodeGenerator):
         flags = self._dict_flags
         self._dict_flags = dict(flags)
         item = loop_frame.symbols.ref(node.target.name)   # a parameter no line of the body assigns
+        line = self._line_of(node.body, {node.target.name, *hoisted.values()})
+        if line is not None:
+            self._one_expression(node.body, loop_frame, (item, *hoisted), line)
         if sum(self._reads(node.target.name, b) for b in node.body) > 1:
             self._flag(item)
         self.buffer(loop_frame)
@@ -370,6 +466,97 @@ class SandboxCodeGenerator(CodeGenerator):
         self.end_write(frame)
         if self._assign_stack:
             self._assign_stack[-1].difference_update(loop_frame.symbols.stores)
+
+    def _line_of(self, body: list[nodes.Node], names: set[str]) -> nodes.Node | None:
+        """The first node of a kept loop's body that is all on one template line, of output and `if` only,
+        printed as `visit_Output` prints it (no finalize, no autoescape), whose every read is an item or
+        attribute of one of `names` (the item, the unchanging names) that a plain dict answers with its item;
+        None for any other body."""
+        finalize = self._make_finalize()
+        if finalize.src is not None or not body:
+            return None
+        parts = [part for b in body for part in (b, *b.find_all(nodes.Node))]
+        if len({part.lineno for part in parts}) != 1:
+            return None
+        for part in parts:
+            if isinstance(part, nodes.Stmt) and type(part) not in (nodes.Output, nodes.If):
+                return None
+            if type(part) in (nodes.Getattr, nodes.Getitem) and not (
+                    type(part.node) is nodes.Name and part.node.name in names and (
+                        part.attr not in FROZEN_ATTRIBUTES if type(part) is nodes.Getattr else
+                        type(part.arg) is nodes.Const and type(part.arg.value) in (str, int))):
+                return None
+        return body[0]
+
+    def _one_expression(self, body: list[nodes.Node], frame: Frame, names: tuple[str, ...], line: nodes.Node) -> None:
+        """A kept loop's body of one template line (`_line_of`), written first as one expression that reads
+        the item and the unchanging names, each a plain dict (or FrozenDict), by their keys alone: `w["a"]`
+        for `w.a` (the sandbox's answer when the dict holds "a"), no test a read. A key one lacks is a
+        KeyError: then the body as jinja2 writes it runs instead, from the start. Running the expression has
+        no effect of its own (a kept loop's body reads and calls pure filters only: `_keepable`), and it makes
+        no undefined value (each read is a value the data holds), so what the body prints, or how it fails,
+        is the same, on the same template line."""
+        read = sorted({*names} & {self._variable_of(n, frame) for b in body
+                                  for n in b.find_all(nodes.Name)})
+        # A key read more than once (`w.no_lynch` in two tests) is read once, first (a FrozenDict's item costs
+        # twice a plain dict's: a dict subclass's [] goes through its class's __getitem__).
+        reads = Counter((self._variable_of(part.node, frame), repr(part.attr if type(part) is nodes.Getattr
+                                                                  else part.arg.value))     # type: ignore[union-attr]
+                        for b in body for part in b.find_all((nodes.Getattr, nodes.Getitem)))
+        self._dict_keys = frozenset(read)
+        self._read_once = {read: self.temporary_identifier() for read, times in reads.items() if times > 1}
+        try:
+            code = self._expression(body, frame)[0]
+        finally:
+            self._dict_keys, once, self._read_once = frozenset(), self._read_once, {}
+        self.writeline(f"if {' and '.join(f'type({name}) in _plain_dicts' for name in read) or 'True'}:", line)
+        self.indent()
+        self.writeline("try:")
+        self.indent()
+        for (variable, key), local in once.items():
+            self.writeline(f"{local} = {variable}[{key}]", line)
+        self.writeline(f"return {code}", line)
+        self.outdent()
+        self.writeline("except KeyError:")
+        self.indent()
+        self.writeline("pass")
+        self.outdent(2)
+
+    def _variable_of(self, name: nodes.Name, frame: Frame) -> str | None:
+        return _variable(self._code(name, frame))
+
+    def _expression(self, body: list[nodes.Node], frame: Frame) -> tuple[str, bool]:
+        """The text `body` (output and `if`, as `_line_of` takes) prints, as one Python expression, with
+        whether it is a str already: its text and values one `%` format (each value `str()`-ed by `%s`, as
+        visit_Output's), an `if` a conditional expression of its branches' texts."""
+        finalize = self._make_finalize()
+        form, values = "", []
+        for statement in body:
+            if type(statement) is nodes.If:
+                branches = [(statement.test, statement.body), *((e.test, e.body) for e in statement.elif_)]
+                code = self._expression(statement.else_, frame)[0]
+                for test, branch in reversed(branches):
+                    code = f"({self._expression(branch, frame)[0]} if {self._code(test, frame)} else {code})"
+                form += "%s"
+                values.append((code, True))
+                continue
+            for child in statement.nodes:
+                try:
+                    if not (finalize.const or isinstance(child, nodes.TemplateData)):
+                        raise nodes.Impossible()
+                    form += self._output_child_to_const(child, frame, finalize).replace("%", "%%")
+                except (nodes.Impossible, Exception):
+                    form += "%s"
+                    values.append((self._code(child, frame), False))
+        if not values:
+            return repr(form.replace("%%", "%")), True
+        if form == "%s":
+            code, text = values[0]
+            return (code, True) if text else (f"str({code})", True)
+        return f"({form!r} % ({''.join(f'{code}, ' for code, _ in values)}))", True
+
+    _dict_keys: frozenset[str] = frozenset()     # the variables `_one_expression` reads by key alone
+    _read_once: dict[tuple[str | None, str], str] = {}    # and the local of each of their keys read twice
 
     def _flag(self, variable: str) -> None:
         """Write the flag of a variable that keeps its value through the function being written."""
@@ -390,7 +577,7 @@ class SandboxCodeGenerator(CodeGenerator):
         if frame.rootlevel and self._plain() and self._template is not None:
             # A name of the context the template never assigns (no `set`, loop, import or `with` of it
             # anywhere) keeps the value the render's first lines read: whether it is a dict is asked once.
-            super().enter_frame(frame)
+            self._enter(frame)
             template = self._template
             stored = {n.name for n in template.find_all(nodes.Name) if n.ctx != "load"}
             stored.update(n.target for n in template.find_all(nodes.Import))
@@ -402,16 +589,51 @@ class SandboxCodeGenerator(CodeGenerator):
             return None
         hoisted = self._hoisted
         if hoisted is None or not frame.loop_frame:
-            return super().enter_frame(frame)
+            return self._enter(frame)
         self._hoisted = None      # the loop's own frame (a test's frame is no loop frame): once
         loads = frame.symbols.loads
         kept = {t: load for t, load in loads.items() if not (t in hoisted and load == (VAR_LOAD_RESOLVE, hoisted[t]))}
         frame.symbols.loads = kept
         try:
-            super().enter_frame(frame)
+            self._enter(frame)
         finally:
             frame.symbols.loads = loads    # (leave_frame still resets every load after the loop)
         return None
+
+    def _resolves_inline(self) -> bool:
+        """Whether the environment's contexts resolve a name as Context does (`_resolved`)."""
+        return self._plain() and getattr(self.environment.context_class, "resolve_or_missing", None) is _RESOLVE
+
+    def write_commons(self) -> None:
+        if not self._resolves_inline():
+            return super().write_commons()
+        # jinja2's lines but `resolve = context.resolve_or_missing`, which only its enter_frame read (`_enter`)
+        self.writeline("undefined = environment.undefined")
+        self.writeline("concat = environment.concat")
+        self.writeline("cond_expr_undefined = Undefined")
+        self.writeline("if 0: yield None")
+        return None
+
+    def _resolved(self, name: str) -> str:
+        """The code that resolves a name of the context: Context.resolve_or_missing's own lines, written where
+        the name is read instead of called (a frame and a bound method less each), when the environment's
+        contexts resolve as Context does."""
+        if self.get_resolve_func() != "resolve" or not self._resolves_inline():
+            return f"{self.get_resolve_func()}({name!r})"
+        return (f"(context.vars[{name!r}] if {name!r} in context.vars else context.parent[{name!r}]"
+                f" if {name!r} in context.parent else missing)")
+
+    def _enter(self, frame: Frame) -> None:
+        """jinja2's enter_frame, a name of the context resolved by `_resolved`."""
+        loads = frame.symbols.loads
+        resolved = {t: load for t, load in loads.items() if load[0] == VAR_LOAD_RESOLVE}
+        for target, (_action, name) in resolved.items():
+            self.writeline(f"{target} = {self._resolved(name)}")
+        frame.symbols.loads = {t: load for t, load in loads.items() if t not in resolved}
+        try:
+            super().enter_frame(frame)
+        finally:
+            frame.symbols.loads = loads
 
     def _arguments(self, node: nodes.Call, frame: Frame) -> None:
         first = True

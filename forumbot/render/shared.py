@@ -26,7 +26,8 @@ _SETTINGS = ("block_start_string", "block_end_string", "variable_start_string", 
              "comment_start_string", "comment_end_string", "line_statement_prefix", "line_comment_prefix",
              "trim_blocks", "lstrip_blocks", "newline_sequence", "keep_trailing_newline", "optimized",
              "autoescape", "finalize", "is_async", "auto_reload", "undefined", "sandboxed",
-             "code_generator_class", "intercepted_binops", "intercepted_unops", "kept_names", "kept_filters")
+             "code_generator_class", "context_class", "intercepted_binops", "intercepted_unops", "kept_names",
+             "kept_filters")
 
 KEEP = 256      # code objects kept (the shipped templates in two dialects and a few languages, hosts' own)
 
