@@ -353,13 +353,19 @@ class SandboxCodeGenerator(CodeGenerator):
         self.write(f") if type({held} := ")
         self.visit(method.node, frame)
         self.write(test.format(held=held))
-        self.write(f"environment.call(context, environment.getattr({held}, {method.attr!r})")
+        self._sandbox_call(node, frame, held, method.attr)
+        return None
+
+    def _sandbox_call(self, node: nodes.Call, frame: Frame, held: str, attr: str) -> None:
+        """The call as jinja2's sandbox makes it, of `held`'s method `attr` (the branch that is not a plain
+        dict's or a phrase's), with the loop's and block's variables as jinja2 passes them; then the `))`
+        that closes the conditional expression begun by the caller."""
+        self.write(f"environment.call(context, environment.getattr({held}, {attr!r})")
         extra = {"_loop_vars": "_loop_vars"} if frame.loop_frame else {}
         if frame.block_frame:
             extra["_block_vars"] = "_block_vars"
         self.signature(node, frame, extra or None)
         self.write("))")
-        return None
 
     def _format_call(self, node: nodes.Call, frame: Frame, given: tuple[str, ...]) -> None:
         """`p.format(a=..., b=...)`: (filled(F, (a, b)) if type(p) is str and (F := p's form at this call, kept by
@@ -375,12 +381,7 @@ class SandboxCodeGenerator(CodeGenerator):
         self.visit(node.node.node, frame)     # type: ignore[attr-defined]
         self.write(f") is str and ({form} := {forms}.get({held}) or _phrase_form({forms}, {held}, {given!r}))"
                    " else ")
-        self.write(f"environment.call(context, environment.getattr({held}, 'format')")
-        extra = {"_loop_vars": "_loop_vars"} if frame.loop_frame else {}
-        if frame.block_frame:
-            extra["_block_vars"] = "_block_vars"
-        self.signature(node, frame, extra or None)
-        self.write("))")
+        self._sandbox_call(node, frame, held, "format")
 
     def visit_For(self, node: nodes.For, frame: Frame) -> None:
         """A loop whose body reads a name from the context (no local of the template holds it) resolves it
