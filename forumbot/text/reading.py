@@ -173,8 +173,9 @@ def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Patte
 
 
 def starts(line: Line, mode: str, lookahead: str = "") -> Iterable[tuple[int, str]]:
-    """Where a command may start in a line (`lookahead`: a regex of what a command may start with; empty:
-    anything), in order: (position of its first non-space character, why) with why one of `start` (a line,
+    """Where a command may start in a line (`lookahead`: what a command may start with, a grammar's
+    start_pattern, which reads two characters at most: a line's start check is kept by those two, _Checked;
+    empty: anything), in order: (position of its first non-space character, why) with why one of `start` (a line,
     sentence or piece start), `bold` (a bold span), `tag` (an opening tag), `word` (any word, natural mode).
     In `bold` mode the `start`s outside bold text are kept as `plain` (read only to flag them). Lazy: a
     reader that stops early never pays for the rest of a long line."""
