@@ -65,9 +65,9 @@ def test_numbers_out_of_range_and_odd_texts_get_answers_not_tracebacks(lang):
 def test_a_90_kb_ranking_is_read_in_well_under_a_second():
     # every one of 30,000 items was matched against the choices (14 s), and every command re-split the rest
     state = new_vote()
-    start = time.perf_counter()
+    start = time.process_time()
     state, events = send_vote(state, "Alice", "1. " * 30_000)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert events[-1].data["accepted"] is False
 
 

@@ -35,9 +35,9 @@ def test_nested_quotes_and_lists_take_linear_time_not_two_to_the_depth():
     # the inner text was read before each block read its children again: 2**depth visits
     for tag in ("<blockquote><div>", "<ul><li>"):
         closer = "</div></blockquote>" if tag.startswith("<b") else "</li></ul>"
-        start = time.perf_counter()
+        start = time.process_time()
         page = topic(tag * 24 + "x" + closer * 24)
-        assert time.perf_counter() - start < 1.0, tag
+        assert time.process_time() - start < 1.0, tag
         assert page.posts[0].body.count("[quote]" if "quote" in tag else "[list]") == 24
 
 
