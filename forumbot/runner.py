@@ -58,6 +58,7 @@ _author = attrgetter("author")
 _data = attrgetter("data")
 _removes = methodcaller("get", "remove_post")   # an event's: its post is to be removed
 _BLANK = repeat("")
+_new = object.__new__   # (_for_log: an Event made as model.filled makes it)
 
 
 def _for_log(event: Event) -> Event:
@@ -66,17 +67,28 @@ def _for_log(event: Event) -> Event:
         return event
     keys, every = short
     data = event.data
+    logged = _new(Event)   # (as model.filled makes it, without its frame and __init__'s setattr a field: one a count)
     if every <= data.keys():   # (a count carries every one: taken without a loop of our own)
-        return Event(event.kind, dict(zip(keys, map(data.__getitem__, keys), strict=True)))
-    return Event(event.kind, {k: data[k] for k in keys if k in data})
+        logged.__dict__.update(kind=event.kind, data=dict(zip(keys, map(data.__getitem__, keys), strict=True)))
+    else:
+        logged.__dict__.update(kind=event.kind, data={k: data[k] for k in keys if k in data})
+    return logged
 
 
 def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
     """A step's (event, post) pairs as the event log keeps them (_LOGGED_SHORT): `events` itself when none is
-    shortened (a talk or a vote step: told without a loop of our own)."""
-    if _SHORTENED.keys().isdisjoint(map(_kind, map(_event, events))):
+    shortened (a talk or a vote step: told without a loop of our own), and without one where only the last is
+    (a count ends the events of a step that reads votes)."""
+    shortened = _SHORTENED.keys()
+    if events and events[-1][0].kind in shortened:
+        head = events[:-1]
+        if shortened.isdisjoint(map(_kind, map(_event, head))):
+            last, post = events[-1]
+            head.append((_for_log(last), post))
+            return head
+    elif shortened.isdisjoint(map(_kind, map(_event, events))):
         return events
-    return [(e, post) if e.kind not in _SHORTENED else (_for_log(e), post) for e, post in events]
+    return [(e, post) if e.kind not in shortened else (_for_log(e), post) for e, post in events]
 
 
 def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
