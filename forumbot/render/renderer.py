@@ -55,19 +55,41 @@ def _link_bbcode(text: str, url: str) -> str:
     return f"[url={url.replace(']', '%5D')}]{text}[/url]" if url else text
 
 
-# Names come back in every vote count: each is defused and escaped once.
-@lru_cache(maxsize=4096)
+class _Kept(dict[Any, str]):
+    """Texts made once by `make` from a value and found again by it in one look-up in C (a filter that
+    kept them in an lru_cache spent twice the rest of its work in the cache's call: a vote count escapes six
+    names or so). As lru_cache keeps them (1 and True are one key); at most `size`, then started afresh."""
+
+    __slots__ = ("make", "size")
+
+    def __init__(self, make: Callable[[Any], str], size: int) -> None:
+        super().__init__()
+        self.make, self.size = make, size
+
+    def __missing__(self, key: Any) -> str:
+        made = self.make(key)
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = made
+        return made
+
+
 def _escaped(text: str, dialect: str) -> str:
     defused = defuse(text, dialect)
     return escape_markdown(defused) if dialect == "markdown" else escape_bbcode(defused)
 
 
+# Names come back in every vote count: each is defused and escaped once.
+_ESCAPED_MARKDOWN = _Kept(partial(_escaped, dialect="markdown"), 4096)
+_ESCAPED_BBCODE = _Kept(partial(_escaped, dialect="bbcode"), 4096)
+
+
 def _esc_markdown(text: Any) -> str:
-    return _escaped(str(text), "markdown")
+    return _ESCAPED_MARKDOWN[str(text)]
 
 
 def _esc_bbcode(text: Any) -> str:
-    return _escaped(str(text), "bbcode")
+    return _ESCAPED_BBCODE[str(text)]
 
 
 def _code_markdown(text: str) -> str:
@@ -160,9 +182,15 @@ class Person(str):
         return format(str(self), spec)
 
 
-@lru_cache(maxsize=256)   # a day's deadline, in every vote count of the day
-def _when(value: str) -> str:
+def _when_text(value: str) -> str:
     return parse_time(value).strftime("%Y-%m-%d %H:%M UTC")
+
+
+_WHEN = _Kept(_when_text, 256)   # a day's deadline, in every vote count of the day
+
+
+def _when(value: str) -> str:
+    return _WHEN[value]
 
 
 @lru_cache(maxsize=8)

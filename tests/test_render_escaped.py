@@ -1,0 +1,73 @@
+"""The renderer's texts kept by value, round 13 (issue 16): the `esc` filter's escape of each text and the
+`when` filter's deadline, each made once and found again in one dict look-up (renderer._Kept) instead of an
+lru_cache's call. The same text as the function they keep, for any value, made or found; the same error for
+a value that has none; never more than their bound."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from forumbot.model import format_time, parse_time
+from forumbot.render import renderer
+from forumbot.render.defuse import BIDI_CONTROLS, defuse
+from forumbot.render.renderer import _Kept, escape_bbcode, escape_markdown
+
+# Names as players write them: markup, links, mentions, bidi controls, Cyrillic.
+texts = st.lists(st.sampled_from([*"ab Я_*[]()#|>~^<`\\:/@.", "www", "https://", "u/", "@x.ru", *BIDI_CONTROLS,
+                                  "\u200b"]), max_size=12).map("".join)
+values = texts | st.integers(-3, 30) | st.booleans() | st.none() | st.floats(allow_nan=False)
+
+
+def old_escape(value: Any, dialect: str) -> str:
+    """What the filters were: lru_cache(_escaped)(str(value), dialect)."""
+    defused = defuse(str(value), dialect)
+    return escape_markdown(defused) if dialect == "markdown" else escape_bbcode(defused)
+
+
+def outcome(do: Any) -> Any:
+    try:
+        return do()
+    except Exception as err:  # noqa: BLE001 - the same failure is the same behaviour
+        return ("error", type(err), str(err))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(values, max_size=8))
+def test_a_text_escaped_is_the_escape_of_its_str_made_or_found(seen):
+    for value in [*seen, *seen]:       # each made, then found
+        assert renderer._esc_markdown(value) == old_escape(value, "markdown")
+        assert renderer._esc_bbcode(value) == old_escape(value, "bbcode")
+
+
+@lru_cache(maxsize=256)
+def old_when(value: str) -> str:
+    """What the `when` filter was."""
+    return parse_time(value).strftime("%Y-%m-%d %H:%M UTC")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 10_000) | st.sampled_from(["2026-03-04T20:00:00Z", "нет", "", "2026-13-01"])
+                | st.just([1]), max_size=6))
+def test_a_deadline_is_the_text_of_its_time_made_or_found(seen):
+    start = datetime(2026, 3, 2, 20, tzinfo=UTC)
+    for value in [*seen, *seen]:
+        if isinstance(value, int):
+            value = format_time(start + timedelta(minutes=value))
+        assert outcome(lambda v=value: renderer._when(v)) == outcome(lambda v=value: old_when(v))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 20), max_size=40), st.integers(1, 5))
+def test_kept_texts_never_pass_their_bound_and_stay_right(keys, size):
+    made: list[int] = []
+    kept = _Kept(lambda key: made.append(key) or f"<{key}>", size)
+    for key in keys:
+        assert kept[key] == f"<{key}>"
+        assert len(kept) <= size
+    # each made once while it stays kept: only a key not kept (new, or gone at a restart) is made again
+    assert len(made) <= len(keys) and set(made) == set(keys)
