@@ -1,7 +1,8 @@
 """Values kept by the identity of the objects they were made from (issue 16): a vote count's parts of a view
 that cannot change and their text, a vote's roster as a set, a signed-up roster. A step then redoes only
 what changed since the one before; a view remade from the one before by a few edits says so (`REMADE`), so
-what was made of the one before is carried over with the same edits."""
+what was made of the one before is carried over with the same edits. And values kept by a key's value, made
+when first asked for (`ByValue`: a name's escape in a count, an hour's text)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,25 @@ class ByIdentity(Generic[T]):
         kept[key] = obj                      # the object first: then its value
         values_by_id[key] = value
 
+
+
+class ByValue(dict[Any, T]):
+    """Values made by `make` from a key when first asked for, then found by the key in one look-up in C (a
+    filter or a time's text in an lru_cache spent twice the rest of its work in the cache's call). Keys as a
+    dict's and an lru_cache's (1 and True are one). At most `size`, then started afresh."""
+
+    __slots__ = ("make", "size")
+
+    def __init__(self, make: Callable[[Any], T], size: int) -> None:
+        super().__init__()
+        self.make, self.size = make, size
+
+    def __missing__(self, key: Any) -> T:
+        made = self.make(key)
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = made
+        return made
 
 # The views (FrozenDicts) of a list remade from views before by a few edits of their lists of items (a vote
 # count's wagons, each wagon's voters after a vote: game._remade_views), by the identity of the list: each

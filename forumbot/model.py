@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from forumbot.kept import ByValue
+
 T = TypeVar("T")
 
 
@@ -36,22 +38,17 @@ _NAIVE_EPOCH = datetime(1970, 1, 1)
 _SECOND = timedelta(seconds=1)
 # The text of each second of an hour ("MM:SSZ"): a time's text is its hour's and then one of these.
 _IN_HOUR = tuple(f"{minute:02d}:{second:02d}Z" for minute in range(60) for second in range(60))
-# The most hours' texts kept (_Hours): an hour a new time brings is made once, not a whole text at every time.
+# The most hours' texts kept (_HOURS): an hour a new time brings is made once, not a whole text at every time.
 _MOST_HOURS = 4096
 
 
-class _Hours(dict[int, str]):
-    """The text of each hour ("2026-03-01T20:"), by its number since the epoch, made when first asked."""
-
-    def __missing__(self, hour: int) -> str:
-        if len(self) >= _MOST_HOURS:   # (a long-lived process: the hours it has not used lately go)
-            self.clear()
-        # The hour as a time without a zone: its isoformat has no offset to format and cut off.
-        made = self[hour] = (_NAIVE_EPOCH + timedelta(hours=hour)).isoformat("T", "hours") + ":"
-        return made
+def _hour_text(hour: int) -> str:
+    """The text of an hour ("2026-03-01T20:") by its number since the epoch."""
+    # The hour as a time without a zone: its isoformat has no offset to format and cut off.
+    return (_NAIVE_EPOCH + timedelta(hours=hour)).isoformat("T", "hours") + ":"
 
 
-_HOURS = _Hours()
+_HOURS = ByValue(_hour_text, _MOST_HOURS)   # (a long-lived process: the hours it has not used lately go)
 
 
 @lru_cache(maxsize=1024)

@@ -1,5 +1,5 @@
 """The renderer's texts kept by value, round 13 (issue 16): the `esc` filter's escape of each text and the
-`when` filter's deadline, each made once and found again in one dict look-up (renderer._Kept) instead of an
+`when` filter's deadline, each made once and found again in one dict look-up (kept.ByValue) instead of an
 lru_cache's call. The same text as the function they keep, for any value, made or found; the same error for
 a value that has none; never more than their bound."""
 
@@ -12,10 +12,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from forumbot.kept import ByValue
 from forumbot.model import format_time, parse_time
 from forumbot.render import renderer
 from forumbot.render.defuse import BIDI_CONTROLS, defuse
-from forumbot.render.renderer import _Kept, escape_bbcode, escape_markdown
+from forumbot.render.renderer import escape_bbcode, escape_markdown
 
 # Names as players write them: markup, links, mentions, bidi controls, Cyrillic.
 texts = st.lists(st.sampled_from([*"ab Я_*[]()#|>~^<`\\:/@.", "www", "https://", "u/", "@x.ru", *BIDI_CONTROLS,
@@ -65,7 +66,7 @@ def test_a_deadline_is_the_text_of_its_time_made_or_found(seen):
 @given(st.lists(st.integers(0, 20), max_size=40), st.integers(1, 5))
 def test_kept_texts_never_pass_their_bound_and_stay_right(keys, size):
     made: list[int] = []
-    kept = _Kept(lambda key: made.append(key) or f"<{key}>", size)
+    kept = ByValue(lambda key: made.append(key) or f"<{key}>", size)
     for key in keys:
         assert kept[key] == f"<{key}>"
         assert len(kept) <= size

@@ -18,7 +18,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from jinja2.utils import internalcode
 
 from forumbot.errors import ConfigError
-from forumbot.kept import REMADE, ByIdentity, FrozenDict, FrozenList, edited
+from forumbot.kept import REMADE, ByIdentity, ByValue, FrozenDict, FrozenList, edited
 from forumbot.model import Event, Outgoing, filled, parse_time
 from forumbot.render import shared
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
@@ -55,33 +55,14 @@ def _link_bbcode(text: str, url: str) -> str:
     return f"[url={url.replace(']', '%5D')}]{text}[/url]" if url else text
 
 
-class _Kept(dict[Any, str]):
-    """Texts made once by `make` from a value and found again by it in one look-up in C (a filter that
-    kept them in an lru_cache spent twice the rest of its work in the cache's call: a vote count escapes six
-    names or so). As lru_cache keeps them (1 and True are one key); at most `size`, then started afresh."""
-
-    __slots__ = ("make", "size")
-
-    def __init__(self, make: Callable[[Any], str], size: int) -> None:
-        super().__init__()
-        self.make, self.size = make, size
-
-    def __missing__(self, key: Any) -> str:
-        made = self.make(key)
-        if len(self) >= self.size:
-            self.clear()
-        self[key] = made
-        return made
-
-
 def _escaped(text: str, dialect: str) -> str:
     defused = defuse(text, dialect)
     return escape_markdown(defused) if dialect == "markdown" else escape_bbcode(defused)
 
 
 # Names come back in every vote count: each is defused and escaped once.
-_ESCAPED_MARKDOWN = _Kept(partial(_escaped, dialect="markdown"), 4096)
-_ESCAPED_BBCODE = _Kept(partial(_escaped, dialect="bbcode"), 4096)
+_ESCAPED_MARKDOWN = ByValue(partial(_escaped, dialect="markdown"), 4096)
+_ESCAPED_BBCODE = ByValue(partial(_escaped, dialect="bbcode"), 4096)
 
 
 def _esc_markdown(text: Any) -> str:
@@ -186,7 +167,7 @@ def _when_text(value: str) -> str:
     return parse_time(value).strftime("%Y-%m-%d %H:%M UTC")
 
 
-_WHEN = _Kept(_when_text, 256)   # a day's deadline, in every vote count of the day
+_WHEN = ByValue(_when_text, 256)   # a day's deadline, in every vote count of the day
 
 
 def _when(value: str) -> str:
