@@ -12,10 +12,11 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"browser screenshots: {folder}")
 
 
-# The process's kept tables (a value made from an object or a key, found by its identity or value: forumbot/kept.py),
-# each bounded and started afresh when full. A budget in bytecodes counts the work those tables spare, so how full earlier
-# tests left them moved a count's cost (test_render_format measured 1,371 to 1,401 a count by how many views
-# earlier tests had made, test_count_kept 1,306 to 1,328): each test starts with all of them empty.
+# The process's kept tables (a value made from an object or a key, found by its identity or value:
+# forumbot/kept.py), each bounded and started afresh when full. A budget in bytecodes counts the work those tables
+# spare, so how full earlier tests left them moved a count's cost (test_render_format measured 1,371 to 1,401 a
+# count by how many views earlier tests had made, test_count_kept 1,306 to 1,328): each test starts with all of
+# them empty.
 _KEPT_DICTS = ("forumbot.games.mafia.state:_DERIVED _FIELD_TEXT _MADE", "forumbot.games.mafia.voting:_RECENT _TALLIES",
                "forumbot.games.mafia.game:_WAGON_VIEWS")
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_render_lines import text_or_error
 
 from forumbot.kept import ByValue
 from forumbot.model import format_time, parse_time
@@ -28,13 +29,6 @@ def old_escape(value: Any, dialect: str) -> str:
     """What the filters were: lru_cache(_escaped)(str(value), dialect)."""
     defused = defuse(str(value), dialect)
     return escape_markdown(defused) if dialect == "markdown" else escape_bbcode(defused)
-
-
-def outcome(do: Any) -> Any:
-    try:
-        return do()
-    except Exception as err:  # noqa: BLE001 - the same failure is the same behaviour
-        return ("error", type(err), str(err))
 
 
 @settings(max_examples=400, deadline=None)
@@ -59,7 +53,7 @@ def test_a_deadline_is_the_text_of_its_time_made_or_found(seen):
     for value in [*seen, *seen]:
         if isinstance(value, int):
             value = format_time(start + timedelta(minutes=value))
-        assert outcome(lambda v=value: renderer._when(v)) == outcome(lambda v=value: old_when(v))
+        assert text_or_error(lambda v=value: renderer._when(v)) == text_or_error(lambda v=value: old_when(v))
 
 
 @settings(max_examples=200, deadline=None)
