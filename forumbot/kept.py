@@ -118,7 +118,6 @@ class ByIdentity(Generic[T]):
         values_by_id[key] = value
 
 
-
 class ByValue(dict[Any, T]):
     """Values made by `make` from a key when first asked for, then found by the key in one look-up in C (a
     filter or a time's text in an lru_cache spent twice the rest of its work in the cache's call). Keys as a
@@ -136,6 +135,7 @@ class ByValue(dict[Any, T]):
             self.clear()
         self[key] = made
         return made
+
 
 # The views (FrozenDicts) of a list remade from views before by a few edits of their lists of items (a vote
 # count's wagons, each wagon's voters after a vote: game._remade_views), by the identity of the list: each
