@@ -15,6 +15,7 @@ from helpers import new_game
 from helpers import votes as cast_votes
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kept_tables import empty_kept_tables
 from test_render_kept import ROSTER, new_day, view_afresh, vote
 
 from forumbot.games.mafia import game as mafia
@@ -61,8 +62,7 @@ def _count(state: MafiaState) -> dict[str, Any]:
 def test_a_count_after_several_votes_is_the_count_before_changed_where_they_changed_it(steps, simple):
     # The views kept started afresh: a table that fills up (after other tests) starts afresh in the middle of
     # an example, and the count after it rightly makes its wagons' views from their entries.
-    mafia._WAGON_VIEWS.clear()
-    mafia._ENTRY_VIEWS.dicts = ({}, {})
+    empty_kept_tables()
     state = new_day(3 if simple else 0)           # 3: the no-lynch limit used up, the simple rule (no need)
     state = vote(state, ROSTER[0], ROSTER[1], False, "")
     before = {w["target"]: w for w in _count(state)["wagons"]}

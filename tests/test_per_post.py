@@ -13,6 +13,7 @@ from typing import Any
 from helpers import START, act, bytecodes, move, names, new_game, reloaded
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kept_tables import empty_kept_tables
 
 from forumbot.config import GameConfig
 from forumbot.gamerun import GameRun, setup_of
@@ -147,8 +148,7 @@ def test_reading_and_applying_a_post_runs_the_same_code_with_12_or_200_players()
     for players in (12, 200):
         # Each roster from the same empty kept tables: how full earlier tests left them moves when the oldest
         # derivations are let go, and with it a few hundred bytecodes (a full run once counted 0.8% less for 12).
-        for table in (mafia_state._DERIVED, mafia_state._FIELD_TEXT, voting._RECENT, voting._TALLIES):
-            table.clear()
+        empty_kept_tables()
         run, state, day = _day(players, 320)
         for post in day[:260]:        # the day under way: everyone has voted, the wagons have their voters
             state = play(run, state, [post], post.created, "bot").state
@@ -289,9 +289,9 @@ def _fresh_caches() -> None:
     """The vote path's kept values (times' texts, derivations, tallies, wagons, with_'s record) emptied: what a
     test measures after its own warm-up is then the same whatever tests ran before it in the process."""
     format_time.cache_clear()
+    empty_kept_tables()
+    mafia_state._ITEM_KEYS.clear()
     for module in (mafia_state, voting):
-        for name in ("_MADE", "_DERIVED", "_TALLIES", "_RECENT", "_ITEM_KEYS", "_FIELD_TEXT"):
-            getattr(module, name, {}).clear()
         for value in vars(module).values():
             if hasattr(value, "cache_clear"):
                 value.cache_clear()
