@@ -11,7 +11,7 @@ import pytest
 from helpers import START
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_forum_posts_together import OPS, THREADS
+from test_forum_posts_together import OPS, THREADS, edit_alike, fetch_alike, new_posts
 from test_local_forum_trips import Clock, full_fetch, traced
 
 from forumbot.platforms.local import LocalForum
@@ -39,18 +39,14 @@ def test_a_forum_holding_its_writes_answers_as_one_writing_each(ops, batch):
     for op in ops:
         kind = op[0]
         if kind == "posts":
-            posts = []
-            for thread, author, minutes in op[1]:
-                number += 1
-                posts.append((thread, author, f"post {number}", clock.now + timedelta(minutes=minutes)))
+            posts = new_posts(op[1], number, clock)
+            number += len(posts)
             for forum in forums:
                 forum.add_posts(posts)
         elif kind == "bot":
             assert held.post(op[1], "count", "g:1") == alone.post(op[1], "count", "g:1")
         elif kind == "edit":
-            for forum in forums:
-                if forum.thread_posts("g/votes"):
-                    forum.edit_post(f"local:{min(op[1], number)}" if number else "local:1", "edited", at=clock.now)
+            edit_alike(forums, op[1], number, clock)
         elif kind == "clock":
             clock.now += timedelta(minutes=op[1])
         elif kind == "pm":
@@ -65,16 +61,7 @@ def test_a_forum_holding_its_writes_answers_as_one_writing_each(ops, batch):
         elif kind == "open":
             assert held.open_thread(op[1], "rules", "g:0") == alone.open_thread(op[1], "rules", "g:0")
         else:
-            answers = []
-            for forum in forums:
-                cursor = cursors[id(forum)]
-                asked = {"kept": cursor, "restart": None, "behind": str(max(0, int(cursor or 0) - 1)),
-                         "ahead": str(int(cursor or 0) + 2)}[op[1]]
-                got = forum.fetch_posts(list(op[2]), asked)
-                assert got == full_fetch(forum, list(op[2]), asked)
-                cursors[id(forum)] = got[1]
-                answers.append(got)
-            assert answers[0] == answers[1]
+            fetch_alike(forums, cursors, op)
         assert held.db.conn.in_transaction and not alone.db.conn.in_transaction   # (one transaction, held open)
     held.write_held()
     assert not held.db.conn.in_transaction

@@ -5,7 +5,7 @@ holds and what fetch_posts gives must stay exactly what add_post, one post at a 
 from __future__ import annotations
 
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -81,35 +81,49 @@ def test_posts_put_together_leave_the_forum_as_one_by_one(ops, batch):
     for op in ops:
         kind = op[0]
         if kind == "posts":
-            posts = []
-            for thread, author, minutes in op[1]:
-                number += 1
-                posts.append((thread, author, f"post {number}", clock.now + timedelta(minutes=minutes)))
+            posts = new_posts(op[1], number, clock)
+            number += len(posts)
             together.add_posts(posts)
             _one_by_one(alone, posts)
         elif kind == "bot":
             for forum in (together, alone):
                 forum.post(op[1], "count", "g:1")
         elif kind == "edit":
-            for forum in (together, alone):
-                if forum.thread_posts("g/votes"):
-                    forum.edit_post(f"local:{min(op[1], number)}" if number else "local:1", "edited", at=clock.now)
+            edit_alike((together, alone), op[1], number, clock)
         elif kind == "clock":
             clock.now += timedelta(minutes=op[1])
         else:
-            answers = []
-            for forum in (together, alone):
-                cursor = cursors[id(forum)]
-                asked = {"kept": cursor, "restart": None, "behind": str(max(0, int(cursor or 0) - 1)),
-                         "ahead": str(int(cursor or 0) + 2)}[op[1]]
-                want = full_fetch(forum, list(op[2]), asked)
-                got = forum.fetch_posts(list(op[2]), asked)
-                assert got == want
-                cursors[id(forum)] = got[1]
-                answers.append(got)
-            assert answers[0] == answers[1]
+            fetch_alike((together, alone), cursors, op)
     for thread in THREADS:
         assert together.thread_posts(thread) == alone.thread_posts(thread)
+
+
+def new_posts(made: list[tuple[str, str, int]], number: int, clock: Clock) -> list[tuple[str, str, str, datetime]]:
+    """An op's posts (thread, author, minutes from now), numbered on from `number`."""
+    return [(thread, author, f"post {number + i}", clock.now + timedelta(minutes=minutes))
+            for i, (thread, author, minutes) in enumerate(made, 1)]
+
+
+def edit_alike(forums: tuple[LocalForum, ...], which: int, number: int, clock: Clock) -> None:
+    """The same post edited on each forum (post `which`, at most the newest)."""
+    for forum in forums:
+        if forum.thread_posts("g/votes"):
+            forum.edit_post(f"local:{min(which, number)}" if number else "local:1", "edited", at=clock.now)
+
+
+def fetch_alike(forums: tuple[LocalForum, ...], cursors: dict[int, str | None], op: tuple) -> None:
+    """A fetch op on each forum from its own cursor: each answers as a full read would, and all alike."""
+    answers = []
+    for forum in forums:
+        cursor = cursors[id(forum)]
+        asked = {"kept": cursor, "restart": None, "behind": str(max(0, int(cursor or 0) - 1)),
+                 "ahead": str(int(cursor or 0) + 2)}[op[1]]
+        want = full_fetch(forum, list(op[2]), asked)
+        got = forum.fetch_posts(list(op[2]), asked)
+        assert got == want
+        cursors[id(forum)] = got[1]
+        answers.append(got)
+    assert answers[0] == answers[1]
 
 
 def test_a_post_a_trigger_sets_aside_leaves_the_others_and_the_next_fetch_right():
