@@ -19,7 +19,7 @@ from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.gamerun import GameRun, setup_of, spawned_config
 from forumbot.host import HostState, looks_like
-from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
 from forumbot.stateparts import StateChange
@@ -58,7 +58,6 @@ _author = attrgetter("author")
 _data = attrgetter("data")
 _removes = methodcaller("get", "remove_post")   # an event's: its post is to be removed
 _BLANK = repeat("")
-_new = object.__new__   # (_for_log: an Event made as model.filled makes it)
 
 
 def _for_log(event: Event) -> Event:
@@ -67,12 +66,9 @@ def _for_log(event: Event) -> Event:
         return event
     keys, every = short
     data = event.data
-    logged = _new(Event)   # (as model.filled makes it, without its frame and __init__'s setattr a field: one a count)
     if every <= data.keys():   # (a count carries every one: taken without a loop of our own)
-        logged.__dict__.update(kind=event.kind, data=dict(zip(keys, map(data.__getitem__, keys), strict=True)))
-    else:
-        logged.__dict__.update(kind=event.kind, data={k: data[k] for k in keys if k in data})
-    return logged
+        return filled(Event, kind=event.kind, data=dict(zip(keys, map(data.__getitem__, keys), strict=True)))
+    return filled(Event, kind=event.kind, data={k: data[k] for k in keys if k in data})
 
 
 def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
