@@ -124,6 +124,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     # the replay raise, nobody can reach the forum).
     forum.hold_writes()
     store = Store(store_path)
+    store.hold_steps()   # (in memory, likewise: the steps in one transaction; a failed one stops the replay)
     run = GameRun.build(config, dialect=config.dialect)
     runner = Runner(store, forum, [run])
     result = ReplayResult(scenario, store=store, forum=forum)
@@ -186,6 +187,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     elif _phase(run, runner) == phase_before_last and (deadline := runner.next_deadline()):
         step(deadline)   # end the phase the last post was in
     forum.write_held()
+    store.write_steps()
     result.flags = [{"post": f["post"], "author": f["author"], "reason": f["reason"], "at": f["at"]}
                     for f in store.flags(run.name)]
     result.state = run.game.summary(runner.state(run))

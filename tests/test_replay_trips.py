@@ -58,3 +58,5 @@ def test_a_replay_step_costs_the_forum_and_the_store_no_extra_trip(monkeypatch):
     assert not [s for s in forum if "forum_pms" in s][1:]   # the PMs read once: none came, nothing due
     # the store is looked at once a step (Runner.step), not again by the replay for the next deadline
     assert Counter(store)["PRAGMA data_version"] <= steps[0] + 2
+    # the store in memory takes the replay's steps in one transaction (Store.hold_steps), not one each
+    assert Counter(store)["BEGIN IMMEDIATE"] == Counter(store)["COMMIT"] == 1
