@@ -225,6 +225,8 @@ _INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version,
 # a statement run per row: SQLite then opens the table and its indexes once, and the game's name (and the
 # step's time) is bound once, not once a row (each text bound is copied by SQLite into memory of its own).
 _ROWS_A_STATEMENT = 16
+# How many parts of a game's state a store holding its steps keeps before it writes them (Store._keep_parts).
+_PARTS_KEPT = 256
 
 
 def _put_parts_text(count: int) -> str:
@@ -473,10 +475,12 @@ class Store:
         # is that one, and a step's BEGIN and COMMIT are not written.
         self._steps = False
         # Holding the steps, the cursors moved since they were last written: (platform, name) -> value; the
-        # messages queued and not written yet, by key (_keep_queued), and the keys the outbox holds.
+        # messages queued and not written yet, by key (_keep_queued), and the keys the outbox holds; the
+        # states' parts put since (_keep_parts).
         self._due_cursors: dict[tuple[str, str], str] = {}
         self._due_outbox: dict[str, tuple[Any, ...]] = {}
         self._outbox_keys: set[str] = set()
+        self._kept_parts: dict[str, dict[tuple[str, str], str]] = {}   # game -> (field, key) -> JSON text
 
     def close(self) -> None:
         self.write_steps()
@@ -630,9 +634,35 @@ class Store:
         self.write_held()
         self._write_cursors()
         self._write_queued()
+        for name in list(self._kept_parts):
+            self._write_kept_parts(name)
         self._steps = False
         self._outbox_keys = set()
         self._cur.execute("COMMIT")
+
+    def _keep_parts(self, name: str, change: StateChange) -> bool:
+        """Holding the steps: the parts a step puts (its changed fields and new list items), kept until the
+        state is read (_state_parts), the steps are written, or _PARTS_KEPT are kept, the last text of a part
+        winning as INSERT OR REPLACE's would: a step's parts were a statement of their own, most of them
+        (the counters, the tally) rewritten by the next step. Returns whether `change` was kept; one that
+        replaces the whole state or cuts a list is not (what was kept is written first, then it)."""
+        if change.whole or change.cut:
+            self._write_kept_parts(name)
+            return False
+        kept = self._kept_parts.get(name)
+        if kept is None:
+            kept = self._kept_parts[name] = {}
+        for field, key, text in change.put:
+            kept[field, key] = text
+        if len(kept) >= _PARTS_KEPT:
+            self._write_kept_parts(name)
+        return True
+
+    def _write_kept_parts(self, name: str) -> None:
+        """The parts _keep_parts kept of game `name`, written."""
+        kept = self._kept_parts.pop(name, None)
+        if kept:
+            _write_rows(self._cur, _PUT_PARTS_SQL, (name,), [(field, key, text) for (field, key), text in kept.items()])
 
     def _keep_cursors(self, platform: str, cursor: str | None, read: str | None) -> None:
         """Holding the steps: the cursors a fetch moved (the posts' and the time of the read), kept until the
@@ -706,6 +736,7 @@ class Store:
         if steps:   # (what they kept went with them)
             self._due_cursors.clear()
             self._due_outbox.clear()
+            self._kept_parts.clear()
             self._outbox_keys = set()
         self._held = None
         self.held_lost += 1
@@ -848,6 +879,7 @@ class Store:
                        json.loads(row[6]) if row[6] else None, parts=row[3] is None)
 
     def _state_parts(self, name: str) -> dict[str, Any]:
+        self._write_kept_parts(name)   # (holding the steps: those kept first)
         rows = self.db.conn.execute("SELECT field, key, text FROM state_parts WHERE game = ? ORDER BY field, key",
                                     [name]).fetchall()
         try:
@@ -1073,17 +1105,19 @@ class Store:
     def _write_parts(self, name: str, change: StateChange) -> None:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
         stored."""
+        if self._steps and self._keep_parts(name, change):   # (holding the steps: kept for now)
+            return
         if change.whole:
             self._cur.execute("DELETE FROM state_parts WHERE game = ?", [name])
         if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
             self._cur.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
                                      [(name, field, item_key(length)) for field, length in change.cut])
         put = change.put
-        if len(put) <= _ROWS_A_STATEMENT:   # (a step's few: one statement, written out here)
-            if put:
+        if put:   # (a step's few: one statement, written out here; IndexError: more than one statement takes)
+            try:
                 self._cur.execute(_PUT_PARTS_SQL[len(put)], (name, *chain.from_iterable(put)))
-        else:
-            _write_rows(self._cur, _PUT_PARTS_SQL, (name,), put)
+            except IndexError:
+                _write_rows(self._cur, _PUT_PARTS_SQL, (name,), put)
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:

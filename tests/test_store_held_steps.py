@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from forumbot.errors import StoreError
 from forumbot.games.mafia.game import MafiaGame
 from forumbot.model import Outgoing, Post, format_time
+from forumbot.stateparts import BASE, StateChange, item_key
 from forumbot.paths import data_dir
 from forumbot.replay import replay
 from forumbot.store import Store
@@ -176,20 +177,40 @@ def test_only_a_store_in_memory_holds_its_steps(tmp_path):
 # failed), a host's cursor, and every reading of the outbox and the cursors.
 OPS = st.one_of(
     st.tuples(st.just("step"), st.integers(0, 3), st.booleans(), st.booleans(),
-              st.lists(st.tuples(st.sampled_from(["", "live"]), st.booleans()), max_size=3)),
+              st.lists(st.tuples(st.sampled_from(["", "live"]), st.booleans()), max_size=3),
+              st.sampled_from(["text", "whole", "parts", "parts", "parts", "cut"])),
     st.tuples(st.just("deliver"), st.lists(st.booleans(), max_size=4)),
     st.tuples(st.just("fail"), st.integers(0, 3)),
     st.tuples(st.just("set_cursor"), st.integers(0, 99)),
-    st.tuples(st.just("read"), st.sampled_from(["pending", "outbox", "slot", "newer", "ids", "cursors"])),
+    st.tuples(st.just("read"), st.sampled_from(["pending", "outbox", "slot", "newer", "ids", "cursors", "state"])),
 )
 
 
-def _apply(store: Store, op: tuple[Any, ...], number: int, queued: list[str]) -> Any:
-    """`op` done to `store` (its `number`-th), as a runner would; what a reading gives."""
+def _state(form: str, number: int, items: list[int]) -> Any:
+    """The state a step writes: as JSON text (`text`), or in parts: all of them (`whole`), a counter and a new
+    item of a list (`parts`), or the list cut by one (`cut`). `items`: the list's length, kept up to date."""
+    if form == "text":
+        items[0] = 0
+        return {"n": number}
+    counter = ("n", BASE, str(number))
+    if form == "whole" or items[0] < 0:
+        items[0] = number % 3 + 1
+        return StateChange(whole=True, put=[("items", BASE, "[]"), counter,
+                                            *((("items", item_key(i), f'"{number}.{i}"') for i in range(items[0])))])
+    if form == "cut" and items[0] > 0:
+        items[0] -= 1
+        return StateChange(whole=False, put=[counter], cut=[("items", items[0])])
+    items[0] += 1
+    return StateChange(whole=False, put=[counter, ("items", item_key(items[0] - 1), f'"{number}"')])
+
+
+def _apply(store: Store, op: tuple[Any, ...], number: int, queued: list[str], items: list[int]) -> Any:
+    """`op` done to `store` (its `number`-th), as a runner would; what a reading gives. `items`: the length of
+    the state's list when it is kept in parts (-1: it is not)."""
     at = START + timedelta(minutes=number)
     kind = op[0]
     if kind == "step":
-        _, count, moved, read, messages = op
+        _, count, moved, read, messages, form = op
         store.look()
         posts = [Post(f"local:{number}-{i}", "votes", "Alice", at, f"vote Bob {i}") for i in range(count)]
         store.save_posts("local", posts, str(number) if moved else None, at if read else None, hold=True)
@@ -199,8 +220,10 @@ def _apply(store: Store, op: tuple[Any, ...], number: int, queued: list[str]) ->
             queued.append(key)
             out.append(Outgoing(key=key, kind="vote_count", thread="g/votes", text=f"count {number}", at=at,
                                 slot=slot))
-        store.commit_step("g", "mafia", {}, {"n": number}, processed=[p.platform_id for p in posts], outbox=out,
-                          at=at)
+        state = _state(form, number, items)
+        store.commit_step("g", "mafia", {}, state, processed=[p.platform_id for p in posts], outbox=out, at=at)
+        if form == "text":
+            items[0] = -1
         store.write_held()
         return None
     if kind == "deliver":
@@ -227,19 +250,23 @@ def _apply(store: Store, op: tuple[Any, ...], number: int, queued: list[str]) ->
         return [store.newer_in_slot("g", "live", key) for key in queued]
     if what == "ids":
         return store.bot_post_ids("g")
+    if what == "state":
+        return store.game("g")
     return store.cursor("local"), store.cursor("local", "read_until"), store.cursors_starting("re")
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(OPS, max_size=30))
-def test_a_store_holding_its_steps_answers_as_one_committing_each(ops):
+@given(st.lists(OPS, max_size=30), st.sampled_from([2, 256]))
+def test_a_store_holding_its_steps_answers_as_one_committing_each(ops, parts_kept):
     held, alone = Store(), Store()
     held.hold_steps()
     queued: dict[int, list[str]] = {id(held): [], id(alone): []}
+    items: dict[int, list[int]] = {id(held): [-1], id(alone): [-1]}
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr("forumbot.store._now", lambda: "2026-12-01T00:00:00Z")
+        patched.setattr("forumbot.store._PARTS_KEPT", parts_kept)   # (2: the parts kept are written at once)
         for number, op in enumerate(ops):
-            answers = [_apply(store, op, number, queued[id(store)]) for store in (held, alone)]
+            answers = [_apply(store, op, number, queued[id(store)], items[id(store)]) for store in (held, alone)]
             assert answers[0] == answers[1], op
         held.write_steps()
         for store in (held, alone):   # (the deliveries recorded `later`: written before the outbox is read)
