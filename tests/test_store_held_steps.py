@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from forumbot.errors import StoreError
 from forumbot.games.mafia.game import MafiaGame
 from forumbot.model import Outgoing, Post, format_time
-from forumbot.stateparts import BASE, StateChange, item_key
 from forumbot.paths import data_dir
 from forumbot.replay import replay
+from forumbot.stateparts import BASE, StateChange, item_key
 from forumbot.store import Store
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -196,7 +196,7 @@ def _state(form: str, number: int, items: list[int]) -> Any:
     if form == "whole" or items[0] < 0:
         items[0] = number % 3 + 1
         return StateChange(whole=True, put=[("items", BASE, "[]"), counter,
-                                            *((("items", item_key(i), f'"{number}.{i}"') for i in range(items[0])))])
+                                            *(("items", item_key(i), f'"{number}.{i}"') for i in range(items[0]))])
     if form == "cut" and items[0] > 0:
         items[0] -= 1
         return StateChange(whole=False, put=[counter], cut=[("items", items[0])])
