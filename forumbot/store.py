@@ -634,8 +634,7 @@ class Store:
         self.write_held()
         self._write_cursors()
         self._write_queued()
-        for name in list(self._kept_parts):
-            self._write_kept_parts(name)
+        self._write_kept_parts()
         self._steps = False
         self._outbox_keys = set()
         self._cur.execute("COMMIT")
@@ -658,11 +657,13 @@ class Store:
             self._write_kept_parts(name)
         return True
 
-    def _write_kept_parts(self, name: str) -> None:
-        """The parts _keep_parts kept of game `name`, written."""
-        kept = self._kept_parts.pop(name, None)
-        if kept:
-            _write_rows(self._cur, _PUT_PARTS_SQL, (name,), [(field, key, text) for (field, key), text in kept.items()])
+    def _write_kept_parts(self, name: str | None = None) -> None:
+        """The parts _keep_parts kept of game `name` (None: of every game), written."""
+        for game in [name] if name is not None else list(self._kept_parts):
+            kept = self._kept_parts.pop(game, None)
+            if kept:
+                _write_rows(self._cur, _PUT_PARTS_SQL, (game,), [(field, key, text) for (field, key), text in
+                                                                 kept.items()])
 
     def _keep_cursors(self, platform: str, cursor: str | None, read: str | None) -> None:
         """Holding the steps: the cursors a fetch moved (the posts' and the time of the read), kept until the
@@ -956,6 +957,8 @@ class Store:
         # In the transaction holding the step's fetch (committed with it), or in one of its own (a savepoint
         # within a caller's: `nested`).
         held = self._held is not None
+        if not held and self._kept_parts:   # (holding the steps: those kept go first, not in the savepoint below)
+            self._write_kept_parts()
         writing = False
         try:
             with nullcontext(False) if held else Transaction(conn, "BEGIN IMMEDIATE") as nested:
@@ -1105,7 +1108,9 @@ class Store:
     def _write_parts(self, name: str, change: StateChange) -> None:
         """A state's parts, inside the step's transaction: all of them, or what changed on top of those
         stored."""
-        if self._steps and self._keep_parts(name, change):   # (holding the steps: kept for now)
+        # (holding the steps, in a step's held transaction: kept for now; not in a savepoint of commit_step's,
+        # which may roll back while the caller goes on, as a game's error in it would: what it kept would stay)
+        if self._steps and self._held is not None and self._keep_parts(name, change):
             return
         if change.whole:
             self._cur.execute("DELETE FROM state_parts WHERE game = ?", [name])
