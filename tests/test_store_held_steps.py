@@ -30,11 +30,14 @@ SAMPLES = ["mafia-night-ru.toml", "bodysnatchers-full.toml", "foodchain-game.tom
 
 
 def _rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of the store (but the migrations' own, stamped by the wall clock)."""
+    """Every row of every table of the store (but the migrations' own, stamped by the wall clock), with its
+    rowid where it has one (the outbox's order is its rowids')."""
     conn = store.db.conn
-    tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
-                                               "LIKE 'sqlite_%' AND name != '_sqlite_migrations' ORDER BY name")]
-    return {name: conn.execute(f"SELECT * FROM [{name}] ORDER BY 1, 2").fetchall() for name in tables}
+    tables = conn.execute("SELECT name, sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE type = 'table' AND "
+                          "name NOT LIKE 'sqlite_%' AND name != '_sqlite_migrations' ORDER BY name").fetchall()
+    return {name: conn.execute(f"SELECT * FROM [{name}] ORDER BY 1, 2" if without else
+                               f"SELECT rowid, * FROM [{name}] ORDER BY rowid").fetchall()
+            for name, without in tables}
 
 
 def _replayed(source: Any, monkeypatch: pytest.MonkeyPatch, *, held: bool) -> tuple[Any, dict[str, list]]:
