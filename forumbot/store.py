@@ -477,8 +477,8 @@ class Store:
         # Holding the steps, the cursors moved since they were last written: (platform, name) -> value; the
         # messages queued and not written yet, by key (_keep_queued), and the keys the outbox holds; the
         # states' parts put since (_keep_parts).
-        self._due_cursors: dict[tuple[str, str], str] = {}
-        self._due_outbox: dict[str, tuple[Any, ...]] = {}
+        self._kept_cursors: dict[tuple[str, str], str] = {}
+        self._kept_outbox: dict[str, tuple[Any, ...]] = {}
         self._outbox_keys: set[str] = set()
         self._kept_parts: dict[str, dict[tuple[str, str], str]] = {}   # game -> (field, key) -> JSON text
 
@@ -669,50 +669,51 @@ class Store:
         """Holding the steps: the cursors a fetch moved (the posts' and the time of the read), kept until the
         cursors are read or the steps written (_write_cursors), not written at every step: the two rows are
         a statement a step that only the store's own readers of them can tell from one at the end."""
-        due = self._due_cursors
+        kept = self._kept_cursors
         if cursor is not None:
-            due[platform, "posts"] = cursor
+            kept[platform, "posts"] = cursor
         if read is not None:
-            due[platform, "read_until"] = read
+            kept[platform, "read_until"] = read
 
     def _write_cursors(self) -> None:
         """The cursors _keep_cursors kept, written (in the steps' transaction), before anything reads or
         writes the cursors' rows."""
-        due = self._due_cursors
-        if due:
-            self._cur.executemany(_PUT_CURSOR_SQL, [(platform, name, value) for (platform, name), value in due.items()])
-            due.clear()
+        kept = self._kept_cursors
+        if kept:
+            self._cur.executemany(_PUT_CURSOR_SQL, [(platform, name, value) for (platform, name), value in
+                                                    kept.items()])
+            kept.clear()
 
     def _keep_queued(self, queued: list[tuple[Any, ...]]) -> int:
         """Holding the steps: the messages commit_step queues (its rows), kept until the next step writes them
         with the deliveries recorded since (_write_queued), or something reads the outbox: a message delivered
         is then one insert, not an insert and the mark's update, which rewrites the whole row (its text
         included). Returns how many were new, as INSERT OR IGNORE's count (a key queued before is left)."""
-        keys, due = self._outbox_keys, self._due_outbox
+        keys, kept = self._outbox_keys, self._kept_outbox
         added = 0
         for row in queued:
             key = row[0]
             if key not in keys:
                 keys.add(key)
-                due[key] = (*row, None, None, 0)   # (not delivered: _QUEUED_SQL's delivered, platform id, attempts)
+                kept[key] = (*row, None, None, 0)   # (not delivered: _QUEUED_SQL's delivered, platform id, attempts)
                 added += 1
         return added
 
     def _write_queued(self) -> None:
         """The messages _keep_queued kept, written in the order they were queued (the outbox's rowids are
         its order), each with the first delivery recorded for it since (which is then written)."""
-        due = self._due_outbox
-        if not due:
+        kept = self._kept_outbox
+        if not kept:
             return
         marks, left = self._marks, []
         for mark in marks:   # (time, platform id, key)
-            row = due.get(mark[2])
+            row = kept.get(mark[2])
             if row is not None and row[-3] is None:   # (a message keeps its first mark, as _MARK_SQL's update)
-                due[mark[2]] = (*row[:-3], mark[0], mark[1], 1)
+                kept[mark[2]] = (*row[:-3], mark[0], mark[1], 1)
             else:
                 left.append(mark)
-        self._cur.executemany(_QUEUED_SQL, due.values())
-        due.clear()
+        self._cur.executemany(_QUEUED_SQL, kept.values())
+        kept.clear()
         marks[:] = left
 
     def _commit_held(self) -> None:
@@ -735,8 +736,8 @@ class Store:
         store that forgot what it said it had written), and each step has its own transaction from here on."""
         steps, self._steps = self._steps, False
         if steps:   # (what they kept went with them)
-            self._due_cursors.clear()
-            self._due_outbox.clear()
+            self._kept_cursors.clear()
+            self._kept_outbox.clear()
             self._kept_parts.clear()
             self._outbox_keys = set()
         self._held = None
@@ -1212,8 +1213,6 @@ class Store:
             self.delivered(marks)
             return
         conn = self.db.conn
-        if self._due_outbox:   # (holding the steps: the messages kept, before their marks or a failure)
-            self._write_queued()
         with Transaction(conn) as nested:
             written = self._put_marks(nested, marks)
             if failed is not None:
@@ -1249,7 +1248,7 @@ class Store:
     def write_deliveries(self) -> None:
         """The deliveries recorded `later`, written now (in a transaction of their own); holding the steps,
         the messages kept since, first."""
-        if self._due_outbox:
+        if self._kept_outbox:
             self._write_queued()
         if self._marks:
             with Transaction(self.db.conn) as nested:
@@ -1261,9 +1260,13 @@ class Store:
         the caller's may still roll back) and `more`. Returns how many of those recorded later were written,
         to drop from those recorded once the transaction is committed. A message marked already keeps its mark, so
         writing a mark twice changes nothing. (Holding the steps, a transaction nested in theirs is as good as
-        committed: theirs rolls back only with everything they held, and the store's caller stops.)"""
+        committed: theirs rolls back only with everything they held, and the store's caller stops; the
+        messages kept are written first, with their marks.)"""
+        if nested and self._steps:
+            self._write_queued()
+            nested = False
         marks = self._marks
-        if (nested and not self._steps) or not marks:
+        if nested or not marks:
             if more:
                 self._cur.executemany(_MARK_SQL, more)
             return 0

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from helpers import START
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from forumbot.errors import StoreError
@@ -263,6 +263,9 @@ def _apply(store: Store, op: tuple[Any, ...], number: int, queued: list[str], it
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(OPS, max_size=30), st.sampled_from([2, 256]))
+# (a delivery recorded, then a step of its own: its marks were written before the message they mark)
+@example([("deliver", []), ("step", 0, False, True, [("", False)], "text", True), ("deliver", [True]),
+          ("step", 0, False, False, [], "text", False)], 2)
 def test_a_store_holding_its_steps_answers_as_one_committing_each(ops, parts_kept):
     held, alone = Store(), Store()
     held.hold_steps()
