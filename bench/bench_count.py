@@ -5,7 +5,7 @@ then counted again here, alone, so the figure is the count's cost and nothing el
 
 Run:  .venv/bin/python bench/bench_count.py [--players 12 50 200] [--posts 1000] [--runs 3]
 It prints, per roster, µs a count for the view and for the rendering (median of the runs) and the
-count's length in characters (issue 16: a count's cost may grow only with the length of its text).
+count's length in characters (a count's cost should grow only with the length of its text).
 """
 
 from __future__ import annotations

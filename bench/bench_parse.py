@@ -1,8 +1,8 @@
 """Parse throughput: posts per second through cleaning, the grammar and name resolution.
 
 Run:  .venv/bin/python bench/bench_parse.py [--all]
-Target (issue 2): at least 5,000 posts/s, Russian with inflected names.
-Target (issue 10): a pathological post of 100 KB parses in well under 100 ms and one of 1 MB in under 1 s, in
+Target: at least 5,000 posts/s, Russian with inflected names.
+Target: a pathological post of 100 KB parses in well under 100 ms and one of 1 MB in under 1 s, in
 every grammar, dialect and reading mode (`--all` runs the whole matrix; by default the worst mode, natural).
 """
 
@@ -96,7 +96,7 @@ def measure(parser: PostParser, posts: list[str], dialect: str, rounds: int = 5)
     return statistics.median(rates), intents
 
 
-# The inputs of issue 10 that took seconds (or minutes) before: many sentences, each the start of a command.
+# Inputs that once took seconds (or minutes): many sentences, each the start of a command.
 PATHOLOGICAL = {"infiltration 'a. '": "a. ", "mafia 'vote Zzz. '": "vote Zzz. ",
                 "mafia '[b]vote Zzz, ' in bold": "[b]vote Zzz, ", "ru 'Против Ззз. '": "Против Ззз. "}
 

@@ -4,13 +4,13 @@ virtual clock: CPU time and peak RSS by roster and number of posts.
 Run:  .venv/bin/python bench/bench_replay.py                  # one case: 12 players, 5,000 posts, worst mix
       .venv/bin/python bench/bench_replay.py --players 200 --every 0
       .venv/bin/python bench/bench_replay.py --table [--scale 0.4] [--runs 3]
-`--table` prints the issue 16 table (roster 12/50/200, posts 1k/5k/20k, with and without counts), each
+`--table` prints a table by roster (roster 12/50/200, posts 1k/5k/20k, with and without counts), each
 case in a fresh process (so its peak RSS is its own), the median of `--runs` runs; `--scale` shrinks
 every post count (the machine is shared: keep a run short) and the figures say ms a post.
-Targets (issue 16): the worst mix of a 5,000-post 12-player day under 1.5 s CPU; 200 players with no
+Targets: the worst mix of a 5,000-post 12-player day under 1.5 s CPU; 200 players with no
 counts within 1.3x the CPU a post of 12 players; a 20,000-post day under 150 MB.
-The whole issue 16 table (with the games, the idle bot, the backlog and the essential parts) is
-bench/bench_table.py.
+A wider table (with the games, the idle bot and the backlog) is bench/bench_table.py; bench/compare.py REV
+compares a real day and this day with another revision.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def main() -> None:
     parser.add_argument("--votes", type=float, default=0.8, help="share of the posts that are votes")
     parser.add_argument("--every", type=int, default=1, help="vote_count_every (0: no vote counts)")
     parser.add_argument("--runs", type=int, default=3, help="runs a case (the median is shown)")
-    parser.add_argument("--table", action="store_true", help="every case of issue 16")
+    parser.add_argument("--table", action="store_true", help="every case of the table above")
     parser.add_argument("--scale", type=float, default=1.0, help="with --table: shrink every post count")
     parser.add_argument("--cli", action="store_true", help="measure `forumbot replay --json` of the day instead")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)

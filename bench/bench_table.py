@@ -1,13 +1,12 @@
-"""The whole table of issue 16 in one go: CPU and peak RSS by roster (12/50/200 players), by posts
-(1k/5k/20k), by games on one forum (1/10/100, idle and after a 47-hour backlog), `forumbot replay --json`
-of a 20k-post day, and the essential parts beside the pipeline; each case in a fresh process (so its
-peak RSS is its own), with the issue's target beside each figure and OK or ABOVE.
+"""CPU and peak RSS in one table: by roster (12/50/200 players), by posts (1k/5k/20k), by games on one
+forum (1/10/100, idle and after a 47-hour backlog), and `forumbot replay --json` of a 20k-post day; each
+case in a fresh process (so its peak RSS is its own), with a target beside some figures and OK or ABOVE.
 
 Run:  .venv/bin/python bench/bench_table.py                        # full size: tens of minutes
       .venv/bin/python bench/bench_table.py --scale 0.2 --runs 1   # a couple of minutes on 2 cores
-`--scale` shrinks every post count (replays, the backlog, the essential parts) and CPU targets shrink
+`--scale` shrinks every post count (replays, the backlog) and CPU targets shrink
 with it; the games stay 1/10/100. Memory targets stay as they are: memory that grows with the posts
-shows fully only at `--scale 1`. `--runs`: the replay and parts cases show the median of that many.
+shows fully only at `--scale 1`. `--runs`: the replay cases show the median of that many.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ def _child(args: list[str], keep: bool = True, **extra: Any) -> tuple[str, float
 
 
 def _case(*args: str) -> dict[str, Any]:
-    """One case of bench_run.py or bench_parts.py in a fresh process of this script (`--case`)."""
+    """One case of bench_run.py in a fresh process of this script (`--case`)."""
     out, _, _ = _child([sys.executable, __file__, "--case", *args])
     return json.loads(out.splitlines()[-1])
 
@@ -134,23 +133,8 @@ def games(table: Table, scale: float) -> None:
                   found["rss"], found["cpu"] / (count * posts) * 1000, target)
 
 
-def essential(table: Table, scale: float, runs: int) -> None:
-    n = max(100, int(5000 * scale))
-    for poll in (0, 60):
-        grid = f", --poll {poll}" if poll else ""
-        table.section(f"the essential parts alone (bench_parts.py{grid}) beside the pipeline, same day, same process")
-        found = _case("parts", str(n), str(runs), str(poll))
-        for name, seconds in found["timing"].items():
-            table.row(f"  {name}", "", seconds, found["rss"], None, "")
-        table.row(f"sum of the parts ({found['votes']} votes, {found['counts']} counts, {found['rows']} rows)", n,
-                  found["parts"], found["rss"], found["parts"] / n * 1000, "")
-        table.row(f"pipeline: replay(){grid} of the same day", n, found["pipeline"], found["rss"],
-                  found["pipeline"] / n * 1000, f"x{found['ratio']:.2f} the parts")
-
-
 def child(args: list[str]) -> None:
     """A case run in this fresh process: one line of JSON."""
-    import resource
     kind = args[0]
     if kind == "toml":
         from bench_replay import scenario_toml
@@ -159,21 +143,17 @@ def child(args: list[str]) -> None:
     if kind == "idle":
         from bench_run import idle
         found = idle(int(args[1]), 1.0, 60.0)
-    elif kind == "backlog":
+    else:
         from bench_run import backlog
         found = backlog(int(args[1]), int(args[2]))
-    else:
-        from bench_parts import measure
-        found = measure(int(args[1]), 12, 1, int(args[2]), int(args[3]))
-        found["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(found))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", type=float, default=1.0, help="shrink every post count (0.2: a fifth)")
-    parser.add_argument("--runs", type=int, default=3, help="replay and parts cases: the median of this many")
-    parser.add_argument("--only", choices=["replay", "cli", "games", "parts"], action="append",
+    parser.add_argument("--runs", type=int, default=3, help="replay cases: the median of this many")
+    parser.add_argument("--only", choices=["replay", "cli", "games"], action="append",
                         help="some sections only (repeatable)")
     parser.add_argument("--case", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -187,7 +167,6 @@ def main() -> None:
         "replay": lambda: replays(table, args.scale, args.runs),
         "cli": lambda: cli(table, args.scale),
         "games": lambda: games(table, args.scale),
-        "parts": lambda: essential(table, args.scale, args.runs),
     }
     for name, section in sections.items():
         if not args.only or name in args.only:

@@ -11,6 +11,7 @@ import argparse
 import http.cookiejar
 import random
 import re
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -73,6 +74,7 @@ def main() -> None:
         port = s.getsockname()[1]
     start = datetime.now(UTC) - timedelta(minutes=1)
     (folder / "bench.toml").write_text(f'[game]\nname = "mafia"\nlang = "en"\nstart = "{format_time(start)}"\n'
+                                       '[game.options]\nvotes_only = true\n'
                                        + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS))
     (folder / "bot.toml").write_text(f'[bot]\nstore = "bot.db"\nlog_level = "warning"\n[platforms.local]\n'
                                      f'kind = "local"\npath = "forum.db"\npoll_seconds = 1\n'
@@ -167,6 +169,7 @@ def main() -> None:
             bot.wait()
         log_file.close()
     log = (folder / "bot.log").read_text()
+    shutil.rmtree(folder)
     missed = log.count("skipped: maximum number of running instances")
     print(f"bot: {missed} poll(s) skipped because the previous one was still running")
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -104,26 +102,3 @@ def apply_post(game: Any, state: Any, author: str, text: str, *, lang: str = "en
     state, replies = game.report(state, state.ends)
     return state, events + replies
 
-
-def bytecodes(work: Callable[[], Any], where: Callable[[Any], bool] | None = None) -> int:
-    """Python bytecodes executed while `work` runs (the same on every machine, unlike its time), in the code
-    objects `where` takes (every one when None)."""
-    done = [0]
-
-    def opcodes(frame: Any, event: str, arg: Any) -> Any:
-        if event == "opcode":
-            done[0] += 1
-        return opcodes
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        if where is not None and not where(frame.f_code):
-            return None
-        frame.f_trace_opcodes = True
-        return opcodes
-
-    sys.settrace(tracer)
-    try:
-        work()
-    finally:
-        sys.settrace(None)
-    return done[0]

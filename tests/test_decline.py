@@ -4,6 +4,7 @@ player's gender instead of "ходил(а)"; notes of several lines; the classic
 from __future__ import annotations
 
 import pytest
+from helpers import START
 
 from forumbot.config import load_ruleset
 from forumbot.games.base import GameSetup
@@ -14,7 +15,6 @@ from forumbot.parse import PostParser
 from forumbot.render import Renderer
 from forumbot.text.decline import decline, guess_gender
 from forumbot.text.names import Roster
-from tests.helpers import START
 
 CASES = [
     ("Брэд Питт", "accs", None, "Брэда Питта"),

@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from helpers import START
 
 from forumbot.config import load_ruleset
 from forumbot.games.base import GameSetup
@@ -15,7 +16,6 @@ from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.moderation import findings, watch
 from forumbot.games.mafia.state import Death
 from forumbot.model import Intent, PlayerRef
-from tests.helpers import START
 
 BS = load_ruleset("bodysnatchers", "mafia")
 LABELS = tomllib.loads((Path(__file__).parent / "data_moderation.toml").read_text(encoding="utf-8"))

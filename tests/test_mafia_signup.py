@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from helpers import START
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,6 @@ from forumbot.model import Event, Intent, PlayerRef
 from forumbot.render import Renderer
 from forumbot.store import Store
 from forumbot.tournament import standings_event
-from tests.helpers import START
 
 BS = load_ruleset("bodysnatchers", "mafia")
 ROLES = ["detective", "psychologist", "bouncer", "maniac", "inspector", "assistant", "writer", "masseur",

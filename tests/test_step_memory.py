@@ -1,4 +1,4 @@
-"""A step's reads that the store answers from memory (issue 16): a game's new posts (Store.unprocessed_posts)
+"""A step's reads that the store answers from memory: a game's new posts (Store.unprocessed_posts)
 and the undelivered messages (Store.pending), with `looked`, are what asking SQLite gives, whatever this
 connection and another one wrote in between; and a runner sharing its store with another writer reads
 every post once."""
@@ -109,19 +109,6 @@ def test_the_undelivered_messages_from_memory_are_those_sql_gives(tmp_path_facto
         assert mine.pending(looked=True) == mine.pending()
 
 
-def test_a_step_reads_neither_its_new_posts_nor_its_outbox_back(tmp_path):
-    forum, store, run, runner = build(tmp_path)
-    runner.start(START)
-    runner.step(START + timedelta(hours=1))
-    forum.add_post("g/votes", "Alice", "vote Bob", at=START + timedelta(minutes=1))
-    statements: list[str] = []
-    store.db.conn.set_trace_callback(statements.append)
-    result = runner.step(START + timedelta(hours=1))
-    store.db.conn.set_trace_callback(None)
-    assert [m["kind"] for m in result.delivered] == ["vote_count"]
-    assert not [s for s in statements if s.startswith("SELECT") and ("rowid >" in s or "FROM outbox" in s)]
-
-
 def test_a_runner_reads_each_post_once_when_another_writer_reads_some(tmp_path):
     """Two runners of the same game over one store file take turns (as after a restart while the old process
     still ran): every vote is counted once, and the counts are those of one runner alone."""
@@ -147,68 +134,13 @@ def test_a_runner_reads_each_post_once_when_another_writer_reads_some(tmp_path):
     assert store.pending() == []
 
 
-def test_deliveries_are_written_with_the_next_write_or_when_the_store_is_dropped(tmp_path):
+def test_a_step_that_delivered_leaves_nothing_owed_once_the_store_is_dropped(tmp_path):
     forum, store, run, runner = build(tmp_path)
     runner.start(START)
-    statements: list[str] = []
-    store.db.conn.set_trace_callback(statements.append)
-    runner.step(START + timedelta(minutes=1))            # the opening goes out: no transaction of its own
-    store.db.conn.set_trace_callback(None)
-    assert len(bot_posts(forum)) == 1 and not [s for s in statements if s.startswith("UPDATE outbox")]
-    console = Store(tmp_path / "bot.db")
-    assert len(console.pending()) == 1                   # not written yet...
-    store.platform_ok("local", START)                    # ...until the next write (the service's poll status)
-    assert console.pending() == []
+    runner.step(START + timedelta(minutes=1))            # the opening goes out
     forum.add_post("g/votes", "Alice", "vote Bob", at=START + timedelta(minutes=2))
     runner.step(START + timedelta(minutes=3))            # the count goes out
-    assert len(console.pending()) == 1
+    assert len(bot_posts(forum)) == 2
     del runner, store
-    gc.collect()                                         # a store dropped (a replay's) writes what it held
-    assert console.pending() == [] and len(bot_posts(forum)) == 2
-
-
-def test_a_backlog_fetched_batch_by_batch_is_not_all_kept_in_memory(tmp_path, monkeypatch):
-    """The runner holds one batch of a backlog at a time; the posts the store keeps for the games' next reads
-    must not hold them all: past the bound none are kept, and the games read from the store."""
-    import forumbot.store as store_module
-
-    monkeypatch.setattr(store_module, "_FRESH_KEPT", 5)
-    store = Store(tmp_path / "s.db")
-    store.look()
-    store.unprocessed_posts("g", ("t1",), looked=True)   # a game has read: new posts would be kept for it
-    batches = [[Post(platform_id=f"p{b}-{n}", thread="t1", author="Al", created=T0 + timedelta(seconds=10 * b + n),
-                     body="vote Bo") for n in range(3)] for b in range(4)]
-    for number, batch in enumerate(batches):
-        store.save_posts("local", batch, str(number))
-        assert sum(len(read.rows) for read in store._reads.values()) <= 5
-    store.look()
-    got = store.unprocessed_posts("g", ("t1",), looked=True)
-    assert [p.platform_id for p in got] == [p.platform_id for batch in batches for p in batch]
-    assert got == store.unprocessed_posts("g", ("t1",))   # what SQL gives
-
-
-def test_a_backlog_read_by_many_games_is_not_kept_a_share_a_game(tmp_path, monkeypatch):
-    """With many games, each keeping its own posts of a backlog, the bound is on what all reads keep together
-    (a bound per read would let memory grow with the games: 100 games x 500 posts held at once); and a step
-    that processed what it was handed keeps none of those posts for its next mark."""
-    import forumbot.store as store_module
-
-    monkeypatch.setattr(store_module, "_FRESH_KEPT", 5)
-    store = Store(tmp_path / "s.db")
-    store.look()
-    games = [f"g{n}" for n in range(4)]
-    for game in games:   # every game has read (its own thread): new posts would be kept for it
-        store.unprocessed_posts(game, (f"t-{game}",), looked=True)
-    for number in range(3):   # a batch: two posts in each game's thread
-        batch = [Post(platform_id=f"p{number}-{game}-{n}", thread=f"t-{game}", author="Al",
-                      created=T0 + timedelta(seconds=10 * number + n), body="vote Bo")
-                 for game in games for n in (0, 1)]
-        store.save_posts("local", batch, str(number))
-        assert sum(len(read.rows) for read in store._reads.values()) <= 5
-    store.look()
-    for game in games:
-        got = store.unprocessed_posts(game, (f"t-{game}",), looked=True)
-        assert len(got) == 6 and got == store.unprocessed_posts(game, (f"t-{game}",))   # what SQL gives
-        store.commit_step(game, "mafia", {}, {}, processed=[p.platform_id for p in got], expected_version=0)
-        assert store._handed.get(game, []) == []   # no Post kept once processed
-        assert store.unprocessed_posts(game, (f"t-{game}",), looked=True) == []
+    gc.collect()
+    assert Store(tmp_path / "bot.db").pending() == []    # a store opened afresh owes nothing: none goes out twice

@@ -1,0 +1,63 @@
+"""`forumbot check-config`: scenario, game and bot config files checked before a game runs."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from forumbot.cli.common import guard
+from forumbot.config import load_scenario, locate
+from forumbot.errors import ConfigError, ForumbotError
+
+
+@click.command(name="check-config")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def check_config(paths: tuple[str, ...]) -> None:
+    """Check scenario, game or bot config files: syntax, keys, ruleset, options, grammar, templates, roster,
+    dialect, and that each game can be played to its end."""
+    from forumbot.botconfig import load_bot_config
+    from forumbot.gamerun import check_setup
+    from forumbot.runner import GameRun
+    from forumbot.service import platform_dialect
+    from forumbot.tomlfile import load_toml
+
+    def check_game(config: Any, path: str, dialect: str) -> None:
+        from forumbot.render.check import check_templates
+
+        try:
+            run = GameRun.build(config, dialect=dialect)
+            check_setup(config)
+        except ConfigError as err:
+            raise locate(err, path) from None
+        problems = check_templates(run.renderer, config.game)   # each names its template's line
+        if problems:
+            raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
+                              + "\n".join(str(problem) for problem in problems))
+
+    def check(path: str) -> None:
+        if set(load_toml(path).data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config
+            bot = load_bot_config(path)
+            for entry in bot.games:
+                # a game posts in its platform's dialect
+                check_game(entry.config, entry.config.source or path, platform_dialect(bot.platforms[entry.platform]))
+            return
+        try:
+            scenario = load_scenario(path)
+        except ConfigError as err:
+            raise locate(err, path) from None
+        check_game(scenario.config, path, scenario.config.dialect)
+
+    def run() -> int:
+        failed = 0
+        for path in paths:
+            try:
+                check(path)
+                click.echo(f"ok: {path}")
+            except ForumbotError as err:
+                failed += 1
+                click.echo(f"error: {err}", err=True)
+        return 2 if failed else 0
+
+    sys.exit(guard(run))

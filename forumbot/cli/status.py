@@ -1,0 +1,225 @@
+"""`forumbot status`, `flags`, `tally` and `tournament`: what the store says about the running games."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from forumbot.cli.common import guard
+from forumbot.errors import ConfigError
+from forumbot.model import Event
+from forumbot.render import Renderer
+
+
+def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list[Any]]:
+    """The store a bot config names (or --db), and the config's games. Raises ConfigError when neither is
+    given or there is no store yet."""
+    from forumbot.store import Store
+
+    games: list[Any] = []
+    if config_path:
+        from forumbot.botconfig import load_bot_config
+        bot = load_bot_config(config_path)
+        path, games = str(bot.store), list(bot.games)
+    elif db_path:
+        path = db_path
+    else:
+        raise ConfigError("say which bot", fix="pass --config bot.toml or --db forumbot.db")
+    if not Path(path).exists():
+        raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
+    return Store(path), games
+
+
+def _opened_threads(opened: list[tuple[str, str, str]], config_path: str | None) -> list[str]:
+    """`status` lines for the threads the bot opened for a game: name, id and, from the bot config, URL."""
+    if not opened:
+        return []
+    from forumbot.threads import thread_url
+
+    platforms: dict[str, Any] = {}
+    if config_path:
+        from forumbot.botconfig import load_bot_config
+        platforms = load_bot_config(config_path).platforms
+    lines = []
+    for platform, thread, thread_id in opened:
+        config = platforms.get(platform) or next((p for p in platforms.values() if p.kind == platform), None)
+        url = thread_url(config.kind, config.options, thread_id) if config else ""
+        lines.append(f"    thread {thread} on {platform}: {thread_id}" + (f" {url}" if url else ""))
+    return lines
+
+
+def _flag_line(flag: dict[str, Any]) -> str:
+    where = flag.get("url") or flag.get("post") or ""
+    who = f"{flag['author']}: " if flag.get("author") else ""
+    done = f" [resolved {flag['resolved']}]" if flag.get("resolved") else ""
+    line = f"  #{flag['id']} {flag['at']} {flag['game']}: {who}{flag['reason']}{done}"
+    return line + (f"\n      {where}" if where else "")
+
+
+FLAGS_IN_STATUS = 10
+
+
+@click.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
+def status(config_path: str | None, db_path: str | None) -> None:
+    """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors, and the
+    open flags for the host (newest first)."""
+    from forumbot.games import get_game
+    from forumbot.threads import recorded
+
+    def go() -> int:
+        store, configured = _open_store(config_path, db_path)
+        click.echo("Games:")
+        opened = recorded(store)
+        known = {row.name for row in store.games()}
+        for entry in configured:
+            if entry.config.name not in known:
+                click.echo(f"  {entry.config.name} ({entry.config.game}): "
+                           f"starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
+        for row in store.games():
+            summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
+            pending = len(store.pending(row.name))
+            click.echo(f"  {row.name} ({row.game}): {summary.get('phase')}, ends {summary.get('phase_ends', '-')}; "
+                       f"outbox backlog {pending}")
+            for line in _opened_threads(opened.get(row.name, []), config_path):
+                click.echo(line)
+        click.echo("Platforms:")
+        for health in store.platform_status():
+            line = f"  {health['platform']}: last good poll {health['last_ok'] or 'never'}"
+            if health["failures"]:
+                line += f"; {health['failures']} failure(s) in a row, next try {health['next_try']}"
+            if health["last_error"]:
+                line += f"; last error at {health['last_error_at']}: {health['last_error']}"
+            click.echo(line)
+        failed = [r for r in store.pending() if r["last_error"]]
+        if failed:
+            click.echo("Undelivered with errors:")
+            for message in failed[:10]:
+                click.echo(f"  {message['key']} ({message['attempts']} attempt(s)): {message['last_error']}")
+        open_flags = store.flag_list()
+        hint = " (newest first; forumbot flags --resolve ID)" if open_flags else ""
+        click.echo(f"Open flags: {len(open_flags)}{hint}")
+        for flag in open_flags[:FLAGS_IN_STATUS]:
+            click.echo(_flag_line(flag))
+        if len(open_flags) > FLAGS_IN_STATUS:
+            click.echo(f"  ... and {len(open_flags) - FLAGS_IN_STATUS} more: forumbot flags")
+        return 0
+
+    sys.exit(guard(go))
+
+
+@click.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
+@click.option("--game", "game_name", default=None, help="Only this game's flags.")
+@click.option("--all", "show_all", is_flag=True, help="Resolved flags too.")
+@click.option("--resolve", "resolve", type=int, multiple=True, metavar="ID",
+              help="Mark a flag resolved (repeat for several).")
+@click.option("--json", "as_json", is_flag=True, help="Print the flags as JSON.")
+def flags(config_path: str | None, db_path: str | None, game_name: str | None, show_all: bool,
+          resolve: tuple[int, ...], as_json: bool) -> None:
+    """The flags for the host (refused commands, unread names, posts that could not be read...), newest
+    first, and resolving them. Exit 2 when an ID to resolve is not an open flag."""
+
+    def go() -> int:
+        store, _ = _open_store(config_path, db_path)
+        if resolve:
+            done = store.resolve_flags(resolve, datetime.now(UTC))
+            missing = [i for i in resolve if i not in done]
+            if done:
+                click.echo("resolved: " + ", ".join(f"#{i}" for i in done))
+            if missing:
+                raise ConfigError("not open flags: " + ", ".join(f"#{i}" for i in missing),
+                                  fix="forumbot flags --all lists every flag with its id")
+            return 0
+        listed = store.flag_list(game_name, include_resolved=show_all)
+        if as_json:
+            click.echo(json.dumps(listed, ensure_ascii=False, indent=2))
+            return 0
+        click.echo(f"{len(listed)} {'' if show_all else 'open '}flag(s)" + (f" of {game_name}" if game_name else ""))
+        for flag in listed:
+            click.echo(_flag_line(flag))
+        return 0
+
+    sys.exit(guard(go))
+
+
+@click.command()
+@click.option("--db", "db_path", default="forumbot.db", show_default=True, type=click.Path(dir_okay=False),
+              help="The bot's store.")
+@click.option("--game", "game_name", default=None, help="Which game (default: the only one in the store).")
+@click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the game's state as JSON instead.")
+def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> None:
+    """Print the current vote count of a running game, from the store."""
+    from forumbot.games import get_game
+    from forumbot.store import Store
+
+    def run() -> int:
+        if not Path(db_path).exists():
+            raise ConfigError("no store here", path=db_path,
+                              fix="pass --db with the store the bot writes (forumbot demo makes one)")
+        store = Store(db_path)
+        rows = store.games()
+        if game_name:
+            rows = [r for r in rows if r.name == game_name]
+        if len(rows) != 1:
+            names = ", ".join(r.name for r in store.games()) or "none"
+            raise ConfigError(f"{'no game ' + game_name if game_name else 'several games'} in the store",
+                              path=db_path, fix=f"pass --game with one of: {names}")
+        row = rows[0]
+        game = get_game(row.game)
+        state = game.from_json(row.state)
+        if as_json:
+            click.echo(json.dumps(game.summary(state), ensure_ascii=False, indent=2))
+            return 0
+        event = game.tally(state, datetime.now(UTC))
+        phase = game.summary(state)["phase"]
+        if event is None:   # no day running: the last day's final count, as its end-of-day post gave it
+            ended = [e for e in store.events(row.name) if e["kind"] == "day_end"]
+            if not ended:
+                click.echo(f"{row.name}: no vote count in phase {phase}")
+                return 0
+            click.echo(f"{row.name}: no day is running ({phase}); the last day ended with:\n")
+            event = Event("day_end", json.loads(ended[-1]["data"]))
+        lang = row.setup.get("lang", "en") if isinstance(row.setup, dict) else "en"
+        click.echo(Renderer(dialect, lang).text(event, row.game))
+        return 0
+
+    sys.exit(guard(run))
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option("--db", "db_path", default="forumbot.db", show_default=True, type=click.Path(dir_okay=False),
+              help="The store the bot writes.")
+@click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
+def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> None:
+    """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
+    from forumbot.store import Store
+    from forumbot.tournament import standings_event
+
+    def run() -> int:
+        if not Path(db_path).exists():
+            raise ConfigError("no store here", path=db_path, fix="pass --db with the store the bot writes")
+        store = Store(db_path)
+        known = store.tournaments()
+        chosen = name or (known[0] if len(known) == 1 else None)
+        if chosen not in known:
+            raise ConfigError(f"no tournament {name or ''} in the store".replace("  ", " "), path=db_path,
+                              fix="name one of: " + (", ".join(known) or "none yet (no game has finished)"))
+        event = standings_event(str(chosen), store.ledger(str(chosen)))
+        if as_json:
+            click.echo(json.dumps(event.data, ensure_ascii=False, indent=2))
+        else:
+            click.echo(Renderer(dialect).text(event))
+        return 0
+
+    sys.exit(guard(run))
