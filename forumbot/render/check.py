@@ -132,9 +132,12 @@ def _render_problems(renderer: Renderer, strict: jinja2.Environment, probe: jinj
     problems = []
     for data in mine:
         try:
-            renderer.body(strict, [name], Event(kind, json.loads(data)))
+            renderer.body(strict.get_template(name), Event(kind, json.loads(data)))
         except ConfigError as err:        # it names the template's file and line
             problems.append(err)
+            break
+        except jinja2.TemplateError as err:      # an include that does not parse
+            problems.append(template_error(err, kind))
             break
     try:
         probe.get_template(name).render(e={}, v={}, t=renderer.phrases)
