@@ -352,10 +352,8 @@ class Renderer:
             data["view"] = self._with_voter_lists(data["view"])
         try:
             body = template.render(e=data, v=data, t=self.phrases)
-        except jinja2.TemplateNotFound:    # an include
-            raise ConfigError(f"no template for event '{event.kind}' in dialect {self.dialect}") from None
-        except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError) as err:
-            raise template_error(err, event.kind) from None
+        except (jinja2.TemplateError, TypeError, ValueError, LookupError, AttributeError, RecursionError) as err:
+            raise template_error(err, event.kind) from None    # (RecursionError: a template including itself)
         return self._clean(body)
 
     @staticmethod
