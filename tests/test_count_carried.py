@@ -1,17 +1,12 @@
-"""A count's voter texts carried by the game's edits (issue 16, round 12): the game says which views of a count
-it remade from views of the count before, and by which edits of their voters (kept.REMADE); the renderer
-makes each remade wagon's texts as the texts before with the same edits, only the voters the edits put made,
-none looked up by identity. Pinned here: over steps of several votes (a poll of a minute), final votes,
-unvotes, no-lynch votes, URLs and names that need escaping, the text a running renderer makes is the text a
-fresh renderer makes of the same count read back as plain JSON, and a count after votes looks no voter's text
-up one by one."""
+"""A count's views remade by the game's edits (kept.REMADE): over steps of several votes (a poll of a
+minute), final votes, unvotes, no-lynch votes, URLs and names that need escaping, the text a running renderer
+makes is the text a fresh renderer makes of the same count read back as plain JSON."""
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
 from typing import Any
-from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +14,7 @@ from test_render_kept import ROSTER, URLS, new_day, vote
 
 from forumbot.games.mafia import game as mafia
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState
-from forumbot.kept import REMADE, edited
+from forumbot.kept import edited
 from forumbot.model import Event
 from forumbot.render import Renderer
 
@@ -49,33 +44,6 @@ def test_a_count_s_carried_texts_are_the_texts_made_afresh(steps, dialect, lang,
         plain = json.loads(json.dumps(shown))       # plain dicts: nothing carried, nothing found by identity
         assert finished == Renderer(dialect, lang)._with_voter_lists(plain)["wagons"]
         assert live.text(Event("vote_count", shown)) == Renderer(dialect, lang).text(Event("vote_count", plain))
-
-
-def test_a_count_after_votes_looks_no_voter_s_text_up():
-    """The wagons several votes remade: their texts are the texts before with the votes' edits, the new
-    voters' made (two a moved vote: struck and cast), no voter's looked up in the renderer's table of them."""
-    state = new_day(0)
-    for voter, target in zip(ROSTER, [ROSTER[1], ROSTER[2], ROSTER[1], ROSTER[2], ROSTER[1], NO_LYNCH, "P08",
-                                      ROSTER[2]], strict=True):
-        state = vote(state, voter, target, False, "")
-    renderer = Renderer("markdown", "en")
-    renderer.text(Event("vote_count", _count(state)))
-    state = vote(state, ROSTER[0], ROSTER[2], False, "")      # P01 leaves P02's wagon for Ann's
-    state = vote(state, ROSTER[3], NO_LYNCH, False, "")       # www.evil.com leaves Ann's for no lynch
-    shown = _count(state)
-    remade = REMADE.get(shown["wagons"])
-    assert remade is not None and {w["target"] for w, _, _ in remade[0]} == {"P02", ROSTER[2], NO_LYNCH}
-    made: list[Any] = []
-
-    def voter(put: dict[int, Any], entry: Any) -> str:
-        made.append(put[id(entry)])
-        return "x"
-
-    looked = mock.patch.object(renderer._frozen_texts, "made", side_effect=AssertionError("looked up"))
-    with looked, mock.patch.object(renderer, "_game_voter", side_effect=voter):
-        renderer._with_voter_lists(shown)
-    assert sorted((e["name"], e["withdrawn"]) for e in made) == [
-        ("P01", False), ("P01", True), ("www.evil.com", False), ("www.evil.com", True)]
 
 
 @given(st.lists(st.integers(0, 9), max_size=8),

@@ -195,23 +195,6 @@ def test_the_kept_count_is_the_count_made_from_scratch(plan, used, dialect, earl
         state = counted
 
 
-def test_a_count_renders_only_the_wagons_the_vote_changed():
-    """The renderer keeps each wagon's dict with its voters' text by the game's view of it: a wagon the vote
-    did not change is the very same dict in the next count, nothing of it made again. The dict cannot change
-    (a FrozenDict): the template's loop keeps its line by its identity (render/codegen.py)."""
-    state = new_game(9, vote_count_every=1)
-    for voter, target in [("P01", "P07"), ("P02", "P07"), ("P03", "P08"), ("P04", "P09")]:
-        state, _ = act(state, voter, "vote", target)
-    renderer = Renderer("markdown", "en")
-    before = {w["target"]: w for w in renderer._with_voter_lists(_count(state))["wagons"]}
-    state, _ = act(state, "P03", "vote", "P09")                   # P03 leaves P08's wagon for P09's
-    after = {w["target"]: w for w in renderer._with_voter_lists(_count(state))["wagons"]}
-    assert after["P07"] is before["P07"] and type(after["P07"]) is FrozenDict
-    assert after["P08"] is not before["P08"] and after["P09"]["voters_text"] == "P04, P03"
-    plain = Renderer("markdown", "en")._with_voter_lists(json.loads(json.dumps(_count(state))))
-    assert {w["target"]: w for w in plain["wagons"]} == after
-
-
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(names(4)), st.sampled_from(names(4) + [None]),
                           st.sampled_from(names(4))), max_size=30))
@@ -240,43 +223,15 @@ def test_no_other_kind_the_game_reads_is_a_vote_kind():
     assert not set(mafia.VOTE_KINDS) & {*NIGHT_KINDS, *SIGNUP_KINDS, *mafia.OUTSIDE_KINDS, "modkill", "not_counted"}
 
 
-def test_a_count_and_its_voter_lists_stay_under_their_budget_of_bytecodes():
-    """The view of a count after each vote and the renderer's voter lists of it, in bytecodes: about 1,870 a
-    count when the renderer copied every wagon's dict and looked up every voter's text at every count, and
-    the game kept a changed wagon's voters in a table of their own (issue 16); about 1,420 since the
-    renderer keeps each wagon's finished dict by the game's view of it and only new voters are made; about
-    1,320 since a vote's wagons are remade from the positions its change records and a voter's text is made
-    in one call; about 1,310 since a wagon's voters are picked in one pass (its withdrawn votes only when
-    asked for), 1,328 with the rule inlined again; about 1,305 since a remade wagon's voter texts are the
-    texts before with its votes' edits (kept.REMADE), not looked up voter by voter."""
-    from test_per_post import _bytecodes, _day
-
-    from forumbot.play import play
-
-    run, state, day = _day(12, 320)
-    states = []
-    for post in day:
-        state = play(run, state, [post], post.created, "bot").state
-        states.append((state, post.created))
-    renderer = Renderer("markdown", "ru")
-    for state, at in states[:260]:
-        renderer._with_voter_lists(mafia.view(state, at))
-    per_count = _bytecodes(lambda: [renderer._with_voter_lists(mafia.view(state, at))
-                                    for state, at in states[260:]]) / 60
-    assert per_count <= 1320, per_count
-
-
 def test_those_not_voting_are_the_same_list_while_nobody_joins_or_leaves_them():
-    """A vote that moves a voter leaves those not voting as they were: the same FrozenList in the next count,
-    whose text the renderer keeps; a first vote makes a new one."""
+    """A vote that moves a voter leaves those not voting as they were: the same FrozenList in the next count;
+    a first vote makes a new one."""
     state = new_game(9)
     state, _ = act(state, "P01", "vote", "P02")
     renderer = Renderer("bbcode", "en")
     first = _count(state)["not_voting"]
-    text = renderer._with_voter_lists(_count(state))["not_voting_text"]
     state, _ = act(state, "P01", "vote", "P03")
     assert _count(state)["not_voting"] is first and type(first) is FrozenList
-    assert renderer._with_voter_lists(_count(state))["not_voting_text"] is text
     state, _ = act(state, "P02", "vote", "P03")
     assert _count(state)["not_voting"] == [n for n in names(9) if n not in ("P01", "P02")]
     assert renderer._with_voter_lists(_count(state))["not_voting_text"] == ", ".join(

@@ -174,18 +174,6 @@ def test_bbcode_posts_use_only_tags_phpbb_knows_and_items_inside_lists() -> None
         assert "[*]" not in _outside_lists(text), (entry["kind"], text)
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-def test_markup_of_a_constant_is_written_in_when_the_template_compiles(dialect: str) -> None:
-    """The vote count's markup costs nothing at render time: jinja folds a filter of a constant into the
-    compiled template (a global would be looked up, a filter of a value called, at every count)."""
-    env = Renderer(dialect, "en").env
-    code = env.compile('{{ "bullet" | markup }}{{ "bold" | markup }}{{ v.x }}{{ "/bold" | markup }}', raw=True)
-    # the marks are the start of the line's one string literal (render/codegen.py writes a template line as
-    # one '...%s...' format), and the filter is never called
-    marks = {"markdown": "'* **%s**'", "bbcode": "'[*][b]%s[/b]'"}[dialect]
-    assert marks in code and "t_1('" not in code and "t_1(\"" not in code
-
-
 def _host(tmp_path: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ from forumbot.render.renderer import SANDBOX_FIX, Renderer, host_templates, temp
 UNSAFE_NAMES = {"mro", "format_map", *UNSAFE_GENERATOR_ATTRIBUTES, *UNSAFE_COROUTINE_ATTRIBUTES,
                 *UNSAFE_ASYNC_GENERATOR_ATTRIBUTES}
 SAMPLES_PER_KIND = 6
+FORMATS = ("format", "format_map")
 
 
 class _Probe(jinja2.ChainableUndefined):
@@ -45,16 +46,24 @@ def _unsafe(name: object) -> bool:
 
 
 def _reached(tree: nodes.Template) -> Iterator[tuple[str, int]]:
-    """Each unsafe attribute or item name spelled in a template, with its line."""
+    """Each unsafe attribute or item name spelled in a template, with its line: a name of Python's insides,
+    or anything read off a string's `format` method (which a template may only call)."""
     for node in tree.find_all((nodes.Getattr, nodes.Getitem, nodes.Filter)):
         if isinstance(node, nodes.Getattr):
             name: object = node.attr
         elif isinstance(node, nodes.Getitem):
             name = node.arg.value if isinstance(node.arg, nodes.Const) else None
+        elif node.name == "attr":
+            name = node.args[0].value if node.args and isinstance(node.args[0], nodes.Const) else "?"
         else:
-            name = node.args[0].value if node.name == "attr" and node.args and isinstance(
-                node.args[0], nodes.Const) else None
-        if _unsafe(name):
+            continue
+        target = node.node
+        if isinstance(target, nodes.Getattr) and target.attr in FORMATS:
+            yield f"{target.attr}.{name}", node.lineno
+        elif isinstance(target, nodes.Filter) and target.name == "attr" and target.args and isinstance(
+                target.args[0], nodes.Const) and target.args[0].value in FORMATS:
+            yield f"{target.args[0].value}.{name}", node.lineno
+        elif _unsafe(name):
             yield str(name), node.lineno
 
 
@@ -132,9 +141,12 @@ def _render_problems(renderer: Renderer, strict: jinja2.Environment, probe: jinj
     problems = []
     for data in mine:
         try:
-            renderer.body(strict, [name], Event(kind, json.loads(data)))
+            renderer.body(strict.get_template(name), Event(kind, json.loads(data)))
         except ConfigError as err:        # it names the template's file and line
             problems.append(err)
+            break
+        except jinja2.TemplateError as err:      # an include that does not parse
+            problems.append(template_error(err, kind))
             break
     try:
         probe.get_template(name).render(e={}, v={}, t=renderer.phrases)
