@@ -4,7 +4,6 @@ registered as blueprints (forum, sign-in, private messages; the host console add
 from __future__ import annotations
 
 import hmac
-import secrets
 from typing import Any
 
 from flask import Flask, abort, g, render_template, request, session
@@ -12,30 +11,13 @@ from werkzeug.exceptions import HTTPException
 
 from forumbot.errors import ForumbotError
 from forumbot.model import parse_time
+from forumbot.web import auth, console, forum, pms
 from forumbot.web.config import WebSettings
 from forumbot.web.markup import to_html
+from forumbot.web.session import csrf_token, current_user
 from forumbot.web.site import Site, site
 
 MAX_FORM_BYTES = 256 * 1024
-
-
-def csrf_token() -> str:
-    if "csrf" not in session:
-        session["csrf"] = secrets.token_urlsafe(32)
-    return str(session["csrf"])
-
-
-def signed_in(key: str) -> str | None:
-    """The session's `key` ("user", "host"): a name, while its stamp is the account's (a sign-out ends it)."""
-    name = session.get(key)
-    if not name:
-        return None
-    stamp = site().connections().accounts.stamp(f"{key}:{name}")
-    return str(name) if hmac.compare_digest(str(session.get(f"{key}_stamp", "")).encode(), stamp.encode()) else None
-
-
-def current_user() -> str | None:
-    return signed_in("user")
 
 
 def _check_csrf() -> None:
@@ -80,8 +62,6 @@ def _failure(err: ForumbotError) -> Any:
 
 def create_app(settings: WebSettings) -> Flask:
     """The web forum over the local forum in `settings.forum_path`."""
-    from forumbot.web import auth, console, forum, pms
-
     app = Flask(__name__)
     state = Site(settings)
     app.extensions["forumbot"] = state

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 
-from forumbot.web.app import current_user
+from forumbot.web.session import current_user
 from forumbot.web.site import site
 
 bp = Blueprint("auth", __name__)

@@ -23,8 +23,8 @@ from forumbot.games import get_game
 from forumbot.host import HostState
 from forumbot.store import GameRow, Store
 from forumbot.web.accounts import check_password
-from forumbot.web.app import signed_in
 from forumbot.web.forum import MAX_ID
+from forumbot.web.session import signed_in
 from forumbot.web.site import site
 
 bp = Blueprint("console", __name__, url_prefix="/console")

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from forumbot.web.app import current_user
 from forumbot.web.forumdb import PostRow
 from forumbot.web.markup import quoted
+from forumbot.web.session import current_user
 from forumbot.web.site import site
 
 bp = Blueprint("forum", __name__)

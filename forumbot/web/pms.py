@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from forumbot.web.app import current_user
 from forumbot.web.forum import posted_text
+from forumbot.web.session import current_user
 from forumbot.web.site import site
 
 bp = Blueprint("pms", __name__, url_prefix="/pm")
