@@ -13,7 +13,7 @@ from forumbot.errors import ForumbotError
 from forumbot.model import parse_time
 from forumbot.web import auth, console, forum, pms
 from forumbot.web.config import WebSettings
-from forumbot.web.markup import to_html
+from forumbot.web.proxy import FromProxies
 from forumbot.web.session import csrf_token, current_user
 from forumbot.web.site import Site, site
 
@@ -69,15 +69,13 @@ def create_app(settings: WebSettings) -> Flask:
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
                       SESSION_COOKIE_SECURE=settings.web.url.startswith("https://"),
                       SESSION_COOKIE_NAME="forumbot_session", MAX_CONTENT_LENGTH=MAX_FORM_BYTES)
-    if settings.web.trusted_proxies:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-        n = settings.web.trusted_proxies
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_prefix=n)  # type: ignore[method-assign]
+    app.wsgi_app = FromProxies(app.wsgi_app, settings.web.trusted_proxies,  # type: ignore[method-assign]
+                               settings.web.proxy_addresses)
     app.before_request(_check_csrf)
     app.before_request(_private_check)
     app.context_processor(_globals)
     app.add_template_filter(_when, "when")
-    app.add_template_filter(lambda text: to_html(text, settings.dialect), "post_html")
+    app.add_template_filter(lambda text: site().connections().html.html(text), "post_html")
     app.register_error_handler(HTTPException, _error)
     app.register_error_handler(ForumbotError, _failure)
 
