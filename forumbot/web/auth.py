@@ -21,7 +21,7 @@ def same_origin_path(target: str | None) -> str | None:
     """`target` when it is a path on this site, else None: no scheme or host (//other.site), no backslash
     and no control character, before or after %-decoding (a browser drops a tab or a line break from a
     URL: /<TAB>/evil.example/ is //evil.example/ to it, and a line break cannot go in a header)."""
-    if not target:
+    if not target or not target.startswith("/"):
         return None
     decoded = unquote(target)
     if any(c == "\\" or ord(c) < 32 or 127 <= ord(c) < 160 for c in target + decoded):
