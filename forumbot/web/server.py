@@ -33,7 +33,7 @@ def capped_channel(base: type, per_client: int, exempt: frozenset[str]) -> type:
             same = sum(1 for channel in list(server.active_channels.values())
                        if isinstance(channel.addr, tuple) and channel.addr[0] == host)
             if same > per_client:
-                log.warning("closed a connection from %s: %d open from that address", host, same - 1)
+                log.debug("closed a connection from %s: %d open from that address", host, same - 1)
                 self.handle_close()
 
     return CappedChannel
