@@ -3,9 +3,11 @@ body. A reply or an edit is rendered when it is written (its author's request pa
 otherwise (the bot's) when it is first shown. A page then reads its posts' HTML by key and renders nothing,
 however hostile the posts: markdown-it reads 20 KB of `[` in more than half a second.
 
-A body whose rendering takes longer than RENDER_SECONDS is kept as its plain text (escaped, its line breaks
-kept): it is shown as written, and never rendered again. The forum's MAX_POST_CHARS bounds the one render.
-The table is not pruned: it holds about as much as the posts themselves."""
+A body whose rendering takes more than RENDER_SECONDS of the thread's CPU time is kept as its plain text
+(escaped, its line breaks kept): it is shown as written, and never rendered again. CPU time, not the clock:
+a busy server (other threads holding the GIL) makes an ordinary post's rendering slow by the clock, and it
+would be kept as text. The forum's MAX_POST_CHARS bounds the one render. The table is not pruned: it holds
+about as much as the posts themselves."""
 
 from __future__ import annotations
 
@@ -28,10 +30,10 @@ def m001_post_html(db: Database) -> None:
 
 
 def render(body: str, dialect: str) -> str:
-    """The body's HTML, or its plain text when rendering took longer than RENDER_SECONDS."""
-    start = time.perf_counter()
+    """The body's HTML, or its plain text when rendering took more than RENDER_SECONDS of CPU time."""
+    start = time.thread_time()
     html = str(to_html(body, dialect))
-    return html if time.perf_counter() - start <= RENDER_SECONDS else str(plain_html(body))
+    return html if time.thread_time() - start <= RENDER_SECONDS else str(plain_html(body))
 
 
 class PostHTML:
