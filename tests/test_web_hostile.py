@@ -324,3 +324,25 @@ def test_behind_a_proxy_the_forwarded_address_counts_only_from_the_proxy(tmp_pat
         assert tries == [401] * 5 + [429]
     finally:
         web.stop()
+
+
+def test_the_proxy_and_posting_keys_of_the_web_table(tmp_path):
+    from forumbot.botconfig import load_bot_config
+    from forumbot.errors import ConfigError
+
+    (tmp_path / "game.toml").write_text('[game]\nname = "mafia"\nlang = "en"\nstart = "2026-05-01T18:00:00Z"\n'
+                                        '[game.options]\nvotes_only = true\n'
+                                        + "".join(f'[[players]]\nname = "{p}"\n' for p in ("A", "B", "C")))
+    bot = tmp_path / "bot.toml"
+    table = ('[platforms.local]\nkind = "local"\npath = "forum.db"\n[[games]]\nconfig = "game.toml"\n'
+             '[web]\ntrusted_proxies = 1\n')
+    bot.write_text(table + 'proxy_addresses = ["10.0.0.5"]\nposts_per_minute = 4\n')
+    web = load_bot_config(bot).web
+    assert (web.trusted_proxies, web.proxy_addresses, web.posts_per_minute) == (1, ("10.0.0.5",), 4)
+    bot.write_text(table)
+    assert load_bot_config(bot).web.proxy_addresses == ("127.0.0.1", "::1")
+    for bad, problem in [('proxy_addresses = "10.0.0.5"', "proxy_addresses must be a list"),
+                         ("posts_per_minute = -1", "posts_per_minute must be 0")]:
+        bot.write_text(table + bad + "\n")
+        with pytest.raises(ConfigError, match=problem):
+            load_bot_config(bot)
