@@ -28,7 +28,7 @@ class Site:
     def __init__(self, settings: WebSettings) -> None:
         self.settings = settings
         self.web = settings.web
-        self.limiter = RateLimiter()                                 # sign-ins (accounts.sign_in_keys)
+        self.limiter = RateLimiter()         # sign-ins (accounts.sign_in_keys)
         self.posting = RateLimiter(60.0)     # replies, edits and PMs per account
         self._local = threading.local()
         self.game_of_thread = {key: game for game in settings.games for key in game.threads.values()}
