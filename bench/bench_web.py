@@ -78,7 +78,8 @@ def main() -> None:
                                        + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS))
     (folder / "bot.toml").write_text(f'[bot]\nstore = "bot.db"\nlog_level = "warning"\n[platforms.local]\n'
                                      f'kind = "local"\npath = "forum.db"\npoll_seconds = 1\n'
-                                     f'[[games]]\nconfig = "bench.toml"\n[web]\nlisten = "127.0.0.1:{port}"\n')
+                                     f'[[games]]\nconfig = "bench.toml"\n[web]\nlisten = "127.0.0.1:{port}"\n'
+                                     'posts_per_minute = 0\n')   # players post as fast as they can
     forum = LocalForum(folder / "forum.db")
     with forum.db.atomic():
         for n in range(args.posts):

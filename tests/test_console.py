@@ -245,15 +245,24 @@ def test_exports_the_days_votes_as_csv_and_the_game_log_as_json_lines(bed):
     assert any(line["type"] == "correction" and line["reason"] == "a joke" for line in lines)
 
 
-def test_a_one_time_link_signs_the_host_in_once(bed):
+def test_a_one_time_link_signs_the_host_in_once_by_its_pages_button(bed):
     token = corrections.new_link(bed.runner.store, "Host", "g", at(10))
+    preview = bed.app.test_client()        # a chat app's link preview: GETs, never submits
+    for _ in range(2):
+        shown = preview.get(f"/console/link/{token}")
+        assert shown.status_code == 200 and "Sign in with this link" in shown.get_data(as_text=True)
+    assert preview.get("/console/g/g").status_code == 401            # a GET signed nobody in
     client = bed.app.test_client()
-    response = client.get(f"/console/link/{token}")
+    assert client.post(f"/console/link/{token}").status_code == 400    # no CSRF token: refused, link kept
+    response = client.post(f"/console/link/{token}", data={"csrf": csrf(client, f"/console/link/{token}")})
     assert response.status_code == 302 and response.headers["Location"].endswith("/console/g/g")
     assert client.get("/console/g/g").status_code == 200
-    assert bed.app.test_client().get(f"/console/link/{token}").status_code == 403
+    again = bed.app.test_client()
+    assert again.post(f"/console/link/{token}", data={"csrf": csrf(again, f"/console/link/{token}")}).status_code \
+        == 403
     late = corrections.new_link(bed.runner.store, "Host", "g", at(2))    # expired before now
-    assert bed.app.test_client().get(f"/console/link/{late}").status_code == 403
+    assert again.post(f"/console/link/{late}", data={"csrf": csrf(again, f"/console/link/{late}")}).status_code \
+        == 403
 
 
 def test_web_hosts_in_the_bot_config_and_the_console_of_forumbot_run(tmp_path):

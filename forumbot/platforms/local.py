@@ -45,6 +45,10 @@ def m002_edited_posts(db: Database) -> None:
     db.execute("CREATE INDEX forum_posts_edited ON forum_posts (created) WHERE edited IS NOT NULL")
 
 
+# How a post the bot removed starts (remove_post): the web forum refuses to edit it back.
+REMOVED = "[removed by the bot"
+
+
 def _utcnow() -> datetime:
     return datetime.now(UTC)
 
@@ -324,7 +328,7 @@ class LocalForum:
 
     def remove_post(self, platform_id: str, reason: str = "") -> None:
         """The bot, as moderator, removes a post it refused (Food Chain's location channels)."""
-        self.edit_post(platform_id, f"[removed by the bot: {reason}]" if reason else "[removed by the bot]")
+        self.edit_post(platform_id, f"{REMOVED}: {reason}]" if reason else f"{REMOVED}]")
 
     def add_pm(self, sender: str, recipient: str, body: str, subject: str = "",
                at: datetime | None = None) -> str:

@@ -1,8 +1,8 @@
 """People's accounts on the web forum, kept beside the local forum's tables in its SQLite file.
 
 Passwords are stored only as scrypt hashes (hashlib, salted, n=2**14, r=8, p=1). The host creates every
-account (`forumbot forum add-user NAME`), which prints a generated password once. Failed sign-ins are
-rate-limited per address and per account name.
+account (`forumbot forum add-user NAME`), which prints a generated password once. Sign-ins are
+rate-limited per account name from an address and per address (sign_in_keys).
 """
 
 from __future__ import annotations
@@ -116,29 +116,47 @@ class Accounts:
 
 
 class RateLimiter:
-    """At most `limit` failures per key within `window` seconds (keys: an address, an account name)."""
+    """At most so many attempts per key within `window` seconds (each key's limit given with it). An attempt
+    is counted when it is taken, before the work it guards (a password check takes a while): ten attempts at
+    once against a limit of 5 take 5."""
 
-    def __init__(self, limit: int = 5, window: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
-        self.failures: dict[str, deque[float]] = {}
+    def __init__(self, window: float = 300.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.window, self.clock = window, clock
+        self.attempts: dict[str, deque[float]] = {}
         self.lock = threading.Lock()
 
     def _recent(self, key: str) -> deque[float]:
-        times = self.failures.setdefault(key, deque())
+        times = self.attempts.setdefault(key, deque())
         while times and times[0] <= self.clock() - self.window:
             times.popleft()
         return times
 
-    def blocked(self, *keys: str) -> float:
-        """Seconds until every key may try again (0: not blocked)."""
+    def take(self, *keys: tuple[str, int]) -> float:
+        """One attempt against each (key, limit), all or none: 0 when every key had room (the attempt is
+        counted), else the seconds until the fullest key has room again (nothing counted)."""
         with self.lock:
-            waits = [self.window - (self.clock() - t[0]) for k in keys if len(t := self._recent(k)) >= self.limit]
-        return max(waits, default=0.0)
+            waits = [self.window - (self.clock() - t[0]) for key, limit in keys
+                     if len(t := self._recent(key)) >= limit]
+            if waits:
+                return max(waits)
+            now = self.clock()
+            for key, _ in keys:
+                self._recent(key).append(now)
+            if len(self.attempts) > 10_000:   # a flood of made-up names: forget the keys whose window has passed
+                for key in [k for k in self.attempts if not self._recent(k)]:
+                    del self.attempts[key]
+            return 0.0
 
-    def failed(self, *keys: str) -> None:
+    def give_back(self, *keys: tuple[str, int]) -> None:
+        """Uncount the latest attempt of each key (a sign-in that succeeded is no failure)."""
         with self.lock:
-            for key in keys:
-                self._recent(key).append(self.clock())
-            if len(self.failures) > 10_000:   # a flood of made-up names: forget the keys whose window has passed
-                for key in [k for k in self.failures if not self._recent(k)]:
-                    del self.failures[key]
+            for key, _ in keys:
+                times = self._recent(key)
+                if times:
+                    times.pop()
+
+
+def sign_in_keys(kind: str, name: str, address: str | None) -> tuple[tuple[str, int], ...]:
+    """What a sign-in counts against: the account name from this address (5 in 5 minutes), and the address
+    (30 in 5 minutes, whatever the names). Never the name alone: failures from elsewhere lock nobody out."""
+    return (f"{kind}:{name.casefold()}@{address}", 5), (f"{kind}-address:{address}", 30)

@@ -4,7 +4,6 @@ registered as blueprints (forum, sign-in, private messages; the host console add
 from __future__ import annotations
 
 import hmac
-import secrets
 from typing import Any
 
 from flask import Flask, abort, g, render_template, request, session
@@ -12,30 +11,13 @@ from werkzeug.exceptions import HTTPException
 
 from forumbot.errors import ForumbotError
 from forumbot.model import parse_time
+from forumbot.web import auth, console, forum, pms
 from forumbot.web.config import WebSettings
-from forumbot.web.markup import to_html
+from forumbot.web.proxy import FromProxies
+from forumbot.web.session import csrf_token, current_user
 from forumbot.web.site import Site, site
 
 MAX_FORM_BYTES = 256 * 1024
-
-
-def csrf_token() -> str:
-    if "csrf" not in session:
-        session["csrf"] = secrets.token_urlsafe(32)
-    return str(session["csrf"])
-
-
-def signed_in(key: str) -> str | None:
-    """The session's `key` ("user", "host"): a name, while its stamp is the account's (a sign-out ends it)."""
-    name = session.get(key)
-    if not name:
-        return None
-    stamp = site().connections().accounts.stamp(f"{key}:{name}")
-    return str(name) if hmac.compare_digest(str(session.get(f"{key}_stamp", "")).encode(), stamp.encode()) else None
-
-
-def current_user() -> str | None:
-    return signed_in("user")
 
 
 def _check_csrf() -> None:
@@ -80,8 +62,6 @@ def _failure(err: ForumbotError) -> Any:
 
 def create_app(settings: WebSettings) -> Flask:
     """The web forum over the local forum in `settings.forum_path`."""
-    from forumbot.web import auth, console, forum, pms
-
     app = Flask(__name__)
     state = Site(settings)
     app.extensions["forumbot"] = state
@@ -89,15 +69,13 @@ def create_app(settings: WebSettings) -> Flask:
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
                       SESSION_COOKIE_SECURE=settings.web.url.startswith("https://"),
                       SESSION_COOKIE_NAME="forumbot_session", MAX_CONTENT_LENGTH=MAX_FORM_BYTES)
-    if settings.web.trusted_proxies:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-        n = settings.web.trusted_proxies
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_prefix=n)  # type: ignore[method-assign]
+    app.wsgi_app = FromProxies(app.wsgi_app, settings.web.trusted_proxies,  # type: ignore[method-assign]
+                               settings.web.proxy_addresses)
     app.before_request(_check_csrf)
     app.before_request(_private_check)
     app.context_processor(_globals)
     app.add_template_filter(_when, "when")
-    app.add_template_filter(lambda text: to_html(text, settings.dialect), "post_html")
+    app.add_template_filter(lambda text: site().connections().html.html(text), "post_html")
     app.register_error_handler(HTTPException, _error)
     app.register_error_handler(ForumbotError, _failure)
 

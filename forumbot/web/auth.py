@@ -1,24 +1,36 @@
-"""Signing in and out. A failed sign-in counts against the address and the account name; five in five
-minutes on either blocks further tries for the rest of the window."""
+"""Signing in and out. Every sign-in counts against the account name from its address (5 in 5 minutes) and
+the address (30), before the password is checked; one that succeeds is uncounted. A name is never blocked
+from everywhere: wrong passwords sent from elsewhere do not lock its player out."""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 
-from forumbot.web.app import current_user
+from forumbot.web.accounts import sign_in_keys
+from forumbot.web.session import current_user
 from forumbot.web.site import site
 
 bp = Blueprint("auth", __name__)
 MIN_PASSWORD = 10
 
 
-def _safe_next(target: str | None) -> str:
-    """Only a path on this site (never //other.site or a scheme)."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("forum.index")
+def same_origin_path(target: str | None) -> str | None:
+    """`target` when it is a path on this site, else None: no scheme or host (//other.site), no backslash
+    and no control character, before or after %-decoding (a browser drops a tab or a line break from a
+    URL: /<TAB>/evil.example/ is //evil.example/ to it, and a line break cannot go in a header)."""
+    if not target or not target.startswith("/"):
+        return None
+    decoded = unquote(target)
+    if any(c == "\\" or ord(c) < 32 or 127 <= ord(c) < 160 for c in target + decoded):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//") \
+            or decoded.startswith("//"):
+        return None
+    return target
 
 
 @bp.route("/signin", methods=["GET", "POST"])
@@ -27,17 +39,17 @@ def signin() -> Any:
         return render_template("signin.html", next=request.args.get("next", ""), name="")
     name = request.form.get("name", "").strip()
     password = request.form.get("password", "")
-    keys = (f"address:{request.remote_addr}", f"name:{name.casefold()}")
-    wait = site().limiter.blocked(*keys)
+    keys = sign_in_keys("user", name, request.remote_addr)
+    wait = site().limiter.take(*keys)
     if wait:
         abort(429, f"Too many failed sign-ins. Try again in {int(wait // 60) + 1} minute(s).")
     if not site().connections().accounts.verify(name, password):
-        site().limiter.failed(*keys)
         return render_template("signin.html", next=request.form.get("next", ""), name=name,
                                error="Wrong name or password."), 401
+    site().limiter.give_back(*keys)
     session.clear()   # a new session (and CSRF token) on sign-in: nothing set before it carries over
     session["user"], session["user_stamp"] = name, site().connections().accounts.stamp(f"user:{name}")
-    return redirect(_safe_next(request.form.get("next")))
+    return redirect(same_origin_path(request.form.get("next")) or url_for("forum.index"))
 
 
 @bp.post("/signout")

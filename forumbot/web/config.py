@@ -7,6 +7,8 @@
     per_page = 50                   # posts a page
     private = false                 # true: only signed-in people read the threads
     trusted_proxies = 0             # reverse proxies in front that set X-Forwarded-For/-Proto/-Host
+    proxy_addresses = ["127.0.0.1", "::1"]   # where they connect from: those headers are read from them only
+    posts_per_minute = 10           # replies, edits and PMs an account may send a minute (0: no limit)
 
     [web.hosts]                     # the host console (/console): each game's host, by name
     Alice = "scrypt$16384$8$1$..."  # the hash `forumbot passwd` prints
@@ -26,7 +28,9 @@ from forumbot.tomlfile import TomlFile
 if TYPE_CHECKING:
     from forumbot.runner import Runner
 
-WEB_KEYS = ("listen", "base_url", "platform", "per_page", "private", "trusted_proxies", "hosts")
+WEB_KEYS = ("listen", "base_url", "platform", "per_page", "private", "trusted_proxies", "proxy_addresses",
+            "posts_per_minute", "hosts")
+LOOPBACK = ("127.0.0.1", "::1")
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class WebConfig:
     private: bool = False
     trusted_proxies: int = 0
     hosts: dict[str, str] = field(default_factory=dict)   # host console: name → password hash (`forumbot passwd`)
+    proxy_addresses: tuple[str, ...] = LOOPBACK
+    posts_per_minute: int = 10
 
     @property
     def url(self) -> str:
@@ -97,6 +103,13 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
     proxies = table.get("trusted_proxies", 0)
     if not isinstance(proxies, int) or proxies < 0:
         raise doc.error("trusted_proxies must be 0 or more", "trusted_proxies")
+    addresses = table.get("proxy_addresses", list(LOOPBACK))
+    if not isinstance(addresses, list) or not all(isinstance(a, str) and a for a in addresses):
+        raise doc.error("proxy_addresses must be a list of addresses", "proxy_addresses",
+                        fix='proxy_addresses = ["127.0.0.1"]')
+    posts_per_minute = table.get("posts_per_minute", 10)
+    if not isinstance(posts_per_minute, int) or posts_per_minute < 0:
+        raise doc.error("posts_per_minute must be 0 (no limit) or more", "posts_per_minute")
     base_url = str(table.get("base_url", "")).rstrip("/")
     if base_url and not base_url.startswith(("http://", "https://")):
         raise doc.error("base_url must start with http:// or https://", "base_url")
@@ -106,7 +119,7 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
             raise doc.error(f"the password of host {name} must be a hash made by `forumbot passwd`", name,
                             fix=f'{name} = "scrypt$..." (run: forumbot passwd)')
     return WebConfig(host, port, base_url, platform, per_page, bool(table.get("private", False)), proxies,
-                     dict(hosts))
+                     dict(hosts), tuple(addresses), posts_per_minute)
 
 
 def web_games(runner: Runner) -> tuple[WebGame, ...]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
 from datetime import datetime
 from typing import Any
 
@@ -22,9 +21,10 @@ from forumbot import corrections
 from forumbot.games import get_game
 from forumbot.host import HostState
 from forumbot.store import GameRow, Store
-from forumbot.web.accounts import check_password
-from forumbot.web.app import signed_in
+from forumbot.web.accounts import check_password, sign_in_keys
+from forumbot.web.auth import same_origin_path
 from forumbot.web.forum import MAX_ID
+from forumbot.web.session import signed_in
 from forumbot.web.site import site
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -41,18 +41,12 @@ CORRECTIONS = ("vote_for", "not_a_vote", "use_edited")
 
 
 # ---- the store and who is signed in ---------------------------------------------------------------
-_local = threading.local()
-
-
 def store() -> Store:
-    """This thread's connection to the bot's store (SQLite connections are not shared between threads)."""
-    path = site().settings.store
-    if not path:
+    """This thread's connection to the bot's store."""
+    found = site().store()
+    if found is None:
         abort(404, "This server has no host console (no bot store).")
-    held: dict[str, Store] = _local.__dict__.setdefault("stores", {})
-    if path not in held:
-        held[path] = Store(path)
-    return held[path]
+    return found
 
 
 def host() -> str | None:
@@ -83,21 +77,24 @@ def signin() -> Any:
     if request.method == "GET":
         return render_template("console_signin.html", name="")
     name = request.form.get("name", "").strip()
-    keys = (f"console-address:{request.remote_addr}", f"console-name:{name.casefold()}")
-    wait = site().limiter.blocked(*keys)
+    keys = sign_in_keys("console", name, request.remote_addr)
+    wait = site().limiter.take(*keys)
     if wait:
         abort(429, f"Too many failed sign-ins. Try again in {int(wait // 60) + 1} minute(s).")
     hashed = site().web.hosts.get(name)
     if not hashed or not check_password(hashed, request.form.get("password", "")):
-        site().limiter.failed(*keys)
         return render_template("console_signin.html", name=name, error="Wrong host name or password."), 401
+    site().limiter.give_back(*keys)
     session.clear()
     session["host"], session["host_stamp"] = name, site().connections().accounts.stamp(f"host:{name}")
     return redirect(url_for("console.index"))
 
 
-@bp.get("/link/<token>")
+@bp.route("/link/<token>", methods=["GET", "POST"])
 def link(token: str) -> Any:
+    """GET: a page with a button; only its POST (with the page's CSRF token) spends the link."""
+    if request.method == "GET":
+        return render_template("console_link.html", token=token)
     found = corrections.use_link(store(), token, _now())
     if found is None or found[1] not in _games_of(found[0]):
         abort(403, "This sign-in link is used, expired or unknown: ask for a new one (forumbot host-link GAME).")
@@ -214,8 +211,8 @@ def _reason() -> str:
 
 def _back(name: str, message: str) -> Any:
     session["console_notice"] = message
-    target = request.form.get("back", "")
-    return redirect(target if target.startswith("/console/") else url_for("console.game", name=name))
+    target = same_origin_path(request.form.get("back"))
+    return redirect(target if target and target.startswith("/console/") else url_for("console.game", name=name))
 
 
 @bp.post("/g/<name>/correct")

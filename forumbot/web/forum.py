@@ -1,5 +1,7 @@
 """The forum's pages: the games and their threads, a thread page by page, new posts as JSON for the live
-refresh, replying (with a quote), editing one's own post, and a post's permalink."""
+refresh, replying (with a quote), editing one's own post (moderated: web/moderation.py), and a post's
+permalink. Replies, edits and PMs are limited per account ([web] posts_per_minute) and rendered when
+written (web/posthtml.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +9,10 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from forumbot.web.app import current_user
 from forumbot.web.forumdb import PostRow
 from forumbot.web.markup import quoted
+from forumbot.web.moderation import edit_refusal, flag_refused_edit
+from forumbot.web.session import current_user
 from forumbot.web.site import site
 
 bp = Blueprint("forum", __name__)
@@ -23,12 +26,18 @@ def url_number(raw: str) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
-def posted_text() -> str:
+def posted_text(user: str) -> str:
+    """The form's post, checked, and counted against `user`'s posts this minute; rendered once now, so that
+    its author's request pays for it and no page does."""
     body = request.form.get("body", "").replace("\r\n", "\n").strip()
     if not body:
         abort(400, "An empty post: write something first.")
     if len(body) > MAX_POST_CHARS:
         abort(400, f"A post holds at most {MAX_POST_CHARS} characters.")
+    limit = site().web.posts_per_minute
+    if limit and site().posting.take((f"posts:{user}", limit)):
+        abort(429, f"At most {limit} posts, edits and messages a minute: wait a little and send it again.")
+    site().connections().html.html(body)
     return body
 
 
@@ -101,7 +110,7 @@ def reply() -> Any:
     _thread_or_404(key)
     if not site().may_post(user, key):
         abort(403, "Only the players and the host of this game post in its threads.")
-    platform_id = site().connections().forum.add_post(key, user, posted_text())
+    platform_id = site().connections().forum.add_post(key, user, posted_text(user))
     return redirect(url_for("forum.permalink", number=int(platform_id.split(":")[1])))
 
 
@@ -119,6 +128,12 @@ def edit(number: int) -> Any:
     if not user or user != post.author:
         abort(403, "You can edit only your own posts.")
     if request.method == "GET":
+        if why := edit_refusal(user, post, post.body):
+            abort(403, f"This post cannot be edited: {why}.")
         return render_template("edit.html", post=post)
-    site().connections().forum.edit_post(f"local:{number}", posted_text())
+    body = posted_text(user)
+    if why := edit_refusal(user, post, body):
+        flag_refused_edit(user, post, body, why)
+        abort(403, f"This edit is refused: {why}.")
+    site().connections().forum.edit_post(f"local:{number}", body)
     return redirect(url_for("forum.permalink", number=number))

@@ -5,7 +5,6 @@ images are not rendered at all (no requests to other sites from a page)."""
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
@@ -102,15 +101,19 @@ def markdown_html(text: str) -> str:
     return html.replace("\ue000", "").replace("\ue001", "")
 
 
-@functools.lru_cache(maxsize=256)
+def plain_html(text: str) -> Markup:
+    """A post's text as written: escaped, its line breaks kept."""
+    return Markup(str(escape(text)).replace("\n", "<br>\n"))
+
+
 def to_html(text: str, dialect: str) -> Markup:
-    """A post's body as safe HTML, read in its dialect (markdown, bbcode; anything else as plain text). Kept for
-    the 256 latest bodies: markdown-it reads 20 KB of `[` in about 0.25 s, and a page shows 50 posts."""
+    """A post's body as safe HTML, read in its dialect (markdown, bbcode; anything else as plain text). The web
+    forum renders each body once and keeps it (web/posthtml.py)."""
     if dialect == "markdown":
         return Markup(markdown_html(text))
     if dialect == "bbcode":
         return Markup(bbcode_html(text))
-    return Markup(str(escape(text)).replace("\n", "<br>\n"))
+    return plain_html(text)
 
 
 MARKER = re.compile(r"\n?(\[\]\(#fb:[^)]*\)|\[url=#fb:[^\]]*\]\[/url\])")

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from forumbot.web.app import current_user
 from forumbot.web.forum import posted_text
+from forumbot.web.session import current_user
 from forumbot.web.site import site
 
 bp = Blueprint("pms", __name__, url_prefix="/pm")
@@ -40,7 +40,7 @@ def conversation(name: str) -> Any:
     if request.method == "POST":
         if name not in allowed:
             abort(403, f"You cannot write to '{name}' here.")
-        site().connections().forum.add_pm(user, name, posted_text(), subject=request.form.get("subject", "")[:200])
+        site().connections().forum.add_pm(user, name, posted_text(user), subject=request.form.get("subject", "")[:200])
         return redirect(url_for("pms.conversation", name=name) + "#last")
     messages = db.conversation(user, name)
     if not messages and name not in allowed:

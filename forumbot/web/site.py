@@ -1,5 +1,5 @@
 """The web forum's shared state (one per app): the settings, one database connection per server thread,
-the sign-in rate limiter, and who may read or write what."""
+the rate limiters (sign-ins; posts per account), and who may read or write what."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from flask import current_app
 
 from forumbot.platforms.local import LocalForum
+from forumbot.store import Store
 from forumbot.web.accounts import Accounts, RateLimiter
 from forumbot.web.config import WebGame, WebSettings
 from forumbot.web.forumdb import ForumDB
+from forumbot.web.posthtml import PostHTML
 
 
 @dataclass
@@ -19,13 +21,15 @@ class Connections:
     forum: LocalForum
     db: ForumDB
     accounts: Accounts
+    html: PostHTML
 
 
 class Site:
     def __init__(self, settings: WebSettings) -> None:
         self.settings = settings
         self.web = settings.web
-        self.limiter = RateLimiter()
+        self.limiter = RateLimiter()         # sign-ins (accounts.sign_in_keys)
+        self.posting = RateLimiter(60.0)     # replies, edits and PMs per account
         self._local = threading.local()
         self.game_of_thread = {key: game for game in settings.games for key in game.threads.values()}
 
@@ -36,8 +40,19 @@ class Site:
             s = self.settings
             forum = LocalForum(s.forum_path, account=s.account, dialect=s.dialect, clock=s.clock,
                                base_url=s.web.url)
-            held = self._local.held = Connections(forum, ForumDB(forum), Accounts(s.forum_path))
+            accounts = Accounts(s.forum_path)
+            held = self._local.held = Connections(forum, ForumDB(forum), accounts, PostHTML(accounts.db, s.dialect))
         return held
+
+    def store(self) -> Store | None:
+        """This thread's connection to the bot's store; None for a forum served without the bot."""
+        path = self.settings.store
+        if not path:
+            return None
+        held: dict[str, Store] = self._local.__dict__.setdefault("stores", {})
+        if path not in held:
+            held[path] = Store(path)
+        return held[path]
 
     def open_game_threads(self) -> None:
         """Every game's threads exist from the start, so players can post before the bot has."""
