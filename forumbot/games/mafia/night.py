@@ -68,6 +68,14 @@ class NightRun:
     def has(self, role_id: str) -> list[str]:
         return [n for n in self.state.alive if self.state.roles.get(n) == role_id]
 
+    def visitors(self, name: str) -> int:
+        """Players whose action arrived at `name` tonight (a player's own self-target does not count)."""
+        return len({a.actor for a in self.acts if not a.cancelled and a.final == name and a.actor != name})
+
+    def attempt(self, killer: str, victim: str, act: Act) -> None:
+        """A kill attempted tonight (a passive's, after the power actions')."""
+        self.attempts.append(Attempt(killer, victim, act))
+
 
 def _kind(state: MafiaState, actor: str, action: str, source: str) -> str:
     role = role_of(state, actor)
@@ -148,11 +156,6 @@ def _power_effects(run: NightRun) -> None:
         if act.cancelled or act.action not in ("steal",):
             continue
         run.tell(act.actor, "status", target=act.final, status=run.status.get(act.final, "positive"))
-
-
-def visitors(run: NightRun, name: str) -> int:
-    """Players whose action arrived at `name` tonight (a player's own self-target does not count)."""
-    return len({a.actor for a in run.acts if not a.cancelled and a.final == name and a.actor != name})
 
 
 def _info(run: NightRun, act: Act) -> None:

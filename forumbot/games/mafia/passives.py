@@ -23,10 +23,9 @@ def _active(run: NightRun, name: str, action: str) -> list[Any]:
 
 def counts_visitors(run: NightRun, name: str) -> None:
     """The bouncer learns how many visited the player he blocked (himself counted)."""
-    from forumbot.games.mafia.night import visitors
     for act in _active(run, name, "block"):
         if not act.ignored:
-            run.tell(name, "visitors", target=act.final, count=visitors(run, act.final))
+            run.tell(name, "visitors", target=act.final, count=run.visitors(act.final))
 
 
 def learns_assistant_visitor(run: NightRun, name: str) -> None:
@@ -58,11 +57,10 @@ def kills_thief(run: NightRun, name: str) -> None:
     """The policeman who comes to the thief kills him the same night (his action becomes (-), which the
     detective already sees); a blocked policeman neither kills nor learns that he came to the thief. The
     attempt is queued now and takes its place after the maniac's and the mafia's (в)."""
-    from forumbot.games.mafia.night import Attempt
     for act in _active(run, name, "protect"):
         if run.state.roles.get(act.final) == "thief":
             act.kind = "minus"
-            run.attempts.append(Attempt(name, act.final, act))
+            run.attempt(name, act.final, act)
             run.tell(name, "killed_thief", target=act.final)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from forumbot.errors import ConfigError
+from forumbot.games.mafia.passives import PASSIVES
 
 TEAMS = ("mafia", "maniac", "town")
 STATUSES = ("positive", "negative")
@@ -96,7 +97,6 @@ def role_from_dict(role_id: str, data: dict[str, Any], source: str = "roles") ->
     bad = [b for b in role.bypass if b not in ("block", "protect", "redirect")]
     if bad:
         raise ConfigError(f"role '{role_id}': bypass '{bad[0]}' is not block, protect or redirect", path=source)
-    from forumbot.games.mafia.passives import PASSIVES  # the registry imports the engine's types
     unknown = [p for p in role.passives if p not in PASSIVES]
     if unknown:
         raise ConfigError(f"role '{role_id}': passive '{unknown[0]}' is unknown", path=source,
