@@ -4,7 +4,6 @@ str.format in C; it prints what the sandbox's formatter prints, fails as it fail
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import jinja2
@@ -17,9 +16,6 @@ from forumbot.errors import ConfigError
 from forumbot.model import Event
 from forumbot.render import Renderer
 from forumbot.render.renderer import Count, _named_fields
-
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_per_post import _bytecodes  # noqa: E402
 
 
 def outcome(do: Any, *args: Any, **kwargs: Any) -> Any:
@@ -64,39 +60,6 @@ def test_a_phrase_with_a_players_text_formats_that_text_only():
     env = Renderer("markdown", "en").env
     hostile = "{alive.__class__.__mro__} {0.__globals__}"
     assert env.getattr("{x} of {alive}", "format")(x=hostile, alive=3) == f"{hostile} of 3"
-
-
-def test_a_vote_count_renders_under_its_budget_of_bytecodes():
-    """A vote count at 12 players, in bytecodes: about 4,790 when `t.absolute.format(...)` went through the
-    sandbox's formatter (string.Formatter in Python, a wrapper made at each access); about 4,240 since a
-    phrase of bare names is filled in by str.format; about 3,850 since a template's globals are a dict, not a
-    ChainMap that each new context (the count's, its include's) walked key by key in Python; about 3,660
-    since `v.get` on a plain dict is found without the sandbox's checks; about 2,430 since templates are
-    compiled by render/codegen.py (a plain dict's item read inline, a line's output one `%` format, the
-    include found once, a leaner context: tests/test_render_compiled.py checks it against the sandbox); about
-    2,170 after this session's first round; about 2,060 since a loop resolves `t` once, not per wagon, a
-    count's data is copied once and its template found by (game, kind) in one look-up; about 1,480 since the
-    wagons' loop keeps each wagon's line by the identity of its FrozenDict (only the wagons the vote changed
-    are written), a name's type is asked once, filters are looked up when a template is loaded and the
-    wagons' include renders in the count's own context (tests/test_render_loops.py); about 1,490 before a
-    wagon's line (a kept loop's body of one template line) was one expression reading its FrozenDict by key
-    alone, a phrase of bare names filled in by its `%` form and names of the context resolved without a call:
-    about 1,355."""
-    from test_per_post import _day
-
-    from forumbot.games.mafia.game import view
-    from forumbot.play import play
-
-    run, state, day = _day(12, 320)
-    events = []
-    for post in day:
-        state = play(run, state, [post], post.created, "bot").state
-        events.append(Event("vote_count", view(state, post.created)))
-    renderer = Renderer("markdown", "en")
-    for event in events[:260]:
-        renderer.text(event, "mafia")
-    per_count = _bytecodes(lambda: [renderer.text(event, "mafia") for event in events[260:]]) / 60
-    assert per_count <= 1400, per_count
 
 
 def test_a_template_sees_the_renderers_globals_as_a_plain_dict():

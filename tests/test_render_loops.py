@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_render_compiled import outcome, stock
 
-from forumbot.games.mafia import MAFIA, voting
+from forumbot.games.mafia import MAFIA
 from forumbot.kept import FrozenDict, FrozenList
 from forumbot.model import Outgoing
 from forumbot.render import Renderer
@@ -174,22 +174,3 @@ def test_a_count_is_posted_as_an_outgoing_made_by_its_constructor():
     [made] = renderer.render(events[0], key="k", threads={"votes": "thread"}, at=at)
     assert made == Outgoing(key="k", text=renderer.text(events[0]), thread="thread", at=at, kind="vote_count")
     assert vars(made) == vars(Outgoing(key="k", text=made.text, thread="thread", at=at, kind="vote_count"))
-
-
-def test_a_vote_remakes_its_wagons_from_its_own_record_of_what_it_changed():
-    """A vote's entries carry the positions it changed (state.made_from): its wagons are remade from those,
-    not found by comparing every entry, and are those made afresh."""
-    from unittest import mock
-
-    from helpers import act, new_game
-
-    state = new_game(9)
-    for voter, target in [("P01", "P07"), ("P02", "P07"), ("P03", "P08"), ("P04", "P09")]:
-        state, _ = act(state, voter, "vote", target)
-        voting.wagons(state)
-    for voter, target in [("P03", "P09"), ("P01", "P08"), ("P03", "P08"), ("P02", "P02"), ("P05", "no_lynch")]:
-        state, _ = act(state, voter, "vote", target)
-        with mock.patch.object(voting, "_remade", side_effect=AssertionError("scanned")):
-            kept = voting.wagons(state)
-        with mock.patch.object(voting, "_RECENT", {}):
-            assert kept == voting.wagons(state)

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import copy
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
-from helpers import START, bytecodes
+from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import forumbot
 from forumbot import corrections
 from forumbot.config import GameConfig
 from forumbot.model import PlayerRef
@@ -158,29 +156,3 @@ def test_what_a_game_reads_held_with_its_state_is_what_it_reads_afresh(plan):
     # ... and the game read every post as a runner made afresh reads them
     again = Runner(runner.store, forum, [GameRun.build(config())])
     assert again.recount(again.runs[0], at(minute)) == runner.recount(run, at(minute))
-
-
-OWN = tuple(str(Path(forumbot.__file__).parent / name) for name in ("runner.py", "gamerun.py", "crashpoints.py"))
-
-
-def _own_bytecodes(work: Any) -> int:
-    """Python bytecodes executed in the runner's own modules while `work` runs."""
-    return bytecodes(work, lambda code: code.co_filename in OWN)
-
-
-def test_a_vote_and_count_step_stays_under_its_budget_of_bytecodes_in_the_runner():
-    forum, (run,), runner = make()
-    runner.step(at(1))
-    counts = []
-    for minute in range(2, 8):
-        voter, target = PLAYERS[minute % 3], PLAYERS[3 + minute % 2]
-        forum.add_post("g/votes", voter, f"vote {target}", at=at(minute))
-        counts.append(_own_bytecodes(lambda minute=minute: runner.step(at(minute))))
-    # 2,049 a step here before issue 16's fifth round (1,897 in the replay's worst mix): every step looked
-    # for lobbies and games to start, ran each game's four parts behind a call with its arguments packed,
-    # read the game's threads and PM authors for two new states and the held one twice, asked GameRun.name
-    # sixteen times; 1,430 after (delivery included); 1,383 after issue 16's sixth round (crash points left out
-    # while inert, the plan's and the reading's fields read as slots, no copy of the fetched posts); the
-    # review called the inert crash points again (one branch each where it tested for them); 1,391 → 1,373 in
-    # round 12 (a vote's step keeps the reading it had: its new state reads the same by the same objects).
-    assert max(counts[1:]) <= 1_380, counts
