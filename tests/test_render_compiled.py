@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from forumbot.kept import FrozenDict
 from forumbot.render import Renderer
 from forumbot.render.codegen import LeanContext, SandboxCodeGenerator, render
 from forumbot.render.defuse import _BIDI as BIDI
@@ -103,7 +102,7 @@ def both(main: str, included: str, v: dict[Any, Any]) -> tuple[Any, Any]:
 def variables_of(v: dict[Any, Any]) -> dict[str, Any]:
     """What a template reads, made afresh for each render (a namespace changes)."""
     return {"v": v, "e": v, "t": dict(PHRASES), "o": SimpleNamespace(x=v.get("a"), y=v.get("b", {})),
-            "f": FrozenDict(a=v.get("a")), "l": list(v.get("l", [])), "ns": jinja2.runtime.Namespace(n=0)}
+            "f": dict(a=v.get("a")), "l": list(v.get("l", [])), "ns": jinja2.runtime.Namespace(n=0)}
 
 
 @settings(max_examples=300, deadline=None)

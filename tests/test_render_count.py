@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from forumbot.errors import ConfigError
 from forumbot.games.mafia.game import view
-from forumbot.kept import FrozenDict, FrozenList
 from forumbot.model import Event, format_time
 from forumbot.render import Renderer
 from forumbot.render.defuse import strip_bidi
@@ -43,12 +42,12 @@ phrase = text | st.sampled_from(["{alive}", "{needed}/{alive}", "{used} of {limi
 PHRASES = ["day", "vote_count", "corrected_by_host", "no_lynch", "not_voting", "absolute", "simple", "deadline",
            "vote_errors", "errors_more", "error_bad", "error_bad_candidates", "final"]
 URLS = ["", "https://f/p?1", "https://f/a b)c]", "https://f/\u202e\n\n"]
-voter = st.builds(lambda name, url, final, withdrawn, frozen: (FrozenDict if frozen else dict)(
+voter = st.builds(lambda name, url, final, withdrawn: dict(
     name=name, url=url, post="p1", final=final, withdrawn=withdrawn, at="2026-03-03T10:00:00Z"),
-    text, st.sampled_from(URLS), st.booleans(), st.booleans(), st.booleans())
+    text, st.sampled_from(URLS), st.booleans(), st.booleans())
 wagon = st.fixed_dictionaries({
     "target": text, "no_lynch": st.booleans(), "count": number, "needed": number, "l_minus": number,
-    "voters": st.lists(voter, max_size=3).map(FrozenList) | st.lists(voter, max_size=3)})
+    "voters": st.lists(voter, max_size=3)})
 error = st.fixed_dictionaries({
     "author": text, "reason": text, "url": st.sampled_from(["", "https://f/p?2", "https://f/\u2066"]),
     "code": st.sampled_from(["bad", "other", ""]),
@@ -63,8 +62,8 @@ views = st.fixed_dictionaries({
 }, optional={"corrected": st.booleans(), "at": text})
 
 
-# Voters shared by the views of one day, as the game shares them: the same FrozenList in several counts.
-POOL = [FrozenList([FrozenDict(name=n, url=u, post="p", final=f, withdrawn=w, at="t") for n, u, f, w in voters])
+# Voters shared by the views of one day: the same list in several counts.
+POOL = [[dict(name=n, url=u, post="p", final=f, withdrawn=w, at="t") for n, u, f, w in voters]
         for voters in ([("P01", "", False, False)], [("P02", URLS[3], True, False), ("Я*", URLS[1], False, True)],
                        [("www.x", URLS[2], False, False), ("P01", "", True, True)])]
 

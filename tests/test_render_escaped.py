@@ -1,7 +1,6 @@
 """The renderer's texts kept by value, round 13 (issue 16): the `esc` filter's escape of each text and the
-`when` filter's deadline, each made once and found again in one dict look-up (kept.ByValue) instead of an
-lru_cache's call. The same text as the function they keep, for any value, made or found; the same error for
-a value that has none; never more than their bound."""
+`when` filter's deadline, each made once and found again. The same text as the function they keep, for any value,
+made or found; the same error for a value that has none."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_render_lines import text_or_error
 
-from forumbot.kept import ByValue
 from forumbot.model import format_time, parse_time
 from forumbot.render import renderer
 from forumbot.render.defuse import BIDI_CONTROLS, defuse
@@ -54,15 +52,3 @@ def test_a_deadline_is_the_text_of_its_time_made_or_found(seen):
         if isinstance(value, int):
             value = format_time(start + timedelta(minutes=value))
         assert text_or_error(lambda v=value: renderer._when(v)) == text_or_error(lambda v=value: old_when(v))
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 20), max_size=40), st.integers(1, 5))
-def test_kept_texts_never_pass_their_bound_and_stay_right(keys, size):
-    made: list[int] = []
-    kept = ByValue(lambda key: made.append(key) or f"<{key}>", size)
-    for key in keys:
-        assert kept[key] == f"<{key}>"
-        assert len(kept) <= size
-    # each made once while it stays kept: only a key not kept (new, or gone at a restart) is made again
-    assert len(made) <= len(keys) and set(made) == set(keys)

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from test_render_compiled import outcome
 from test_render_loops import environments
 
-from forumbot.kept import FrozenDict
 from forumbot.render import Renderer
 from forumbot.render.codegen import LeanContext, filled, formats_by_name, phrase_form, render
 from forumbot.render.renderer import Count, Person
@@ -84,14 +83,14 @@ item = st.fixed_dictionaries({}, optional={
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(ONE_LINE), st.lists(item, max_size=4), st.booleans(),
+@given(st.sampled_from(ONE_LINE), st.lists(item, max_size=4),
        st.sampled_from([{"plain": "P", "no": "N"}, {"plain": "P"}, "not a dict"]))
-def test_a_one_line_loop_body_prints_and_fails_as_jinja2_writes_it(main, items, frozen, phrases):
+def test_a_one_line_loop_body_prints_and_fails_as_jinja2_writes_it(main, items, phrases):
     """Keys present or missing (the body as before runs instead), the phrases a dict or not: the text or
     error (its line) of the stock sandbox."""
     mine, theirs, _ = environments(main)
     assert "except KeyError:" in mine.compile(main, raw=True)
-    made = [FrozenDict(i) if frozen else dict(i) for i in items]
+    made = [dict(i) for i in items]
     data = {"items": made, "t": phrases}
     assert outcome(lambda: [render(mine.get_template("main.j2"), data)] * 2) == \
         outcome(lambda: [theirs.get_template("main.j2").render(data)] * 2)

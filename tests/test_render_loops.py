@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from test_render_compiled import outcome, stock
 
 from forumbot.games.mafia import MAFIA
-from forumbot.kept import FrozenDict, FrozenList
 from forumbot.model import Outgoing
 from forumbot.render import Renderer
 from forumbot.render.codegen import render
@@ -72,8 +71,8 @@ def test_a_loop_that_reads_more_is_not_kept(main):
 
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(KEPT + NOT_KEPT), st.lists(st.lists(st.tuples(item, st.booleans()), max_size=5),
-                                                 min_size=1, max_size=5), st.booleans())
-def test_a_kept_loop_prints_and_fails_as_the_stock_sandbox(main, renders, frozen):
+                                                 min_size=1, max_size=5))
+def test_a_kept_loop_prints_and_fails_as_the_stock_sandbox(main, renders):
     """Render after render, some items the very same objects as before and some new: the text (or the
     error, its template and line) is the stock sandbox's each time."""
     mine, theirs, _ = environments(main)
@@ -84,54 +83,10 @@ def test_a_kept_loop_prints_and_fails_as_the_stock_sandbox(main, renders, frozen
             if again and index < len(kept):
                 made.append(kept[index])           # the very object of the render before
             else:
-                made.append(FrozenDict(data) if frozen else dict(data))
+                made.append(dict(data))
         kept = made
         data = {"items": made, "v": {"a": 1}, "t": dict(PHRASES)}
         assert both(mine, theirs, data)
-
-
-def test_a_kept_loop_makes_only_the_items_it_has_not_seen():
-    made: list[Any] = []
-    renderer = Renderer("markdown", "en")
-    env = renderer.environment(jinja2.DictLoader({"main.j2": "{% for w in items %}{{ w.a | esc }};{% endfor %}"}))
-    esc = env.filters["esc"]
-    env.filters["esc"] = lambda value: made.append(value) or esc(value)
-    template = env.get_template("main.j2")
-    t = renderer.phrases
-    items = [FrozenDict(a=f"P{n}") for n in range(6)]
-    assert render(template, {"items": items, "t": t}) == "P0;P1;P2;P3;P4;P5;"
-    assert made == ["P0", "P1", "P2", "P3", "P4", "P5"]
-    made.clear()
-    items[2], items[4] = FrozenDict(a="X"), FrozenDict(a="Y")          # two changed, four the same objects
-    assert render(template, {"items": items, "t": t}) == "P0;P1;X;P3;Y;P5;"
-    assert made == ["X", "Y"]
-    made.clear()
-    assert render(template, {"items": items, "t": dict(t)}) == "P0;P1;X;P3;Y;P5;"   # a table the body never reads
-    assert made == []
-    plain = [dict(a="Q")]                       # a plain dict can change: never kept
-    assert render(template, {"items": plain, "t": t}) == "Q;"
-    plain[0]["a"] = "R"
-    assert render(template, {"items": plain, "t": t}) == "R;" and made == ["Q", "R"]
-
-
-def test_another_phrase_table_is_never_answered_from_the_kept_texts():
-    env = Renderer("markdown", "en").environment(jinja2.DictLoader({"main.j2": "{% for w in items %}{{ t.x }}"
-                                                                               "{{ w.a }}{% endfor %}"}))
-    items = [FrozenDict(a=1)]
-    template = env.get_template("main.j2")
-    assert render(template, {"items": items, "t": {"x": "a"}}) == "a1"
-    assert render(template, {"items": items, "t": {"x": "b"}}) == "b1"
-
-
-def test_the_wagons_of_a_count_are_a_kept_loop_of_frozen_dicts():
-    renderer = Renderer("markdown", "en")
-    template = renderer.env.get_template("_wagons.j2")
-    assert "_loop_text(" in renderer.env.compile(renderer.env.loader.get_source(renderer.env, "_wagons.j2")[0],
-                                                 raw=True)
-    assert template.root_render_func.__globals__["_reads_context_only"] is True
-    view = {"wagons": [FrozenDict(target="A", no_lynch=False, count=1, needed=3, l_minus=2,
-                                  voters=FrozenList([FrozenDict(name="B", url="", final=False, withdrawn=False)]))]}
-    assert all(type(w) is FrozenDict for w in renderer._with_voter_lists(view)["wagons"])
 
 
 INCLUDED = ["{{ v.a }}{{ t.plain }}", "{% for w in v.l %}{{ w.a | esc }}{% endfor %}", "{{ v.missing }}",

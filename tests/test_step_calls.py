@@ -17,7 +17,7 @@ import forumbot
 
 # The runner's and the store's own code (a GameRun's accessors are asked by the runner only).
 OWN = tuple(str(Path(forumbot.__file__).parent / name)
-            for name in ("runner.py", "store.py", "corrections.py", "sqlite.py", "stateparts.py", "gamerun.py"))
+            for name in ("runner.py", "store.py", "corrections.py", "sqlite.py", "gamerun.py"))
 
 
 def _calls(work: Any) -> int:
