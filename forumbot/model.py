@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from functools import lru_cache
+from datetime import UTC, datetime
 from typing import Any, TypeVar
-
-from forumbot.kept import ByValue
 
 T = TypeVar("T")
 
@@ -32,37 +29,11 @@ def parse_time(text: str) -> datetime:
     return value.astimezone(UTC)
 
 
-# The epoch, as a time in UTC and as the same time without a zone, and a second (format_time).
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_NAIVE_EPOCH = datetime(1970, 1, 1)
-_SECOND = timedelta(seconds=1)
-# The text of each second of an hour ("MM:SSZ"): a time's text is its hour's and then one of these.
-_IN_HOUR = tuple(f"{minute:02d}:{second:02d}Z" for minute in range(60) for second in range(60))
-# The most hours' texts kept (_HOURS): an hour a new time brings is made once, not a whole text at every time.
-_MOST_HOURS = 4096
-
-
-def _hour_text(hour: int) -> str:
-    """The text of an hour ("2026-03-01T20:") by its number since the epoch."""
-    # The hour as a time without a zone: its isoformat has no offset to format and cut off.
-    return (_NAIVE_EPOCH + timedelta(hours=hour)).isoformat("T", "hours") + ":"
-
-
-_HOURS = ByValue(_hour_text, _MOST_HOURS)   # (a long-lived process: the hours it has not used lately go)
-
-
-@lru_cache(maxsize=1024)
 def format_time(value: datetime) -> str:
-    """The canonical text of a time: UTC, seconds, trailing Z. Kept for the last times asked: a step writes
-    the same few times many times over (equal times are the same instant, whose text is the same). A new time's
-    text is its hour's (kept) and its second's in that hour: whole seconds since the epoch (a difference of
-    aware times is their UTC difference, whatever their zones), not an isoformat's printf of every field (a
-    quarter of the instructions: every post brings a time of its own)."""
-    try:
-        seconds = (value - _EPOCH) // _SECOND
-        return _HOURS[seconds // 3600] + _IN_HOUR[seconds % 3600]
-    except TypeError:   # a time without a zone: the machine's local time, as astimezone takes it
-        return format_time(value.astimezone(UTC))
+    """The canonical text of a time: UTC, seconds, trailing Z."""
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.isoformat(timespec="seconds")[:19] + "Z"
 
 
 @dataclass(frozen=True)

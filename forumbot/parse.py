@@ -134,7 +134,6 @@ class PostParser:
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
-        self._data: dict[int, tuple[Any, dict[str, Any]]] = {}     # by id(command): see _data_of
         self._read: dict[tuple[Any, ...], tuple[Any, str, dict[str, Any], dict[str, Resolution]]] = {}   # _keep_read
         self._read_roster: Any = roster
         # The no-lynch phrases by their first word: a vote's name is compared with those that start like it.
@@ -360,11 +359,8 @@ class PostParser:
         return phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases)
 
     def _data_of(self, command: Any) -> dict[str, Any]:
-        """What a command's intents carry from its grammar entry (all but `more_lines`), made once a command."""
-        kept = self._data.get(id(command))
-        if kept is None or kept[0] is not command:      # the command itself is kept: its id stays its own
-            kept = self._data[id(command)] = (command, {k: v for k, v in command.data.items() if k != "more_lines"})
-        return kept[1]
+        """What a command's intents carry from its grammar entry (all but `more_lines`), a new dict."""
+        return {k: v for k, v in command.data.items() if k != "more_lines"}
 
     def _inner(self, kind: str, raw: str) -> str:
         """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
@@ -392,9 +388,7 @@ class PostParser:
                                        at=source.at, line=line, url=source.url)
                 return intent, [], dict(read[3])
         kind = found.command.kind
-        kept = self._data.get(id(found.command))
-        data: dict[str, Any] = dict(kept[1] if kept is not None and kept[0] is found.command
-                                    else self._data_of(found.command))
+        data = self._data_of(found.command)
         flags: list[Flag] = []
         how: dict[str, Resolution] = {}
         by_author = False   # a self-vote's reading ("vote: me") depends on who wrote it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -9,7 +10,6 @@ from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import MafiaState
 from forumbot.model import Event, Intent, PlayerRef
-from forumbot.stateparts import assemble
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -59,8 +59,8 @@ def move(state: MafiaState, voter: str, kind: str, target: str, final: bool = Fa
 
 
 def reloaded(state: MafiaState) -> MafiaState:
-    """The state as the store reads it back: from its parts (forumbot/stateparts.py), nothing kept."""
-    return MAFIA.from_json(assemble(sorted(MAFIA.state_change(None, state).put)))
+    """The state as the store reads it back: from its JSON text."""
+    return MAFIA.from_json(json.loads(json.dumps(MAFIA.to_json(state), ensure_ascii=False)))
 
 
 def votes(state: MafiaState, pairs: list[tuple[str, str]], **kw: Any) -> tuple[MafiaState, list[Event]]:

@@ -1,123 +1,29 @@
-"""What reading and applying one post relies on (issue 16): its cost does not grow with the roster. A vote
-looks at no other voter (the wagon sizes are kept from vote to vote, the roster's names are sets), the
-same Python code runs for a post whatever the roster, and the shortcuts give the answers of the plain
-computations they replace."""
+"""What reading one post relies on: the parser's shortcuts give the answers of the plain computations they
+replace."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from helpers import START, act, bytecodes, move, names, new_game, reloaded
+from helpers import START, bytecodes, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kept_tables import empty_kept_tables
 
 from forumbot.config import GameConfig
 from forumbot.gamerun import GameRun, setup_of
-from forumbot.games.mafia import MAFIA, voting
-from forumbot.games.mafia import state as mafia_state
+from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.signup import player_of_account
-from forumbot.games.mafia.state import NO_LYNCH
 from forumbot.grammar import load_grammar
-from forumbot.model import Intent, PlayerRef, Post, format_time
+from forumbot.model import Intent, PlayerRef, Post
 from forumbot.parse import PostParser
-from forumbot.play import play
 from forumbot.text.names import Roster
 
 NAMED = ["Том Хэнкс", "Мэрил Стрип", "Анджелина Джоли", "Джонни Депп", "Киану Ривз", "Брэд Питт",
          "Мерилин Монро", "Николь Кидман", "Хью Джекман", "Одри Хепбёрн", "Леонардо Ди Каприо",
          "Скарлетт Йоханссон"]
 SAID = ["Деппа", "Киану Ривза", "Брэда Питта", "Монро"]          # NAMED[3:7] as players write them
-
-
-def _old_majority(state: Any) -> str | None:
-    """majority_reached as it was: every vote counted again."""
-    if not state.alive:
-        return None
-    need = voting.needed(state)
-    for target, count in Counter(state.current.values()).items():
-        if count >= need and (target != NO_LYNCH or state.options.early_no_lynch):
-            return target
-    return None
-
-
-def _old_decided(state: Any) -> tuple[str, ...] | None:
-    """decided_by_final_votes as it was."""
-    locked_counts: dict[str, int] = {}
-    for voter in state.locked:
-        target = state.current.get(voter)
-        if voter in state.alive and target and target != NO_LYNCH:
-            locked_counts[target] = locked_counts.get(target, 0) + 1
-    if not locked_counts:
-        return None
-    free = sum(1 for name in state.alive if name not in state.locked)
-    if free == 0:
-        top = max(locked_counts.values())
-        return tuple(name for name in state.alive if locked_counts.get(name) == top)
-    leader, lead = max(locked_counts.items(), key=lambda item: item[1])
-    runner_up = max((c for t, c in locked_counts.items() if t != leader), default=0)
-    return (leader,) if lead > runner_up + free else None
-
-
-PLAYERS = names(9)
-moves = st.lists(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(["vote", "unvote", "no_lynch", "modkill"]),
-                           st.sampled_from(PLAYERS), st.booleans(), st.booleans()), max_size=50)
-
-
-
-@settings(max_examples=80, deadline=None)
-@given(moves, st.booleans(), st.booleans(), st.sampled_from([0, 1]))
-def test_the_kept_wagon_sizes_give_the_answers_of_a_full_count(plan, early_end, early_no_lynch, used):
-    state = new_game(9, early_end=early_end, early_no_lynch=early_no_lynch, no_lynch_used=used,
-                     final_votes="always")
-    for voter, kind, target, final, reload in plan:
-        after, _ = move(state, voter, kind, target, final)
-        if after.phase != "day1":
-            break
-        state = reloaded(after) if reload else after
-        # asked twice: the first answer must not change what the second one finds
-        for _ in range(2):
-            assert voting.majority_reached(state) == _old_majority(state)
-            assert voting.decided_by_final_votes(state) == _old_decided(state)
-        assert voting._tally(state.current).counts == voting.counts(state)
-
-
-class _Watched(tuple):
-    """A roster tuple that counts every time it is looked through."""
-
-    looks = 0
-
-    def __contains__(self, item: object) -> bool:
-        _Watched.looks += 1
-        return super().__contains__(item)
-
-    def __iter__(self) -> Any:
-        _Watched.looks += 1
-        return super().__iter__()
-
-
-def test_a_vote_looks_through_no_roster_and_counts_no_other_vote(monkeypatch):
-    state = new_game(200)
-    state = state.with_(players=_Watched(state.players), alive=_Watched(state.alive))
-    counted: list[int] = []
-
-    def counter(items: Any = ()) -> Counter[str]:
-        found = Counter(items)
-        counted.append(sum(found.values()))
-        return found
-
-    monkeypatch.setattr(voting, "Counter", counter)
-    _Watched.looks = 0
-    voters, targets = state.players[:150], state.players[150:154]
-    for number in range(600):   # everyone votes, then moves from wagon to wagon: nobody reaches 101
-        state, _ = act(state, voters[number % 150], "vote", targets[(number + number // 150) % 4])
-    assert state.phase == "day1" and len(state.current) == 150
-    # the roster and the living were made sets once; the votes were counted once, at the first check
-    assert _Watched.looks <= 2
-    assert sum(counted) <= 1
 
 
 def _day(players: int, posts: int) -> tuple[GameRun, Any, list[Post]]:
@@ -140,27 +46,7 @@ def _day(players: int, posts: int) -> tuple[GameRun, Any, list[Post]]:
     return run, MAFIA.new(setup_of(config)), out
 
 
-_bytecodes = bytecodes   # (test_count_kept and test_render_format take it from here)
-
-
-def test_reading_and_applying_a_post_runs_the_same_code_with_12_or_200_players():
-    found = {}
-    for players in (12, 200):
-        # Each roster from the same empty kept tables: how full earlier tests left them moves when the oldest
-        # derivations are let go, and with it a few hundred bytecodes (a full run once counted 0.8% less for 12).
-        empty_kept_tables()
-        run, state, day = _day(players, 320)
-        for post in day[:260]:        # the day under way: everyone has voted, the wagons have their voters
-            state = play(run, state, [post], post.created, "bot").state
-        kept = {"state": state}
-
-        def read(run: GameRun = run, day: list[Post] = day, kept: dict[str, Any] = kept) -> None:
-            for post in day[260:]:    # votes that move voters between wagons, and talk
-                kept["state"] = play(run, kept["state"], [post], post.created, "bot").state
-        found[players] = _bytecodes(read)
-        assert kept["state"].phase == "day1" and len(kept["state"].current) == players
-    # the same posts (by name, votes on the same four wagons) cost the same code, to a few bytecodes
-    assert found[200] <= found[12] * 1.01
+_bytecodes = bytecodes   # (test_render_format takes it from here)
 
 
 def _same_as_all_templates(grammar: Any, text: str) -> None:
@@ -193,10 +79,10 @@ def test_any_text_finds_the_command_all_templates_would(text):
 _GRAMMAR = load_grammar("mafia", "ru").with_commands(load_grammar("mafia", "en").commands, "english too")
 
 
-def test_a_signed_up_roster_and_its_masks_are_kept_not_rebuilt_at_every_post():
+def test_a_signed_up_roster_has_the_genders_and_masks_play_under():
     state = new_game(5).with_(masks={"M1": "acc1", "M2": "acc2", "M3": "acc1"}, genders={"P01": "f"})
     roster = MAFIA.roster(state)
-    assert roster is MAFIA.roster(state.with_(seq=3))     # the parser compares it by identity first
+    assert roster == MAFIA.roster(state.with_(seq=3))
     assert [(p.name, p.gender) for p in roster] == [("P01", "f")] + [(n, None) for n in names(5)[1:]]
     for account in ["acc1", "acc2", "acc9", "M1"]:
         assert MAFIA.account_player(state, account) == player_of_account(state, account)
@@ -259,88 +145,6 @@ def test_parse_explain_still_says_how_each_name_was_read():
     assert [i.data["target"] for i in parsed.intents] == ["Брэд Питт", "Джонни Депп"]
     assert parsed.names == ["'Брэда Питта': 'Брэда Питта' → Брэд Питт (inflection)",
                             "'Деппа': 'Деппа' → Джонни Депп (partial)"]
-
-
-def test_a_vote_count_after_every_vote_stays_under_its_budget_of_bytecodes():
-    """The view of a count after each vote, in bytecodes: 1,630 a count when a changed wagon's views were
-    looked through one by one in Python and the wagons sorted by a property (issue 16); about 1,450 after;
-    about 1,040 since each wagon's view is kept by the Wagon's identity, the wagons sorted by a key made
-    once and a Wagon filled without __init__; about 900 since a changed wagon's new entries are found and made
-    in one call (kept.ByIdentity.made) and its voters put in a list without a table of lists; about 870 since
-    a vote's wagons are remade from the positions its own change records (state.made_from). The views are
-    still those made afresh."""
-    from forumbot.games.mafia.game import _voter_view, view
-
-    run, state, day = _day(12, 320)
-    states = []
-    for post in day:
-        state = play(run, state, [post], post.created, "bot").state
-        states.append((state, post.created))
-    for state, at in states[:260]:
-        view(state, at)
-    per_count = _bytecodes(lambda: [view(state, at) for state, at in states[260:]]) / 60
-    assert per_count <= 920, per_count
-    last, at = states[-1]
-    fresh = {w.target: [dict(_voter_view(e)) for e in w.entries] for w in voting.wagons(last)}
-    assert {w["target"]: [dict(v) for v in w["voters"]] for w in view(last, at)["wagons"]} == fresh
-
-
-def _fresh_caches() -> None:
-    """The vote path's kept values (times' texts, derivations, tallies, wagons, with_'s record) emptied: what a
-    test measures after its own warm-up is then the same whatever tests ran before it in the process."""
-    format_time.cache_clear()
-    empty_kept_tables()
-    mafia_state._ITEM_KEYS.clear()
-    for module in (mafia_state, voting):
-        for value in vars(module).values():
-            if hasattr(value, "cache_clear"):
-                value.cache_clear()
-
-
-def test_applying_a_vote_and_writing_its_change_stays_under_its_budget_of_bytecodes():
-    """MafiaGame.apply of a vote and the state change a step writes for it, in bytecodes: about 2,710 a vote
-    when each vote entry was made by its frozen __init__, its JSON by json.dumps and the changed fields found
-    one by one in Python (issue 16); about 1,420 after; about 1,250 since a vote moves its two entries as one
-    change (state.moved) and a vote kind is looked for first; about 1,155 since the entries a vote changed are
-    read off the one derivation that made them, the change and the vote's Event are filled without their
-    __init__ and a voter among the living is not looked for in the roster; about 1,105 since a vote goes to
-    _vote without the dispatch's detours and its entries, change and Event are made without model.filled's frame;
-    then the change read off the fields with_ was given (state._MADE: ~32,000 fewer instructions a vote, -22%,
-    for ~7 more bytecodes), a withdrawn entry copied from the entry's fields and `locked` given only when it
-    changes. Measured from emptied caches (_fresh_caches) since round 10: before, the figure moved by up to 20
-    with the tests that ran first (1,126 alone against 1,118 in the suite, on the same code); a8db274's code
-    measures 1,126 this way, 573cbbf's 1,135; 1,132 since a vote entry's text checks its three values that are
-    not text without a tuple of every type and moved() looks up the derivation without _derived's frame."""
-    _fresh_caches()
-    run, state, day = _day(12, 320)
-    for post in day[:260]:
-        state = play(run, state, [post], post.created, "bot").state
-    intents = [i for post in day[260:] if post.thread == "g/votes" for i in run.parser.parse(post).intents]
-    kept = {"state": state}
-
-    def work() -> None:
-        for intent in intents:
-            after, _ = MAFIA.apply(kept["state"], intent)
-            MAFIA.state_change(kept["state"], after)
-            kept["state"] = after
-
-    per_vote = _bytecodes(work) / len(intents)
-    assert len(intents) == 48 and len(kept["state"].current) == 12
-    assert per_vote <= 1133, per_vote
-
-
-def test_the_store_writes_json_with_one_encoder_made_once():
-    """The JSON of every event, intent and state part the store writes (12,000 a day of the worst mix) is
-    json.dumps's text by one C encoder made once: about 22 bytecodes an event, 93 when JSONEncoder.encode made
-    its encoder at every call (json.encoder.iterencode)."""
-    import json
-
-    from forumbot import store
-    from forumbot.jsontext import dumps
-
-    data = {"voter": "Том Хэнкс", "target": "Джонни Депп", "final": False, "n": [1, 2.5, None, "\n\u2028"]}
-    assert store._dumps is dumps and dumps(data) == json.dumps(data, ensure_ascii=False)
-    assert _bytecodes(lambda: [store._dumps(data) for _ in range(100)]) / 100 <= 30
 
 
 # Rosters whose names test the direct answers: declensions, a form two players share (Петров/Петрова), aliases,
@@ -483,8 +287,7 @@ def test_a_kept_reading_is_kept_for_its_roster_only():
 
 
 def test_the_next_deadline_is_the_one_worked_out_for_every_state():
-    """MafiaGame.next_deadline keeps its last answer by the state's identity: asking about other states in
-    between, or a state with reminders due, gives what working it out gives."""
+    """MafiaGame.next_deadline: the next reminder before the phase's end, else the end."""
     from forumbot.games.mafia.schedule import next_reminder
 
     def worked_out(state: Any) -> Any:
@@ -497,11 +300,9 @@ def test_the_next_deadline_is_the_one_worked_out_for_every_state():
     reminded = plain.with_(options=replace(plain.options, remind_hours=(24.0, 1.0)))
     states = [plain, reminded, reminded.with_(reminded=("day1:24",)), plain.with_(phase="over"), plain,
               reminded.with_(phase_ends=reminded.phase_ends + timedelta(hours=5))]
-    for state in states + states[::-1]:
-        for _ in range(2):
-            assert MAFIA.next_deadline(state) == worked_out(state)
+    for state in states:
+        assert MAFIA.next_deadline(state) == worked_out(state)
     assert MAFIA.next_deadline(reminded) < reminded.phase_ends      # a reminder comes first
-    assert MAFIA.threads(plain) is MAFIA.threads(plain.with_(seq=3))   # the same options: the same answer
     assert MAFIA.threads(plain) == {"game": plain.options.game_thread, "votes": plain.options.vote_threads[0],
                                     **{t: t for t in plain.options.vote_threads}}
 

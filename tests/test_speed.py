@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from helpers import START, act, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.config import GameConfig
-from forumbot.errors import StaleState, StoreError
 from forumbot.games.mafia import MAFIA
-from forumbot.games.mafia.state import NO_LYNCH, entry_index
+from forumbot.games.mafia.state import NO_LYNCH
 from forumbot.model import Event, PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.render.renderer import Renderer
@@ -49,17 +47,12 @@ def entries_of(state) -> dict[tuple[str, str], tuple[bool, int]]:
     return {(e.voter, e.target): (e.withdrawn, e.seq) for e in state.entries}
 
 
-def _stored_json(state) -> dict:
-    """The state's JSON as the store keeps it in parts: all but `current`, which the entries say."""
-    return {k: v for k, v in MAFIA.to_json(state).items() if k != "current"}
-
-
 @settings(max_examples=60, deadline=None)
 @given(moves)
 def test_a_vote_moves_one_entry_and_the_state_matches_a_recount(plan):
     store = Store()
     state = new_game(9)
-    store.commit_step("g", "mafia", {}, MAFIA.state_change(None, state), expected_version=0)
+    store.commit_step("g", "mafia", {}, MAFIA.to_json(state), expected_version=0)
     version = 1
     history: list[tuple[str, str]] = []
     for voter, kind, target, reload in plan:
@@ -67,21 +60,15 @@ def test_a_vote_moves_one_entry_and_the_state_matches_a_recount(plan):
         after, _ = act(state, voter, kind, target if kind == "vote" else None)
         if after.phase != "day1":   # a majority ended the day
             break
-        # the store gets the parts that changed, on top of those of the state it holds
-        store.commit_step("g", "mafia", None, MAFIA.state_change(state, after), expected_version=version)
+        store.commit_step("g", "mafia", None, MAFIA.to_json(after), expected_version=version)
         state, version = after, version + 1
         if state.current.get(voter) != before:
             history.append((voter, state.current.get(voter, "")))
         stored = store.game("g")
-        # the stored parts are exactly the state's JSON (less what the entries say), and read back to it
-        assert stored.parts and stored.state == _stored_json(state)
-        assert MAFIA.from_json(stored.state) == state
-        assert MAFIA.from_json(MAFIA.to_json(state)) == state
-        if reload:   # a state read back from the store has no kept index: it is rebuilt from the entries
+        assert stored.state == MAFIA.to_json(state) and MAFIA.from_json(stored.state) == state
+        if reload:
             state = MAFIA.from_json(stored.state)
-        index = entry_index(state.entries)
-        assert sorted(index.values()) == list(range(len(state.entries)))
-        assert all((state.entries[i].voter, state.entries[i].target) == key for key, i in index.items())
+        assert len({(e.voter, e.target) for e in state.entries}) == len(state.entries)   # one entry a pair
         assert entries_of(state) == recount(history)
 
 
@@ -157,46 +144,4 @@ def test_a_template_is_chosen_once(tmp_path):
     (folder / "modkill.j2").unlink()      # neither looked up nor read again while the game runs
     assert renderer.text(event) == "host's words for P01\n"
 
-
-def test_a_store_kept_whole_goes_over_to_parts_and_refuses_a_change_on_a_whole_state():
-    store = Store()
-    state = new_game(9)
-    store.commit_step("g", "mafia", {}, MAFIA.to_json(state), expected_version=0)   # a state kept whole
-    assert not store.game("g").parts
-    after, _ = act(state, "P01", "vote", "P02")
-    with pytest.raises(StaleState):          # a change needs the parts it changes
-        store.commit_step("g", "mafia", None, MAFIA.state_change(state, after), expected_version=1)
-    store.commit_step("g", "mafia", None, MAFIA.state_change(None, after), expected_version=1)
-    assert store.game("g").parts and MAFIA.from_json(store.game("g").state) == after
-    again, _ = act(after, "P01", "vote", "P03")
-    store.commit_step("g", "mafia", None, MAFIA.state_change(after, again), expected_version=2)
-    assert MAFIA.from_json(store.game("g").state) == again
-
-
-def test_a_new_day_rewrites_the_entries_and_cuts_the_old_ones():
-    store = Store()
-    state = new_game(9)
-    store.commit_step("g", "mafia", {}, MAFIA.state_change(None, state), expected_version=0)
-    version = 1
-    for voter, target in [("P01", "P02"), ("P03", "P02"), ("P04", "P05"), ("P01", "P05")]:
-        after, _ = act(state, voter, "vote", target)
-        store.commit_step("g", "mafia", None, MAFIA.state_change(state, after), expected_version=version)
-        state, version = after, version + 1
-    night = state.with_(phase="night1", entries=(), current={})
-    store.commit_step("g", "mafia", None, MAFIA.state_change(state, night), expected_version=version)
-    assert store.game("g").state["entries"] == []
-    assert store.db.execute("SELECT count(*) FROM state_parts WHERE field = 'entries'").fetchone()[0] == 1
-
-
-def test_damaged_parts_are_a_store_error_not_a_traceback():
-    store = Store()
-    state, _ = act(new_game(9), "P01", "vote", "P02")
-    store.commit_step("g", "mafia", {}, MAFIA.state_change(None, state), expected_version=0)
-    store.db.execute("DELETE FROM state_parts WHERE field = 'entries' AND key = '00000000'")
-    assert store.game("g") is not None     # one entry, the first: the list has no gap
-    state2, _ = act(state, "P03", "vote", "P04")
-    store.commit_step("g", "mafia", None, MAFIA.state_change(None, state2), expected_version=1)
-    store.db.execute("DELETE FROM state_parts WHERE field = 'entries' AND key = '00000000'")
-    with pytest.raises(StoreError, match="damaged"):
-        store.game("g")
 

@@ -59,12 +59,7 @@ def state_json(state: Any, convert: Mapping[str, Callable[[Any], Any]] = {}) -> 
 
 
 class Game(Protocol):
-    """A game's rules. `State` is the game's own immutable value; the runner stores it as JSON.
-
-    Optional: `state_change(old, new) -> stateparts.StateChange`, the parts of `new` that differ from `old`
-    (every part when `old` is None). A game that has it is stored in parts and a step writes only what it
-    changed (Mafia: a vote writes one entry, not the day's whole state); without it, the whole `to_json`.
-    """
+    """A game's rules. `State` is the game's own immutable value; the runner stores it as JSON."""
 
     name: str
 

@@ -8,10 +8,7 @@ protections from hanging at the day's end. A game whose players have no roles ha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from functools import partial
-from itertools import filterfalse
 from typing import Any
 
 from forumbot.errors import ConfigError
@@ -28,6 +25,7 @@ from forumbot.games.mafia.signup import (
     SIGNUP_KINDS,
     apply_signup,
     on_signup_deadline,
+    player_of_account,
     reveal_masks,
 )
 from forumbot.games.mafia.state import (
@@ -39,18 +37,13 @@ from forumbot.games.mafia.state import (
     VoteEntry,
     VoteError,
     moved,
-    new_entry,
-    state_change,
     state_from_json,
     state_to_json,
     struck,
 )
-from forumbot.kept import REMADE, ByIdentity, FrozenDict, FrozenList, Remade
 from forumbot.model import Event, Intent, PlayerRef, format_time
-from forumbot.stateparts import StateChange
 from forumbot.tournament import Entry
 
-_new = object.__new__   # model.filled inline: the object, then its fields in its __dict__
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
 QUIET_PHASES = (*PRE_PHASES, "best_player")
@@ -145,15 +138,11 @@ class MafiaGame:
 
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
-        # A vote, the commonest, first (no other kind _apply reads is a vote kind); _after acts only on a game
-        # that is over.
-        state, events = _vote(state, intent) if intent.kind in VOTE_KINDS else self._apply(state, intent)
-        if state.phase == "over":
-            return _after(state, events, intent.at or state.phase_started)
-        return state, events
+        state, events = self._apply(state, intent)
+        return _after(state, events, intent.at or state.phase_started)
 
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
-        if intent.kind in VOTE_KINDS:    # the commonest, first: no other kind below is a vote kind
+        if intent.kind in VOTE_KINDS:
             return _vote(state, intent)
         if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
             return _modkill(state, intent)
@@ -176,19 +165,12 @@ class MafiaGame:
     # ---- time --------------------------------------------------------------------------------
     def next_deadline(self, state: MafiaState) -> datetime | None:
         """The next moment the game acts by itself: a reminder, else the end of the phase."""
-        global _DEADLINE_ASKED
-        asked = _DEADLINE_ASKED
-        if asked[0] is state:   # asked about one state several times a step (play, the runner's recheck)
-            return asked[1]
         if state.phase == "over":
-            deadline = None
-        elif state.phase in QUIET_PHASES or not state.options.remind_hours:   # (no reminders: next_reminder's None)
-            deadline = state.phase_ends
-        else:
-            reminder = next_reminder(state)
-            deadline = reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
-        _DEADLINE_ASKED = (state, deadline)
-        return deadline
+            return None
+        if state.phase in QUIET_PHASES:
+            return state.phase_ends
+        reminder = next_reminder(state)
+        return reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
 
     def shift(self, state: MafiaState, delta: timedelta) -> MafiaState:
         return shift(state, delta)
@@ -218,9 +200,7 @@ class MafiaGame:
         data = view(state, at)
         if state.options.vote_count_edit:
             data["slot"] = f"vote_count:{state.phase}"   # one post per day, edited in place
-        event = _new(Event)    # Event(...) as __init__ fills it (model.filled, without its frame): one a count
-        event.__dict__.update(kind="vote_count", data=data)
-        return state, [event]
+        return state, [Event("vote_count", data)]
 
     def tally(self, state: MafiaState, at: datetime) -> Event | None:
         """The current vote count (without counting it as posted), or None at night."""
@@ -228,43 +208,29 @@ class MafiaGame:
 
     # ---- threads -------------------------------------------------------------------------------
     def threads(self, state: MafiaState) -> dict[str, str]:
-        """The game's threads by what they are for: "game" (phase posts) and "votes" (vote counts). The same
-        dict while the options are the same object (asked at most steps; callers only read it)."""
-        global _THREADS_ASKED
+        """The game's threads by what they are for: "game" (phase posts) and "votes" (vote counts)."""
         options = state.options
-        asked = _THREADS_ASKED
-        if asked[0] is options:
-            return asked[1]
-        threads = {"game": options.game_thread, "votes": options.vote_threads[0],
-                   **{name: name for name in options.vote_threads}}
-        _THREADS_ASKED = (options, threads)
-        return threads
+        return {"game": options.game_thread, "votes": options.vote_threads[0],
+                **{name: name for name in options.vote_threads}}
 
     def pm_authors(self, state: MafiaState) -> tuple[str, ...]:
         """Whose private messages this game reads: every player (night actions arrive by PM) and the
         real account behind each mask, the host; while sign-ups are open, anyone ("*")."""
         if state.phase == "signup":
             return ("*",)
-        # Asked a few times a step: kept by the identity of the roster and of the masks (both replaced, never
-        # changed), so a step does not copy the roster.
-        found = _PM_AUTHORS.get(state.players)
-        if found is not None and found[0] is state.masks and found[1] == state.host:
-            return found[2]
         players = (*state.players, *state.masks.values())
-        authors = (*players, state.host) if state.host and state.host not in players else players
-        _PM_AUTHORS.put(state.players, (state.masks, state.host, authors))
-        return authors
+        return (*players, state.host) if state.host and state.host not in players else players
 
     def account_player(self, state: MafiaState, account: str) -> str:
         """The player whose PMs an account sends: a mask's real account writes as the mask."""
-        if not state.masks:
-            return account
-        return _mask_of(state.masks).get(account, account)   # = player_of_account, without a loop a PM
+        return player_of_account(state, account)
 
     def roster(self, state: MafiaState) -> tuple[PlayerRef, ...] | None:
         """The players (masks, with the gender they signed up with) once the sign-ups have made them (None:
         the config's)."""
-        return _roster(state.players, state.genders) if state.masks else None
+        if not state.masks:
+            return None
+        return tuple(PlayerRef(p, gender=state.genders.get(p)) for p in state.players)
 
     def watched_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose talk is checked for the host (moderation.py), without counting it."""
@@ -286,10 +252,6 @@ class MafiaGame:
     # ---- storage and views -------------------------------------------------------------------
     def to_json(self, state: MafiaState) -> dict[str, Any]:
         return state_to_json(state)
-
-    def state_change(self, old: MafiaState | None, new: MafiaState) -> StateChange:
-        """What to write to store `new` over `old` (None: all of it), part by part (forumbot/stateparts.py)."""
-        return state_change(old, new)
 
     def from_json(self, data: dict[str, Any]) -> MafiaState:
         return state_from_json(data)
@@ -316,42 +278,6 @@ class MafiaGame:
             "winner": state.winner,
             **_extra_summary(state),
         }
-
-
-def _roster(players: tuple[str, ...], genders: dict[str, str]) -> tuple[PlayerRef, ...]:
-    """The roster of these players, the same tuple while they and their genders are the same objects: it is
-    asked for at every post, and the parser is rebuilt only when it is another."""
-    found = _ROSTERS.get(players)
-    if found is not None and found[0] is genders:
-        return found[1]
-    roster = tuple(PlayerRef(p, gender=genders.get(p)) for p in players)
-    _ROSTERS.put(players, (genders, roster))
-    return roster
-
-
-# by the players' tuple: the genders the roster was made with (the same object), and the roster
-_ROSTERS: ByIdentity[tuple[dict[str, str], tuple[PlayerRef, ...]]] = ByIdentity(64)
-
-
-def _mask_of(masks: dict[str, str]) -> dict[str, str]:
-    """Real account → its mask (the first, as player_of_account finds it), kept while `masks` is the same."""
-    found = _MASKS.get(masks)
-    if found is not None:
-        return found
-    inverse: dict[str, str] = {}
-    for mask, real in masks.items():
-        inverse.setdefault(real, mask)
-    _MASKS.put(masks, inverse)
-    return inverse
-
-
-_MASKS: ByIdentity[dict[str, str]] = ByIdentity(64)
-_PM_AUTHORS: ByIdentity[tuple[dict[str, str], str | None, tuple[str, ...]]] = ByIdentity(64)   # by the roster
-# The last state (or options) asked about and the answer, for the questions asked several times a step of one
-# state: a state never changes (apply makes a new one), so its answer is its answer. One each: a step works on
-# one game at a time; another game's state is simply asked afresh.
-_DEADLINE_ASKED: tuple[Any, datetime | None] = (None, None)
-_THREADS_ASKED: tuple[Any, dict[str, str]] = (None, {})
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
@@ -431,10 +357,8 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         return state, events
     final = bool(intent.data.get("final")) and _final_locks(state)
     state, changed = _cast(state, intent, target, final)
-    if changed:   # Event(...) as __init__ fills it (model.filled, without its frame): one a vote
-        event = _new(Event)
-        event.__dict__.update(kind="vote", data={"voter": intent.author, "target": target, "final": final})
-        events.append(event)
+    if changed:
+        events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
     return _maybe_end_early(state, intent.at or state.phase_started, events)
 
 
@@ -444,10 +368,9 @@ def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any
         return "not_day", {"phase": state.phase}
     if intent.at is not None and intent.at > state.phase_ends:
         return "after_deadline", {}
-    alive = voting.members(state.alive)
-    if intent.author not in alive:   # the living are players: the roster is looked at only for a refusal
-        return ("dead_voter" if intent.author in voting.members(state.players) else "not_player"), \
-            {"author": intent.author}
+    alive = state.alive
+    if intent.author not in alive:
+        return ("dead_voter" if intent.author in state.players else "not_player"), {"author": intent.author}
     if intent.author in state.locked:
         return "locked", {"author": intent.author}
     target = intent.data.get("target")
@@ -487,7 +410,6 @@ def _withdraw(state: MafiaState, voter: str) -> tuple[MafiaState, bool]:
         return state, False
     current = dict(state.current)
     entries = struck(state.entries, voter, current.pop(voter))
-    voting.moved(state.current, current, voter)
     return state.with_(entries=entries, current=current, changes=state.changes + 1), True
 
 
@@ -498,25 +420,20 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
         if final and voter not in state.locked:   # the same vote, now final
             return state.with_(locked=state.locked | {voter}, changes=state.changes + 1), True
         return state, False
-    # One new state a vote: the withdrawal from the old wagon and the vote on the new one together.
+    # The withdrawal from the old wagon and the vote on the new one together: a moved vote counts once.
     current = dict(state.current)
     if old is not None:
         del current[voter]
     current[voter] = target
-    voting.moved(state.current, current, voter)
     seq = state.seq + 1
-    entries = moved(state.entries, old, new_entry(voter, target, seq, format_time(intent.at or state.phase_started),
+    entries = moved(state.entries, old, VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started),
                                                   intent.post_id, intent.url, final))
-    # (a moved vote counts once, as its withdrawal did before; `locked` is given only when it changes: state_change
-    # looks at each field given)
-    if final:
-        return state.with_(entries=entries, current=current, locked=state.locked | {voter}, seq=seq,
-                           changes=state.changes + 1), True
-    return state.with_(entries=entries, current=current, seq=seq, changes=state.changes + 1), True
+    locked = state.locked | {voter} if final else state.locked
+    return state.with_(entries=entries, current=current, locked=locked, seq=seq, changes=state.changes + 1), True
 
 
 def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:
-    if state.no_lynch_used < state.options.no_lynch_limit:   # voting.rule(state) == "absolute", without its frame
+    if voting.rule(state) == "absolute":
         if state.options.early_end and voting.majority_reached(state) is not None:
             state, more = _end_day(state, at, "early")
             return state, events + more
@@ -600,171 +517,29 @@ def _day_json(day: DayResult) -> dict[str, Any]:
             "saved": list(day.saved)}
 
 
-# A vote count after every vote shows the wagons of the count before but one or two. Entries are immutable and
-# reused from one state to the next: each entry's view is kept by the identity of the entry, and a wagon votes
-# remade shows the views of the wagon it was made from, changed where its entries changed (_remade_views): only
-# its new entries' views (one or two) are made. The views cannot be changed (FrozenDict, FrozenList): every
-# count that shows them shares them.
-def _voter_view(entry: VoteEntry) -> FrozenDict:
-    return FrozenDict(name=entry.voter, url=entry.url, post=entry.post, final=entry.final,
-                      withdrawn=entry.withdrawn, at=entry.at)
+def _voter_view(entry: VoteEntry) -> dict[str, Any]:
+    return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
+            "withdrawn": entry.withdrawn, "at": entry.at}
 
 
-_ENTRY_VIEWS: ByIdentity[FrozenDict] = ByIdentity(8192)     # a few MB at most, then started afresh
-
-
-# A wagon a vote did not change is the same Wagon in the next count (voting.wagons keeps it): its view is
-# kept by the Wagon's identity, for each number of votes needed (it shows it), and is the same FrozenDict
-# in every count that shows it. So are the errors' views, by the identity of the state's tuple of them.
-_WAGON_VIEWS: dict[int | None, tuple[ByIdentity[FrozenDict], Callable[[voting.Wagon], FrozenDict]]] = {}
-_ERROR_VIEWS: ByIdentity[FrozenList] = ByIdentity(64)
-
-
-def _wagon_view(wagon: voting.Wagon, need: int | None) -> FrozenDict:
-    count = len(wagon.voters)
-    return FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count, needed=need,
-                      l_minus=(need - count) if need is not None else None,
-                      voters=_ENTRY_VIEWS.of(wagon.entries, _voter_view, FrozenList))
-
-
-def _wagon_views(wagons: list[voting.Wagon], need: int | None, remade: voting.Remade | None) -> list[FrozenDict]:
-    found = _WAGON_VIEWS.get(need)
-    if found is None:
-        if len(_WAGON_VIEWS) >= 16:   # as many as games with different numbers of players alive, at most
-            _WAGON_VIEWS.clear()
-        found = _WAGON_VIEWS[need] = (ByIdentity(1024), partial(_wagon_view, need=need))
-    kept, make = found
-    # The wagons the last votes changed are the only ones made (and kept); any other not kept (the KeyError
-    # in `of`: a count with another majority, or the first) is made from its entries.
-    if remade:
-        carried = _remade_views(kept, remade, need)
-    else:
-        carried = None
-        if remade is None:
-            kept.add(wagons, make)
-    try:
-        views = list(map(kept.dicts[0].__getitem__, map(id, wagons)))     # (kept.of's, without its frame)
-    except KeyError:
-        return kept.of(wagons, make, list)
-    if carried:   # (a pair) the views remade from views before, by this list of them (as REMADE.put puts it)
-        lists, held = REMADE.dicts
-        if len(lists) >= REMADE.size:
-            lists, held = REMADE.dicts = ({}, {})
-        key = id(views)
-        held[key] = views                        # the list first: then its views remade
-        lists[key] = carried
-    return views
-
-
-def _remade_views(kept: ByIdentity[FrozenDict], remade: voting.Remade,
-                  need: int | None) -> tuple[Remade, dict[int, FrozenDict]]:
-    """The views of the wagons votes remade, each from the view of the wagon it was made from: its list of
-    voters changed in the places its entries were (voting._voted), the other voters' views carried, not
-    looked up one by one. A wagon whose wagon before was not shown with this majority is left out. Returns
-    each view made, with the view it was made from (None: a new wagon) and the changes to its entries, and
-    the views of the entries put by their id (kept.REMADE's)."""
-    views, objects = kept.dicts     # (each put as ByIdentity.put puts one, without a call each)
-    if len(views) >= kept.size:
-        views, objects = kept.dicts = ({}, {})
-    entry_views, entries = _ENTRY_VIEWS.dicts
-    if len(entry_views) >= _ENTRY_VIEWS.size:
-        entry_views, entries = _ENTRY_VIEWS.dicts = ({}, {})
-    made: Remade = []
-    for wagon, old, changes in remade:
-        if old is None:
-            shown = None
-            voters: list[FrozenDict] = []
-        else:
-            shown = views.get(id(old))
-            if shown is None:
-                continue
-            voters = [*shown["voters"]]
-        for place, out, entry in changes:
-            if entry is None:
-                del voters[place]
-                continue
-            # A vote's entry is new: its view is made here (and kept for a count with another majority).
-            key = id(entry)
-            entries[key] = entry                 # the entry first: then its view
-            view = entry_views[key] = _voter_view(entry)
-            voters[place:place + out] = (view,)
-        count = len(wagon.voters)
-        key = id(wagon)
-        objects[key] = wagon                     # the wagon first: then its view
-        if shown is None:
-            made_view = FrozenDict(target=wagon.target, no_lynch=wagon.target == NO_LYNCH, count=count,
-                                   needed=need, l_minus=(need - count) if need is not None else None,
-                                   voters=FrozenList(voters))
-        else:   # the view before with what changed: its target and majority (and the order of its keys) are these
-            made_view = FrozenDict(shown, count=count, l_minus=(need - count) if need is not None else None,
-                                   voters=FrozenList(voters))
-        views[key] = made_view
-        made.append((made_view, shown, changes))
-    return made, entry_views
-
-
-def _errors_view(errors: tuple[VoteError, ...]) -> list[Any]:
-    if not errors:
-        return []
-    found = _ERROR_VIEWS.get(errors)
-    if found is None:
-        found = FrozenList(FrozenDict(author=e.author, reason=e.reason, url=e.url, code=e.code, params=e.params)
-                           for e in errors)
-        _ERROR_VIEWS.put(errors, found)
-    return found
-
-
-# Those not voting change only when a player votes for the first time, unvotes or dies: the list of the count
-# before is shown again (the renderer keeps its text by its identity), kept by the identity of the living.
-_NOT_VOTING: ByIdentity[FrozenList] = ByIdentity(64)
-
-
-_NOBODY = FrozenList()
-
-
-def _not_voting_view(state: MafiaState) -> FrozenList:
-    names = list(filterfalse(state.current.__contains__, state.alive))   # voting.not_voting's, in C
-    if not names:          # the commonest, once the day is under way
-        return _NOBODY
-    kept = _NOT_VOTING.get(state.alive)
-    if kept is None or kept != names:     # compared in C
-        kept = FrozenList(names)
-        _NOT_VOTING.put(state.alive, kept)
-    return kept
-
-
-# The text of the deadline counted to last: the same in every count of a day (times are immutable).
-_DEADLINE: tuple[datetime | None, str] = (None, "")
-
-
-def _deadline_text(ends: datetime) -> str:
-    global _DEADLINE
-    kept = _DEADLINE
-    if kept[0] is ends:
-        return kept[1]
-    text = format_time(ends)
-    _DEADLINE = (ends, text)
-    return text
+def _wagon_view(wagon: voting.Wagon, need: int | None) -> dict[str, Any]:
+    count = wagon.count
+    return {"target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count, "needed": need,
+            "l_minus": (need - count) if need is not None else None,
+            "voters": [_voter_view(e) for e in wagon.entries]}
 
 
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
-    """Everything a vote count shows, as plain data for the templates (each wagon a FrozenDict, its voters
-    a FrozenList of FrozenDicts; the errors a FrozenList of FrozenDicts; those not voting a FrozenList)."""
-    limit = state.options.no_lynch_limit
-    # voting.rule and voting.needed, without their frames (a count after every vote)
-    alive = len(state.alive)
-    need = alive // 2 + 1 if state.no_lynch_used < limit else None
-    wagons, remade, fresh = voting.counted(state)
-    if fresh:
-        # the views of the entries the votes put, before any wagon's list of them
-        _ENTRY_VIEWS.add(fresh, _voter_view)
-    ends, kept = state.phase_ends, _DEADLINE     # (_deadline_text's look, without its frame: read once)
+    """Everything a vote count shows, as plain data for the templates."""
+    need = voting.needed(state) if voting.rule(state) == "absolute" else None
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
-        "deadline": kept[1] if kept[0] is ends else _deadline_text(ends),
-        "rule": "simple" if need is None else "absolute", "alive": alive,
-        "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": limit,
-        "wagons": _wagon_views(wagons, need, remade), "not_voting": _not_voting_view(state),
-        "locked": sorted(state.locked) if state.locked else [],
-        "errors": _errors_view(state.errors) if state.errors else [], "error_total": state.error_total,
+        "deadline": format_time(state.phase_ends),
+        "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
+        "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
+        "wagons": [_wagon_view(w, need) for w in voting.wagons(state)], "not_voting": voting.not_voting(state),
+        "locked": sorted(state.locked),
+        "errors": [{"author": e.author, "reason": e.reason, "url": e.url, "code": e.code, "params": e.params}
+                   for e in state.errors],
+        "error_total": state.error_total,
     }

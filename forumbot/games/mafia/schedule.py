@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 from forumbot.games.mafia import voting
@@ -25,24 +24,13 @@ def shift(state: MafiaState, delta: timedelta) -> MafiaState:
 # ---- reminders ----------------------------------------------------------------------------------
 def _pending(state: MafiaState) -> list[tuple[datetime, str]]:
     """Reminders of this phase not sent yet: (when, key), soonest first."""
-    if not state.options.remind_hours:
-        return []      # most games send none: asked before every post, the answer needs no work
-    return list(_pending_of(state.phase, state.options.remind_hours, state.phase_ends, state.phase_started,
-                            state.reminded))
-
-
-@lru_cache(maxsize=64)
-def _pending_of(phase: str, remind_hours: tuple[float, ...], ends: datetime, started: datetime,
-                reminded: tuple[str, ...]) -> tuple[tuple[datetime, str], ...]:
-    """The reminders pending: the same few answers asked before every post (a phase's values change
-    seldom), kept."""
     out = []
-    for hours in sorted(remind_hours, reverse=True):
-        key = f"{phase}:{hours:g}"
-        when = ends - timedelta(hours=hours)
-        if key not in reminded and when > started:
+    for hours in sorted(state.options.remind_hours, reverse=True):
+        key = f"{state.phase}:{hours:g}"
+        when = state.phase_ends - timedelta(hours=hours)
+        if key not in state.reminded and when > state.phase_started:
             out.append((when, key))
-    return tuple(out)
+    return out
 
 
 def next_reminder(state: MafiaState) -> datetime | None:
