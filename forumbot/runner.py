@@ -13,7 +13,7 @@ from itertools import compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
-from forumbot import corrections, gcpolicy
+from forumbot import corrections
 from forumbot import threads as opening
 from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
@@ -22,7 +22,6 @@ from forumbot.host import HostState, looks_like
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
-from forumbot.stateparts import StateChange
 from forumbot.store import Store
 
 log = logging.getLogger("forumbot.runner")
@@ -87,13 +86,6 @@ def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
     return [(e, post) if e.kind not in shortened else (_for_log(e), post) for e, post in events]
 
 
-def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
-    """The state to store: where the game stores its state in parts (stateparts.py), the parts that changed
-    since `before` (the state the store holds; None: every part), else the whole state's JSON data."""
-    change = getattr(run.game, "state_change", None)
-    return change(before, state) if change is not None else run.game.to_json(state)
-
-
 def _roles_of(run: GameRun, state: Any) -> dict[str, str]:
     """The platform ids of the game's threads in `state`, by role."""
     return {role: run.thread_id(thread) for role, thread in run.game.threads(state).items()}
@@ -144,7 +136,6 @@ class Runner:
                  settle: timedelta = timedelta(0)) -> None:
         """`settle`: how long a post may take to show on the platform after the time it carries; a deadline
         fires only once the platform has been read successfully that long after it."""
-        gcpolicy.tune()   # a runner's process makes many short-lived objects a step: fewer cycle collections
         self.store = store
         self.platform = platform
         self.runs = runs
@@ -155,8 +146,6 @@ class Runner:
         self._states: dict[str, tuple[int, Any, HostState, int, _Reading | None]] = {}
         self._dropped = 0   # how many times a game held was let go (_fresh): with len(_states), for _planned
         self._plan: _Plan | None = None
-        # The games whose state the store holds in parts at the version held (a step then writes a change).
-        self._in_parts: set[str] = set()
         self._in_force: dict[str, dict[str, Any]] = {}   # the corrections in force, read once a step per game
         # The store's token (Store.token) at which each thing held was last read or written: while it is the
         # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
@@ -209,30 +198,14 @@ class Runner:
             raise ConfigError(f"game {name} has not been started")
         cached = self._states[name] = (row.version, run.game.from_json(row.state), HostState.from_json(row.host),
                                        row.event_seq, None)
-        self._held_in_parts(run, row.parts)
         return cached
 
-    def _held_in_parts(self, run: GameRun, parts: bool) -> None:
-        if parts:
-            self._in_parts.add(run.name)
-        else:
-            self._in_parts.discard(run.name)
-
-    def _store_form(self, run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
-        """`state` as the store takes it: the change since `before` when the store holds `before` in parts."""
-        return _stored(run, before if run.name in self._in_parts else None, state)
-
-    def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, stored: Any, seq: int,
+    def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, seq: int,
                outbox: list[Outgoing], reading: _Reading | None = None) -> None:
         """What this runner holds after it committed a step of the game at `version` (`reading`: what the game
         reads in `state` with `host`, where the step worked it out)."""
         name = run.name
         self._states[name] = (version, state, host, seq, reading)
-        if stored is not None:
-            if isinstance(stored, StateChange):
-                self._in_parts.add(name)
-            else:
-                self._in_parts.discard(name)
         what = self._token_names[name]
         self._tokens[what] = self.store.token(what)
         if outbox:
@@ -354,7 +327,7 @@ class Runner:
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
             try:
-                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _stored(run, None, state),
+                self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
                                        events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
                                        expected_version=0)
             except StaleState:
@@ -599,14 +572,12 @@ class Runner:
     def _tell_once(self, run: GameRun, intent: Intent, now: datetime) -> None:
         state = self.state(run)
         version, _, host, seq, _ = self._states[run.name]
-        before = state
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
-        stored = self._store_form(run, before, state)
-        seq = self.store.commit_step(run.name, run.game.name, None, stored,
+        seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
                                      events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
                                      expected_seq=seq, expected_version=version)
-        self._wrote(run, version + 1, state, host, stored, seq, outbox)
+        self._wrote(run, version + 1, state, host, seq, outbox)
 
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
@@ -716,14 +687,13 @@ class Runner:
         outbox = self._render(run, state, [*map(_event, events)], seq, now, step.host, more.by_role)
         crashpoint("advanced")
         unchanged = state is before and not events      # talk in the game thread: only marks to write
-        # (_store_form)
-        stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
+        stored = None if unchanged else game.to_json(state)
         moved = step.host is not host and step.host != host
         seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
                                 flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
                                 expected_version=version, host=step.host.to_json() if moved else None)
         crashpoint("committed")
-        self._wrote(run, version + 1, state, step.host, stored, seq, outbox, more)
+        self._wrote(run, version + 1, state, step.host, seq, outbox, more)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         if remove is not None and any(map(_removes, map(_data, map(_event, events)))):
             for event, post in events:
@@ -787,15 +757,14 @@ class Runner:
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
         outbox = self._render(run, state, reported, seq, now, step.host)
-        stored = _stored(run, None, state)   # a state read again from the first post: every part
         self.store.write_held()   # (a transaction of the runner's own is not opened inside the held one)
         with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
             corrections.mark_applied(self.store, ids, now)
-            seq = self.store.commit_step(run.name, run.game.name, None, stored,
+            seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
                                          events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
                                          expected_seq=seq, expected_version=version,
                                          host=step.host.to_json() if step.host != host else None)
-        self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
+        self._wrote(run, version + 1, state, step.host, seq, outbox)
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
                 host: HostState | None = None, roles: dict[str, str] | None = None) -> list[Outgoing]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
-import sys
 import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import nullcontext
@@ -28,11 +27,8 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import StaleState, StoreError
-from forumbot.jsontext import dumps
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
-from forumbot.schema import migrate
 from forumbot.sqlite import Transaction, open_database
-from forumbot.stateparts import PartsError, StateChange, assemble, item_key
 
 migrations = Migrations("forumbot")
 
@@ -133,9 +129,8 @@ def m010_host_console(db: Database) -> None:
 
 @migrations()
 def m011_state_parts(db: Database) -> None:
-    """A game's state in parts (forumbot/stateparts.py), so a step writes only what it changed. A game's
-    `state` column is NULL while its state is kept here; a store from before keeps its states as text until
-    each game's next step writes its parts."""
+    """A game's state in parts, one row a field or list item (its `state` column NULL then). m014 puts
+    every such state back together as one text and drops the table."""
     db.execute("CREATE TABLE state_parts (game TEXT NOT NULL, field TEXT NOT NULL, key TEXT NOT NULL, "
                "text TEXT NOT NULL, PRIMARY KEY (game, field, key)) WITHOUT ROWID")
 
@@ -157,6 +152,23 @@ def m013_outbox_undelivered_index(db: Database) -> None:
     db.execute("CREATE INDEX idx_outbox_undelivered ON outbox (delivered) WHERE delivered IS NULL")
 
 
+@migrations()
+def m014_state_whole(db: Database) -> None:
+    """Every game's state as one JSON text again: a state kept in parts (m011's table, its `state` NULL) is
+    put together (each field's own value, key "", then a list's items in key order) and the table dropped."""
+    states: dict[str, dict[str, Any]] = {}
+    for game, field, key, text in db.execute("SELECT game, field, key, text FROM state_parts "
+                                             "ORDER BY game, field, key").fetchall():
+        state = states.setdefault(game, {})
+        if key == "":
+            state[field] = json.loads(text)
+        else:
+            state[field].append(json.loads(text))
+    db.conn.executemany("UPDATE games SET state = ? WHERE name = ? AND state IS NULL",
+                        [(json.dumps(state, ensure_ascii=False), game) for game, state in states.items()])
+    db.execute("DROP TABLE state_parts")
+
+
 @dataclass(frozen=True)
 class GameRow:
     name: str
@@ -166,7 +178,6 @@ class GameRow:
     event_seq: int
     version: int = 0
     host: dict[str, Any] | None = None
-    parts: bool = False   # the state is kept in parts (stateparts.py), not as one text
 
 
 # The posts a game has read: those processed, and those it has intents of (commit_step writes a post with
@@ -225,14 +236,6 @@ _INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version,
 # a statement run per row: SQLite then opens the table and its indexes once, and the game's name (and the
 # step's time) is bound once, not once a row (each text bound is copied by SQLite into memory of its own).
 _ROWS_A_STATEMENT = 16
-# How many parts of a game's state a store holding its steps keeps before it writes them (Store._keep_parts).
-_PARTS_KEPT = 256
-
-
-def _put_parts_text(count: int) -> str:
-    """`count` state parts written: ?1 the game's name, then (field, key, JSON text) each."""
-    rows = ", ".join(f"(?{2 + 3 * i}, ?{3 + 3 * i}, ?{4 + 3 * i}, ?1)" for i in range(count))
-    return f"INSERT OR REPLACE INTO state_parts (field, key, text, game) VALUES {rows}"
 
 
 def _events_text(count: int) -> str:
@@ -257,16 +260,12 @@ def _intents_text(count: int) -> str:
 # Each number of rows' statement text, by the number (1 to _ROWS_A_STATEMENT), made at import: no step pays
 # for making one, whatever its number of rows (nor a test for the order steps came in). One statement of a
 # step's rows, not executemany's statement run per row: SQLite opens the table and its indexes once.
-_PUT_PARTS_SQL = ("", *map(_put_parts_text, range(1, _ROWS_A_STATEMENT + 1)))
 _EVENTS_SQL = ("", *map(_events_text, range(1, _ROWS_A_STATEMENT + 1)))
 _PROCESSED_SQL = ("", *map(_processed_text, range(1, _ROWS_A_STATEMENT + 1)))
 _INTENTS_SQL = ("", *map(_intents_text, range(1, _ROWS_A_STATEMENT + 1)))
 # A message queued (a key queued already is left as it is).
 _OUTBOX_SQL = ("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, attempts, slot) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
-# ... and one kept while the steps were held (Store._keep_queued), written with its delivery if it went out.
-_QUEUED_SQL = ("INSERT INTO outbox (key, game, kind, thread, pm_to, subject, text, created, slot, delivered, "
-               "platform_id, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def _write_rows(cur: sqlite3.Cursor, texts: tuple[str, ...], shared: tuple[str, ...],
@@ -345,11 +344,8 @@ def _refuse_emptied(path: str | Path) -> None:
                          "(the games' opening posts will then be posted again)")
 
 
-# JSON as json.dumps(value, ensure_ascii=False) writes it, by one encoder made once (jsontext.py).
-_dumps = dumps
-
-# Holding the steps (Store.hold_steps), their transaction was rolled back: the caller must stop.
-_STEPS_LOST = "the store in memory lost every step it held (since hold_steps): their transaction was rolled back"
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 # A post's columns as _post_from_row reads them, by position.
 _POST_COLUMNS = "id, thread, author, created, edited, body, dialect, url, pm"
@@ -425,7 +421,7 @@ class Store:
             self.db = open_database(path)
             self.db.execute("PRAGMA foreign_keys=on")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            migrate(migrations, self.db)     # a new store's schema at once (schema.py)
+            migrations.apply(self.db)
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the store {path}: {err}") from err
         self.path = str(path)
@@ -436,9 +432,9 @@ class Store:
         self._cur = self.db.conn.cursor()
         # the rows (created, rowid, post) last handed out per game, for its next mark
         self._handed: dict[str, list[tuple[str, int, Post]]] = {}
-        # Per game, (version, event_seq, post_mark, state in parts) of the row this connection last wrote: a
-        # step computed from that version needs no read before its write (the write itself checks the version).
-        self._written: dict[str, tuple[int, int, int, bool]] = {}
+        # Per game, (version, event_seq, post_mark) of the row this connection last wrote: a step computed
+        # from that version needs no read before its write (the write itself checks the version).
+        self._written: dict[str, tuple[int, int, int]] = {}
         # What PRAGMA data_version said when last asked (it changes when another connection commits), and
         # the writes through this connection by what they touched ("game:NAME", "cursors", "corrections",
         # "outbox" for messages queued), which it leaves out: together they tell a reader whether what it holds
@@ -471,19 +467,7 @@ class Store:
         # the cursor, so they are fetched again.
         self._held: int | None = None
         self.held_lost = 0   # how many held transactions were rolled back (what they held is fetched again)
-        # The steps' transactions go into one of hold_steps (a replay's store in memory): any transaction open
-        # is that one, and a step's BEGIN and COMMIT are not written.
-        self._steps = False
-        # Holding the steps, the cursors moved since they were last written: (platform, name) -> value; the
-        # messages queued and not written yet, by key (_keep_queued), and the keys the outbox holds; the
-        # states' parts put since (_keep_parts).
-        self._kept_cursors: dict[tuple[str, str], str] = {}
-        self._kept_outbox: dict[str, tuple[Any, ...]] = {}
-        self._outbox_keys: set[str] = set()
-        self._kept_parts: dict[str, dict[tuple[str, str], str]] = {}   # game -> (field, key) -> JSON text
-
     def close(self) -> None:
-        self.write_steps()
         self.write_held()
         self.write_deliveries()
         self.db.close()
@@ -504,15 +488,12 @@ class Store:
         conn, cur = self.db.conn, self._cur
         # In the held transaction (opened here if none is), or in one of its own (a savepoint within a
         # caller's: `nested`).
-        held = hold and (self._held is not None or not conn.in_transaction or self._steps)
+        held = hold and (self._held is not None or not conn.in_transaction)
         try:
             with nullcontext(False) if held else Transaction(conn) as nested:
                 marks = 0 if held else self._put_marks(nested)
                 if held and self._held is None:
-                    if not self._steps:
-                        cur.execute("BEGIN IMMEDIATE")
-                    else:   # (holding the steps: their transaction is open) the messages queued since
-                        self._write_queued()
+                    cur.execute("BEGIN IMMEDIATE")
                     self._held = 0   # (open: a failure below rolls it back)
                     self._held = self._put_marks(False)
                 fetched = _now()
@@ -529,18 +510,13 @@ class Store:
                     fresh, edits, top = self._insert_posts(platform, posts, fetched)
                 if read_at is not None:   # the cursors, by one statement text each way
                     self._wrote("cursors")
-                    if self._steps:   # (holding the steps: kept until read, or written with the steps)
-                        self._keep_cursors(platform, cursor, format_time(read_at))
-                    elif cursor is not None:
+                    if cursor is not None:
                         cur.execute(_BOTH_CURSORS_SQL, (platform, cursor, format_time(read_at)))
                     else:
                         cur.execute(_READ_CURSOR_SQL, (platform, format_time(read_at)))
                 elif cursor is not None:
                     self._wrote("cursors")
-                    if self._steps:
-                        self._keep_cursors(platform, cursor, None)
-                    else:
-                        cur.execute(_POSTS_CURSOR_SQL, (platform, cursor))
+                    cur.execute(_POSTS_CURSOR_SQL, (platform, cursor))
         except BaseException:
             if held:
                 self._drop_held()
@@ -603,143 +579,21 @@ class Store:
             return
         self._commit_held()
 
-    def hold_steps(self) -> None:
-        """For a store in memory (a replay's): the steps from here on are written in one transaction,
-        committed by write_steps, not each in its own. A step's transaction is about a dozen small writes, and
-        in memory SQLite copies every page a transaction changes first (its rollback journal), commit frees
-        them: held, a page is copied once, and a step's BEGIN and COMMIT are not run. Nobody else can read a
-        database in memory, so no one sees a step later for it, nor a cursor or a message written late: while
-        held, the cursors a fetch moves (_keep_cursors) and the messages a step queues (_keep_queued) wait in
-        memory until something reads them or the next step writes them (a message with its delivery: one
-        insert instead of an insert and an update). Together some 4.6% of a `--poll 60` replay's instructions.
-
-        A step is still all or nothing: one that fails part-way cannot be undone alone (a statement that fails
-        undoes only itself), so everything held is rolled back and StoreError raised, which stops the runner's
-        step (Runner._isolated never takes the store's errors for a game's) and the replay. A failure that
-        writes nothing (a game's error, StaleState) rolls nothing back, as before. So only for a store whose
-        caller opens no transaction of its own on it and stops at its errors (a replay: its result is not
-        made). On a file it does nothing."""
-        if self._private and not self._steps and self._held is None and not self.db.conn.in_transaction:
-            self._cur.execute("BEGIN IMMEDIATE")
-            self._outbox_keys = {key for (key,) in self._cur.execute("SELECT key FROM outbox").fetchall()}
-            self._steps = True
-
-    def write_steps(self) -> None:
-        """Commit what hold_steps held (what a step still holds with it), and give each step its own
-        transaction from here on."""
-        if not self._steps:
-            return
-        if not self.db.conn.in_transaction:   # SQLite ended it on an error: _drop_held raises
-            self._drop_held()
-        self.write_held()
-        self._write_cursors()
-        self._write_queued()
-        self._write_kept_parts()
-        self._steps = False
-        self._outbox_keys = set()
-        self._cur.execute("COMMIT")
-
-    def _keep_parts(self, name: str, change: StateChange) -> bool:
-        """Holding the steps: the parts a step puts (its changed fields and new list items), kept until the
-        state is read (_state_parts), the steps are written, or _PARTS_KEPT are kept, the last text of a part
-        winning as INSERT OR REPLACE's would: a step's parts were a statement of their own, most of them
-        (the counters, the tally) rewritten by the next step. Returns whether `change` was kept; one that
-        replaces the whole state or cuts a list is not (what was kept is written first, then it)."""
-        if change.whole or change.cut:
-            self._write_kept_parts(name)
-            return False
-        kept = self._kept_parts.get(name)
-        if kept is None:
-            kept = self._kept_parts[name] = {}
-        for field, key, text in change.put:
-            kept[field, key] = text
-        if len(kept) >= _PARTS_KEPT:
-            self._write_kept_parts(name)
-        return True
-
-    def _write_kept_parts(self, name: str | None = None) -> None:
-        """The parts _keep_parts kept of game `name` (None: of every game), written."""
-        for game in [name] if name is not None else list(self._kept_parts):
-            kept = self._kept_parts.pop(game, None)
-            if kept:
-                _write_rows(self._cur, _PUT_PARTS_SQL, (game,), [(field, key, text) for (field, key), text in
-                                                                 kept.items()])
-
-    def _keep_cursors(self, platform: str, cursor: str | None, read: str | None) -> None:
-        """Holding the steps: the cursors a fetch moved (the posts' and the time of the read), kept until the
-        cursors are read or the steps written (_write_cursors), not written at every step: the two rows are
-        a statement a step that only the store's own readers of them can tell from one at the end."""
-        kept = self._kept_cursors
-        if cursor is not None:
-            kept[platform, "posts"] = cursor
-        if read is not None:
-            kept[platform, "read_until"] = read
-
-    def _write_cursors(self) -> None:
-        """The cursors _keep_cursors kept, written (in the steps' transaction), before anything reads or
-        writes the cursors' rows."""
-        kept = self._kept_cursors
-        if kept:
-            self._cur.executemany(_PUT_CURSOR_SQL, [(platform, name, value) for (platform, name), value in
-                                                    kept.items()])
-            kept.clear()
-
-    def _keep_queued(self, queued: list[tuple[Any, ...]]) -> int:
-        """Holding the steps: the messages commit_step queues (its rows), kept until the next step writes them
-        with the deliveries recorded since (_write_queued), or something reads the outbox: a message delivered
-        is then one insert, not an insert and the mark's update, which rewrites the whole row (its text
-        included). Returns how many were new, as INSERT OR IGNORE's count (a key queued before is left)."""
-        keys, kept = self._outbox_keys, self._kept_outbox
-        added = 0
-        for row in queued:
-            key = row[0]
-            if key not in keys:
-                keys.add(key)
-                kept[key] = (*row, None, None, 0)   # (not delivered: _QUEUED_SQL's delivered, platform id, attempts)
-                added += 1
-        return added
-
-    def _write_queued(self) -> None:
-        """The messages _keep_queued kept, written in the order they were queued (the outbox's rowids are
-        its order), each with the first delivery recorded for it since (which is then written)."""
-        kept = self._kept_outbox
-        if not kept:
-            return
-        marks, left = self._marks, []
-        for mark in marks:   # (time, platform id, key)
-            row = kept.get(mark[2])
-            if row is not None and row[-3] is None:   # (a message keeps its first mark, as _MARK_SQL's update)
-                kept[mark[2]] = (*row[:-3], mark[0], mark[1], 1)
-            else:
-                left.append(mark)
-        self._cur.executemany(_QUEUED_SQL, kept.values())
-        kept.clear()
-        marks[:] = left
-
     def _commit_held(self) -> None:
         """Commit the held transaction: its delivery marks are written; on a failure what it held is forgotten
         (SQLite rolled it back), and the error goes on."""
-        if not self._steps:   # (holding the steps: write_steps commits)
-            try:
-                self._cur.execute("COMMIT")
-            except BaseException:
-                self._drop_held()
-                raise
+        try:
+            self._cur.execute("COMMIT")
+        except BaseException:
+            self._drop_held()
+            raise
         marks, self._held = self._held, None
         del self._marks[:marks]   # (written: committed)
 
     def _drop_held(self) -> None:
         """Roll the held transaction back (a statement in it failed, or its commit did): what it stored is
         gone, so nothing stored since the step's look is taken from memory, and every token moves (the posts'
-        cursor above all: the runner reads it again, and fetches those posts again). Holding the steps, every
-        step since hold_steps is gone with it: that raises StoreError (the caller must stop, not go on from a
-        store that forgot what it said it had written), and each step has its own transaction from here on."""
-        steps, self._steps = self._steps, False
-        if steps:   # (what they kept went with them)
-            self._kept_cursors.clear()
-            self._kept_outbox.clear()
-            self._kept_parts.clear()
-            self._outbox_keys = set()
+        cursor above all: the runner reads it again, and fetches those posts again)."""
         self._held = None
         self.held_lost += 1
         conn = self.db.conn
@@ -753,12 +607,8 @@ class Store:
         self._written.clear()
         for what in [*self._tokens, "cursors"]:
             self._wrote(what)
-        if steps:
-            cause = sys.exception()
-            raise StoreError(f"{_STEPS_LOST} ({type(cause).__name__}: {cause})" if cause else _STEPS_LOST)
 
     def cursor(self, platform: str, name: str = "posts") -> str | None:
-        self._write_cursors()
         row = self.db.conn.execute("SELECT value FROM cursors WHERE platform = ? AND name = ?",
                                    [platform, name]).fetchone()
         return row[0] if row else None
@@ -876,19 +726,8 @@ class Store:
                                    "WHERE name = ?", [name]).fetchone()
         if row is None:
             return None
-        state = json.loads(row[3]) if row[3] is not None else self._state_parts(name)
-        return GameRow(row[0], row[1], json.loads(row[2]), state, row[4], row[5],
-                       json.loads(row[6]) if row[6] else None, parts=row[3] is None)
-
-    def _state_parts(self, name: str) -> dict[str, Any]:
-        self._write_kept_parts(name)   # (holding the steps: those kept first)
-        rows = self.db.conn.execute("SELECT field, key, text FROM state_parts WHERE game = ? ORDER BY field, key",
-                                    [name]).fetchall()
-        try:
-            return assemble(rows)
-        except (PartsError, ValueError) as err:
-            raise StoreError(f"the stored state of game {name} is damaged ({err}); restore the store from "
-                             f"a backup") from err
+        return GameRow(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5],
+                       json.loads(row[6]) if row[6] else None)
 
     def event_seq(self, name: str) -> int:
         row = self.db.conn.execute("SELECT event_seq FROM games WHERE name = ?", [name]).fetchone()
@@ -902,8 +741,6 @@ class Store:
     def look(self) -> None:
         """Ask whether another connection has committed since last asked (see `token`)."""
         if self._private:   # no other connection can
-            if self._steps and not self.db.conn.in_transaction:   # (SQLite ended the steps' on an error)
-                self._drop_held()
             return
         # (fetchall: the statement runs to its end and is reset, so the kept cursor holds no read open)
         version = self._cur.execute("PRAGMA data_version").fetchall()[0][0]
@@ -923,16 +760,15 @@ class Store:
         return [g for g in (self.game(n) for n in names) if g is not None]
 
     def commit_step(self, name: str, game: str, setup: dict[str, Any] | None,
-                    state: dict[str, Any] | str | StateChange | None,
+                    state: dict[str, Any] | str | None,
                     *, processed: Iterable[str] = (), intents: Iterable[Intent] = (),
                     flags: Iterable[Flag] = (), events: Iterable[tuple[Event, str]] = (),
                     outbox: Iterable[Outgoing] = (), at: datetime | None = None,
                     expected_seq: int | None = None, expected_version: int | None = None,
                     host: dict[str, Any] | None = None) -> int:
         """Write one step of a game atomically. `events` pairs each event with the post that caused it.
-        `setup` or `state` None keeps the stored one; `state` may come as JSON text already, or as the parts
-        that changed (stateparts.py) since the state at `expected_version`. Returns the game's new event
-        count.
+        `setup` or `state` None keeps the stored one; `state` may come as JSON text already. Returns the
+        game's new event count.
 
         `expected_version` is the version of the state the step was computed from (0: a game not created
         yet); it is checked inside the write transaction, so a step never commits over a state it did not
@@ -958,31 +794,26 @@ class Store:
         # In the transaction holding the step's fetch (committed with it), or in one of its own (a savepoint
         # within a caller's: `nested`).
         held = self._held is not None
-        if not held and self._kept_parts:   # (holding the steps: those kept go first, not in the savepoint below)
-            self._write_kept_parts()
         writing = False
         try:
             with nullcontext(False) if held else Transaction(conn, "BEGIN IMMEDIATE") as nested:
                 marks = 0 if held else self._put_marks(nested)
                 if known is not None and expected_version == known[0]:
                     # This connection wrote that version: no read; the write below checks that it is still there.
-                    version, seq, mark, in_parts = known
-                    row: tuple[int, int, int, bool] | None = known
+                    version, seq, mark = known
+                    row: tuple[int, int, int] | None = known
                     if expected_seq is not None and seq != expected_seq:
                         raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
                 else:
                     if nested:   # a deferred transaction: take the write lock first, so the row read is the newest
                         cur.execute("UPDATE games SET version = version WHERE 0")
-                    row = next(iter(cur.execute("SELECT event_seq, version, post_mark, state IS NULL FROM games "
-                                                "WHERE name = ?", [name]).fetchall()), None)
-                    seq, version, mark, in_parts = row if row else (0, 0, 0, False)
+                    row = next(iter(cur.execute("SELECT event_seq, version, post_mark FROM games WHERE name = ?",
+                                                [name]).fetchall()), None)
+                    seq, version, mark = row if row else (0, 0, 0)
                     if expected_seq is not None and seq != expected_seq:
                         raise StaleState(f"game {name} changed under us (events {seq}, expected {expected_seq})")
                     if expected_version is not None and version != expected_version:
                         raise StaleState(f"game {name} changed under us (version {version}, read {expected_version})")
-                change = state if isinstance(state, StateChange) else None
-                if change is not None and not change.whole and not in_parts:
-                    raise StaleState(f"game {name} is stored whole, not in the parts the step changed")
                 before = (seq, version, mark)
                 # Every row is made before the first statement that writes: in the held transaction, a failure
                 # before that (or StaleState, raised only where nothing was written) leaves the held posts for the
@@ -994,18 +825,11 @@ class Store:
                     event_rows.append((seq, event.kind, _dumps(event.data), post))
                 if top > mark:
                     mark = top
-                # The game's row, by one statement text whatever the step changed: the state's text (NULL when it
-                # is kept in parts) only with `put_state`, the host's and the setup's only when given.
-                put_state, state_text = 1, None
-                if change is not None:
-                    if in_parts:   # the state's text is NULL already
-                        put_state = 0
-                    in_parts = True
-                elif state is not None or row is None:
-                    state_text = state if isinstance(state, str) else _dumps(state or {})
-                    in_parts = False
-                else:
-                    put_state = 0
+                # The game's row, by one statement text whatever the step changed: the state's text only with
+                # `put_state`, the host's and the setup's only when given.
+                put_state, state_text = 0, None
+                if state is not None or row is None:
+                    put_state, state_text = 1, state if isinstance(state, str) else _dumps(state or {})
                 host_text = _dumps(host) if host is not None else None
                 setup_text = _dumps(setup or {}) if setup is not None or row is None else None
                 # (an empty list is not walked: most steps have no flags, a talk post no intents, a vote no message)
@@ -1025,12 +849,10 @@ class Store:
                     if put_state or host_text is not None or setup_text is not None:
                         updated = cur.execute(_UPDATE_GAME_SQL, (game, seq, stamp, version + 1, mark, put_state,
                                                                   state_text, host_text, setup_text, name, *before))
-                    else:   # the usual step: the state's text (NULL: in parts), the host and the setup kept
+                    else:   # the state, the host and the setup kept
                         updated = cur.execute(_STEP_GAME_SQL, (game, seq, stamp, version + 1, mark, name, *before))
                     if updated.rowcount != 1:
                         raise StaleState(f"game {name} changed under us (not at version {version} any more)")
-                if change is not None:
-                    self._write_parts(name, change)
                 # A step's rows of a table by one statement (several past _ROWS_A_STATEMENT rows), the game's
                 # name (and the step's time) bound once: not sqlite-utils' insert_all, which inspects the schema
                 # on every call, nor executemany, which runs its statement once a row.
@@ -1068,7 +890,7 @@ class Store:
                     except IndexError:
                         _write_rows(cur, _EVENTS_SQL, (name, stamp), event_rows)
                 if queued:   # (a step's one or two)
-                    added = self._keep_queued(queued) if self._steps else cur.executemany(_OUTBOX_SQL, queued).rowcount
+                    added = cur.executemany(_OUTBOX_SQL, queued).rowcount
                 else:
                     added = 0
                 writing = False
@@ -1093,7 +915,7 @@ class Store:
             if processed:
                 self._reads.pop(name, None)
             return seq
-        self._written[name] = (version + 1, seq, mark, in_parts)   # known only once committed
+        self._written[name] = (version + 1, seq, mark)   # known only once committed
         if left is not None:   # only what is still unprocessed is kept for the next mark (not every Post
             self._handed[name] = left   # handed out: a backlog's posts would stay in memory, a batch a game)
         if processed:
@@ -1105,25 +927,6 @@ class Store:
                     done = set(processed)
                     read.rows = [row for row in read.rows if row[2].platform_id not in done]
         return seq
-
-    def _write_parts(self, name: str, change: StateChange) -> None:
-        """A state's parts, inside the step's transaction: all of them, or what changed on top of those
-        stored."""
-        # (holding the steps, in a step's held transaction: kept for now; not in a savepoint of commit_step's,
-        # which may roll back while the caller goes on, as a game's error in it would: what it kept would stay)
-        if self._steps and self._held is not None and self._keep_parts(name, change):
-            return
-        if change.whole:
-            self._cur.execute("DELETE FROM state_parts WHERE game = ?", [name])
-        if change.cut:   # a list's items from its new length on (the base, key "", sorts before every item)
-            self._cur.executemany("DELETE FROM state_parts WHERE game = ? AND field = ? AND key >= ?",
-                                     [(name, field, item_key(length)) for field, length in change.cut])
-        put = change.put
-        if put:   # (a step's few: one statement, written out here; IndexError: more than one statement takes)
-            try:
-                self._cur.execute(_PUT_PARTS_SQL[len(put)], (name, *chain.from_iterable(put)))
-            except IndexError:
-                _write_rows(self._cur, _PUT_PARTS_SQL, (name,), put)
 
     # ---- outbox --------------------------------------------------------------------------------
     def pending(self, game: str | None = None, *, looked: bool = False) -> list[dict[str, Any]]:
@@ -1246,10 +1049,7 @@ class Store:
             self._owed = (owed[0], [row for row in rows if row["key"] not in gone])
 
     def write_deliveries(self) -> None:
-        """The deliveries recorded `later`, written now (in a transaction of their own); holding the steps,
-        the messages kept since, first."""
-        if self._kept_outbox:
-            self._write_queued()
+        """The deliveries recorded `later`, written now (in a transaction of their own)."""
         if self._marks:
             with Transaction(self.db.conn) as nested:
                 written = self._put_marks(nested)
@@ -1259,12 +1059,7 @@ class Store:
         """Within the caller's transaction: the deliveries recorded `later` (unless the transaction is nested:
         the caller's may still roll back) and `more`. Returns how many of those recorded later were written,
         to drop from those recorded once the transaction is committed. A message marked already keeps its mark, so
-        writing a mark twice changes nothing. (Holding the steps, a transaction nested in theirs is as good as
-        committed: theirs rolls back only with everything they held, and the store's caller stops; the
-        messages kept are written first, with their marks.)"""
-        if nested and self._steps:
-            self._write_queued()
-            nested = False
+        writing a mark twice changes nothing."""
         marks = self._marks
         if nested or not marks:
             if more:
@@ -1298,7 +1093,6 @@ class Store:
 
     def cursors_starting(self, prefix: str) -> list[tuple[str, str, str]]:
         """(platform, name, value) of every cursor whose name starts with `prefix`, by platform and name."""
-        self._write_cursors()
         return self.db.execute("SELECT platform, name, value FROM cursors WHERE substr(name, 1, ?) = ? "
                                "ORDER BY platform, name", [len(prefix), prefix]).fetchall()
 
@@ -1309,7 +1103,6 @@ class Store:
     def _put_cursor(self, platform: str, name: str, value: str) -> None:
         """A cursor written within the caller's transaction."""
         self._wrote("cursors")
-        self._write_cursors()   # (those kept are older)
         self.db.conn.execute(_PUT_CURSOR_SQL, (platform, name, value))
 
     def outbox(self, game: str | None = None) -> list[dict[str, Any]]:

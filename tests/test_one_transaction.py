@@ -91,8 +91,7 @@ posts = st.lists(st.tuples(st.sampled_from([*GAMES, "pm"]), st.sampled_from(PLAY
                  max_size=3)
 trouble = st.one_of(st.none(),
                     st.tuples(st.just("crash"), st.sampled_from(POINTS), st.integers(1, 2)),
-                    st.tuples(st.just("fail"), st.sampled_from(["posts", "cursors", "processed", "events", "outbox",
-                                                                "state_parts"])),
+                    st.tuples(st.just("fail"), st.sampled_from(["posts", "cursors", "processed", "events", "outbox"])),
                     st.tuples(st.just("game"), st.sampled_from(GAMES)))
 plans = st.lists(st.tuples(posts, trouble), min_size=1, max_size=6)
 

@@ -329,20 +329,6 @@ def test_applying_a_vote_and_writing_its_change_stays_under_its_budget_of_byteco
     assert per_vote <= 1133, per_vote
 
 
-def test_the_store_writes_json_with_one_encoder_made_once():
-    """The JSON of every event, intent and state part the store writes (12,000 a day of the worst mix) is
-    json.dumps's text by one C encoder made once: about 22 bytecodes an event, 93 when JSONEncoder.encode made
-    its encoder at every call (json.encoder.iterencode)."""
-    import json
-
-    from forumbot import store
-    from forumbot.jsontext import dumps
-
-    data = {"voter": "Том Хэнкс", "target": "Джонни Депп", "final": False, "n": [1, 2.5, None, "\n\u2028"]}
-    assert store._dumps is dumps and dumps(data) == json.dumps(data, ensure_ascii=False)
-    assert _bytecodes(lambda: [store._dumps(data) for _ in range(100)]) / 100 <= 30
-
-
 # Rosters whose names test the direct answers: declensions, a form two players share (Петров/Петрова), aliases,
 # a first name of two players (Bob), one-word and three-word names, a name that is a preposition or a chat word.
 _ROSTERS = [

@@ -18,7 +18,6 @@ from forumbot.games.mafia import MAFIA
 from forumbot.model import Event, PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.stateparts import StateChange
 from forumbot.store import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
@@ -170,22 +169,3 @@ def test_the_outbox_is_read_only_when_something_may_be_owed(tmp_path):
     assert len(other.pending()) == 1
     runner.step(NOW)
     assert store.pending() == [] and len(bot_posts(forum)) == 2   # the opening and the count, once
-
-
-def test_a_change_of_parts_over_a_state_written_whole_is_refused_without_a_read(tmp_path):
-    store = Store(tmp_path / "bot.db")
-    store.commit_step("g", "mafia", {}, {"n": 1}, expected_seq=0, expected_version=0)   # whole, as text
-    statements: list[str] = []
-    store.db.conn.set_trace_callback(statements.append)
-    with pytest.raises(StaleState):
-        store.commit_step("g", "mafia", None, StateChange(whole=False, put=[("n", "", "2")]), expected_seq=0,
-                          expected_version=1)
-    assert not [s for s in statements if s.startswith("SELECT")]   # what this connection wrote is not read
-    store.commit_step("g", "mafia", None, StateChange(whole=True, put=[("n", "", "2")]), expected_seq=0,
-                      expected_version=1)   # (read: a refused step forgets what it knew)
-    statements.clear()
-    store.commit_step("g", "mafia", None, StateChange(whole=False, put=[("n", "", "3")]), expected_seq=0,
-                      expected_version=2)
-    assert not [s for s in statements if s.startswith("SELECT")]
-    store.db.conn.set_trace_callback(None)
-    assert store.game("g").state == {"n": 3} and store.game_version("g") == 3

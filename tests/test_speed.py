@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from helpers import START, act, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.config import GameConfig
-from forumbot.errors import StaleState, StoreError
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import NO_LYNCH, entry_index
 from forumbot.model import Event, PlayerRef
@@ -50,17 +48,12 @@ def entries_of(state) -> dict[tuple[str, str], tuple[bool, int]]:
     return {(e.voter, e.target): (e.withdrawn, e.seq) for e in state.entries}
 
 
-def _stored_json(state) -> dict:
-    """The state's JSON as the store keeps it in parts: all but `current`, which the entries say."""
-    return {k: v for k, v in MAFIA.to_json(state).items() if k != "current"}
-
-
 @settings(max_examples=60, deadline=None)
 @given(moves)
 def test_a_vote_moves_one_entry_and_the_state_matches_a_recount(plan):
     store = Store()
     state = new_game(9)
-    store.commit_step("g", "mafia", {}, MAFIA.state_change(None, state), expected_version=0)
+    store.commit_step("g", "mafia", {}, MAFIA.to_json(state), expected_version=0)
     version = 1
     history: list[tuple[str, str]] = []
     for voter, kind, target, reload in plan:
@@ -68,14 +61,11 @@ def test_a_vote_moves_one_entry_and_the_state_matches_a_recount(plan):
         after, _ = act(state, voter, kind, target if kind == "vote" else None)
         if after.phase != "day1":   # a majority ended the day
             break
-        # the store gets the parts that changed, on top of those of the state it holds
-        store.commit_step("g", "mafia", None, MAFIA.state_change(state, after), expected_version=version)
+        store.commit_step("g", "mafia", None, MAFIA.to_json(after), expected_version=version)
         state, version = after, version + 1
         if state.current.get(voter) != before:
             history.append((voter, state.current.get(voter, "")))
         stored = store.game("g")
-        # the stored parts are exactly the state's JSON (less what the entries say), and read back to it
-        assert stored.parts and stored.state == _stored_json(state)
         assert MAFIA.from_json(stored.state) == state
         assert MAFIA.from_json(MAFIA.to_json(state)) == state
         if reload:   # a state read back from the store has no kept index: it is rebuilt from the entries
@@ -159,95 +149,16 @@ def test_a_template_is_chosen_once(tmp_path):
     assert renderer.text(event) == "host's words for P01\n"
 
 
-def _vote_step_writes(players: int, votes: int) -> tuple[int, int]:
-    """(characters of SQL the step of one vote sends to the store, parts of the state it writes), on a day
-    of `players` players after `votes` votes."""
-    names = [f"P{n:03d}" for n in range(1, players + 1)]
-    forum = LocalForum(clock=lambda: LATER)
-    store = Store()
-    config = GameConfig(name="g", game="mafia", lang="en", start=START, players=tuple(PlayerRef(n) for n in names),
-                        options={"day_hours": 24 * 40, "votes_only": True, "vote_count_every": 0}, phase="day1")
-    runner = Runner(store, forum, [GameRun.build(config)])
-    runner.start(START)
-    for number in range(votes):   # votes scatter over four wagons: nobody reaches a majority
-        forum.add_post("g/votes", names[number % players], f"vote {names[(number // players + number) % 4]}",
-                       at=START + timedelta(minutes=number + 1))
-    runner.step(START + timedelta(minutes=votes + 1))
-    forum.add_post("g/votes", names[-1], f"vote {names[-4]}", at=START + timedelta(minutes=votes + 2))
-    statements: list[str] = []
-    store.db.conn.set_trace_callback(statements.append)
-    runner.step(START + timedelta(minutes=votes + 3))
-    store.db.conn.set_trace_callback(None)
-    assert runner.state(runner.runs[0]).current[names[-1]] == names[-4]
-    state_writes = [s for s in statements if "state_parts" in s]
-    return sum(len(s) for s in statements), sum(s.count("), (") + 1 for s in state_writes if "INSERT" in s)
-
-
-def test_a_vote_writes_the_same_whatever_the_roster():
-    """Issue 16: a step's write does not grow with the roster (it wrote the whole state, 200 players' worth)."""
-    small, small_parts = _vote_step_writes(12, 48)
-    large, large_parts = _vote_step_writes(200, 800)
-    assert large_parts == small_parts <= 4        # the vote's entry, the voter's old one, the counters
-    # the same statements; only the longer names of a bigger game's store keys make them longer
-    assert large < small * 1.1, (small, large)
-
-
-def test_a_store_kept_whole_goes_over_to_parts_and_refuses_a_change_on_a_whole_state():
-    store = Store()
-    state = new_game(9)
-    store.commit_step("g", "mafia", {}, MAFIA.to_json(state), expected_version=0)   # as before issue 16
-    assert not store.game("g").parts
-    after, _ = act(state, "P01", "vote", "P02")
-    with pytest.raises(StaleState):          # a change needs the parts it changes
-        store.commit_step("g", "mafia", None, MAFIA.state_change(state, after), expected_version=1)
-    store.commit_step("g", "mafia", None, MAFIA.state_change(None, after), expected_version=1)
-    assert store.game("g").parts and MAFIA.from_json(store.game("g").state) == after
-    again, _ = act(after, "P01", "vote", "P03")
-    store.commit_step("g", "mafia", None, MAFIA.state_change(after, again), expected_version=2)
-    assert MAFIA.from_json(store.game("g").state) == again
-
-
-def test_a_new_day_rewrites_the_entries_and_cuts_the_old_ones():
-    store = Store()
-    state = new_game(9)
-    store.commit_step("g", "mafia", {}, MAFIA.state_change(None, state), expected_version=0)
-    version = 1
-    for voter, target in [("P01", "P02"), ("P03", "P02"), ("P04", "P05"), ("P01", "P05")]:
-        after, _ = act(state, voter, "vote", target)
-        store.commit_step("g", "mafia", None, MAFIA.state_change(state, after), expected_version=version)
-        state, version = after, version + 1
-    night = state.with_(phase="night1", entries=(), current={})
-    store.commit_step("g", "mafia", None, MAFIA.state_change(state, night), expected_version=version)
-    assert store.game("g").state["entries"] == []
-    assert store.db.execute("SELECT count(*) FROM state_parts WHERE field = 'entries'").fetchone()[0] == 1
-
-
-def test_damaged_parts_are_a_store_error_not_a_traceback():
-    store = Store()
-    state, _ = act(new_game(9), "P01", "vote", "P02")
-    store.commit_step("g", "mafia", {}, MAFIA.state_change(None, state), expected_version=0)
-    store.db.execute("DELETE FROM state_parts WHERE field = 'entries' AND key = '00000000'")
-    assert store.game("g") is not None     # one entry, the first: the list has no gap
-    state2, _ = act(state, "P03", "vote", "P04")
-    store.commit_step("g", "mafia", None, MAFIA.state_change(None, state2), expected_version=1)
-    store.db.execute("DELETE FROM state_parts WHERE field = 'entries' AND key = '00000000'")
-    with pytest.raises(StoreError, match="damaged"):
-        store.game("g")
-
-
-def test_a_step_that_reads_a_vote_and_posts_a_count_writes_in_few_transactions():
+def test_a_step_that_reads_a_vote_and_posts_a_count_writes_in_one_transaction():
     forum = LocalForum(clock=lambda: LATER)
     store = Store()
     run, runner = _runner(forum, store)
     runner.step(LATER)
     forum.add_post("g/votes", "P01", "vote P02", at=START + timedelta(minutes=1))
     statements: list[str] = []
-    on_forum: list[str] = []
     store.db.conn.set_trace_callback(statements.append)
-    forum.db.conn.set_trace_callback(on_forum.append)
     result = runner.step(LATER)
     store.db.conn.set_trace_callback(None)
-    forum.db.conn.set_trace_callback(None)
     assert result.intents == 1 and [m["kind"] for m in result.delivered] == ["vote_count"]
     begins = [s for s in statements if s.strip().upper().startswith("BEGIN")]
     ends = [s for s in statements if s.strip().upper() in ("COMMIT", "ROLLBACK") or "SAVEPOINT" in s.upper()]
@@ -256,15 +167,3 @@ def test_a_step_that_reads_a_vote_and_posts_a_count_writes_in_few_transactions()
     # this runner put in the outbox cannot have gone out yet), and none after it (its delivery is written
     # with the next poll's first write)
     assert begins == ["BEGIN IMMEDIATE"] and ends == ["COMMIT"], statements
-    # (27 when it was written, 28 with the host console's corrections; 19 once the runner stopped reading
-    # back what it wrote itself: cursors, versions, the game's row, corrections nobody changed; 14 once it
-    # stopped reading back the posts it stored and the messages it queued, stored new posts without a
-    # look-up, and wrote its deliveries with the next poll; 12 with the fetch in the step's transaction).
-    # The state's parts (the vote's entry and two counters) and the events (the vote, the count) are one
-    # statement each (15 statements in all while they were an executemany, traced a row each)
-    parts = [s for s in statements if "state_parts" in s]
-    events = [s for s in statements if "INTO events" in s]
-    assert len(parts) == 1 and parts[0].count("), (") == 2 and len(events) == 1, "\n".join(statements)
-    assert len(statements) <= 12, "\n".join(statements)
-    # the PMs, the posts (with the cursor's edges in the same statement), and the count: BEGIN, INSERT, COMMIT
-    assert len(on_forum) <= 5, on_forum
