@@ -34,7 +34,7 @@ from forumbot.model import Event, Outgoing, Post  # noqa: E402
 from forumbot.platforms.local import LocalForum  # noqa: E402
 from forumbot.replay import _grid, replay  # noqa: E402
 from forumbot.runner import _for_log  # noqa: E402  (the event log keeps a count's headline only)
-from forumbot.store import Store  # noqa: E402
+from forumbot.storage import Store  # noqa: E402
 
 
 def _posts(run: GameRun, scenario: Any) -> list[Post]:

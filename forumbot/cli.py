@@ -316,7 +316,7 @@ def audit(target: str, roster_path: str | None, mode: str | None, host: str | No
 def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> None:
     """Print the current vote count of a running game, from the store."""
     from forumbot.games import get_game
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def run() -> int:
         if not Path(db_path).exists():
@@ -360,7 +360,7 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
 def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> None:
     """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
-    from forumbot.store import Store
+    from forumbot.storage import Store
     from forumbot.tournament import standings_event
 
     def run() -> int:
@@ -534,7 +534,7 @@ def _simulated(config: BotConfig, sim_dir: str | None, in_place: bool) -> BotCon
 def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list[Any]]:
     """The store a bot config names (or --db), and the config's games. Raises ConfigError when neither is
     given or there is no store yet."""
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     games: list[Any] = []
     if config_path:
@@ -710,7 +710,7 @@ def open_thread(config_path: str, platform_name: str | None, title: str) -> None
     """Open a thread as the bot (its first post on standard input) and print its id for [games.threads]."""
     from forumbot.botconfig import load_bot_config
     from forumbot.service import attach_store, make_platform, utcnow
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def go() -> int:
         config = load_bot_config(config_path)
@@ -738,7 +738,7 @@ def host_command(config_path: str, game_name: str, words: tuple[str, ...]) -> No
 
     from forumbot.botconfig import load_bot_config
     from forumbot.model import Post
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def go() -> int:
         bot = load_bot_config(config_path)
@@ -779,7 +779,7 @@ def host_link(game: str, config_path: str, hours: int) -> None:
     """Print a one-time sign-in link to the host console for GAME's host."""
     from forumbot.botconfig import load_bot_config
     from forumbot.corrections import new_link
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def go() -> int:
         config = load_bot_config(config_path)

@@ -17,7 +17,7 @@ from forumbot.config import Scenario, load_scenario
 from forumbot.model import format_time
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 
 class VirtualClock:

@@ -22,7 +22,7 @@ from forumbot.host import HostState, looks_like
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
-from forumbot.store import Store
+from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.runner")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
@@ -161,7 +161,7 @@ class Runner:
         # game nothing again.
         self._deadlines: dict[str, tuple[Any, datetime | None]] = {}
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
-        # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
+        # gone out (one bot a store: storage/lock.py; a game's messages are sent by its runner only), so they need
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
         # from before a restart) is looked for by its marker before it is sent.
         self._unsent: set[str] = set()
@@ -401,15 +401,28 @@ class Runner:
         self.store.look()   # once a step: what this runner holds is checked against it (Store.token)
         self._looked = True
         try:
-            return self._step(now)   # (it writes what it held before it delivers, which holds nothing)
-        except BaseException:
-            self.store.write_held()   # what was fetched is kept
-            raise
+            result = StepResult(0, 0, [], [], [], [])   # (every field given: no default factory is called)
+            # What is fetched goes in with the first game's step; with none, at the block's end.
+            with self.store.step() as written:
+                pms = self._read_and_advance(now, result)
+            if pms and not written.kept:
+                log.warning("the %d PMs fetched were not stored; they come back next poll", len(pms))
+            elif pms:
+                # Only now, with every game's reading of them committed, may a private message count as read.
+                try:
+                    self.platform.mark_read([pm.platform_id for pm in pms])
+                    crashpoint("pm_read")
+                except PlatformError as err:
+                    result.errors.append(err)
+                    log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
+            result.delivered = self.deliver(now, result)
+            return result
         finally:
             self._looked = False
 
-    def _step(self, now: datetime) -> StepResult:
-        result = StepResult(0, 0, [], [], [], [])   # (every field given: no default factory is called)
+    def _read_and_advance(self, now: datetime, result: StepResult) -> list[Post]:
+        """Fetch and store the new posts and PMs, then take each game as far as they go (the step's
+        transaction: Store.step). Returns the PMs fetched."""
         plan = self._planned()
         if plan.simple:   # (as below, where each of these would find nothing to do)
             started = self.runs
@@ -426,7 +439,6 @@ class Runner:
             threads = sorted({t for run in started for t in self._held_threads(run)})
         store = self.store
         read: datetime | None
-        lost = store.held_lost
         try:
             pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
@@ -470,20 +482,7 @@ class Runner:
             self._isolated(run, result, "read its posts", self._advance, run, now, result, run_reach)
             if run.config.tournament:   # (the only games with results to settle)
                 self._isolated(run, result, "settle its results", self._settle, run, now)
-        # What was fetched went in with the first game's step; with none, it goes in now.
-        store.write_held()
-        if pms and store.held_lost != lost:
-            log.warning("the %d PMs fetched were not stored; they come back next poll", len(pms))
-        elif pms:
-            # Only now, with every game's reading of them committed, may a private message count as read.
-            try:
-                self.platform.mark_read([pm.platform_id for pm in pms])
-                crashpoint("pm_read")
-            except PlatformError as err:
-                result.errors.append(err)
-                log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
-        result.delivered = self.deliver(now, result)
-        return result
+        return pms
 
     def _held_threads(self, run: GameRun) -> tuple[str, ...]:
         """The platform ids of the threads the game reads in its current state (checked against the store)."""
@@ -757,8 +756,7 @@ class Runner:
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
         outbox = self._render(run, state, reported, seq, now, step.host)
-        self.store.write_held()   # (a transaction of the runner's own is not opened inside the held one)
-        with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
+        with self.store.transaction():   # the corrections count as applied with the state they made, or neither
             corrections.mark_applied(self.store, ids, now)
             seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
                                          events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,

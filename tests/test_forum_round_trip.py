@@ -1,71 +1,20 @@
-"""What the local forum's round trip and the delivery cost a step that reads a vote and posts a count (issue
-16): Python bytecodes in that code (the same on every machine, unlike time), counted over the player's post
-going on the forum and the bot's step. The local forum keeps the Post it will hand back when the post is
-written (its time as given: no text to parse back), answers a fetch with what it kept, and the runner hands
-the store the delivery marks in the form they are written in, the messages owed dropped from the front."""
+"""The local forum's round trip and the delivery: the messages owed that the store keeps in memory are
+those SQLite gives, and the Post the forum keeps for its next fetch is the one reading its row back makes."""
 
 from __future__ import annotations
 
 from datetime import UTC, timedelta, timezone
-from functools import partial
-from pathlib import Path
-from typing import Any
 
-from helpers import START, bytecodes
+from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_local_forum_trips import full_fetch
-from test_pipeline import NOW, PLAYERS, build
 
-import forumbot
 from forumbot.model import Outgoing
 from forumbot.platforms.local import LocalForum
-from forumbot.store import Store
+from forumbot.storage import Store
 
-ROOT = Path(forumbot.__file__).parent
 T0 = START
-
-# The code this budget holds: the local forum, delivery in the runner, the store's outbox and its marks.
-AREA = {
-    str(ROOT / "platforms" / "local.py"): None,   # every function
-    str(ROOT / "runner.py"): {"deliver", "_send_once"},
-    str(ROOT / "store.py"): {"pending", "delivered", "record_delivery", "_put_marks",
-                             "write_deliveries", "_outbox_row", "newer_in_slot", "slot_holder"},
-}
-
-
-def _in_area(code: Any) -> bool:
-    names = AREA.get(code.co_filename, ())
-    return names is None or code.co_name in names
-
-
-def _bytecodes(work: Any) -> int:
-    """Python bytecodes executed in AREA's code while `work` runs."""
-    return bytecodes(work, _in_area)
-
-
-def _vote_and_step(forum: Any, runner: Any, voter: str, target: str, number: int, results: list[Any]) -> None:
-    """A player's vote goes on the forum, and the bot steps (reads it, posts the count)."""
-    forum.add_post("g/votes", voter, f"vote {target}", at=START + timedelta(minutes=number + 1))
-    results.append(runner.step(NOW))
-
-
-def test_a_vote_and_its_count_cost_the_forum_and_the_delivery_few_bytecodes(tmp_path):
-    forum, _, _, runner = build(tmp_path)
-    runner.start(START)
-    runner.step(NOW)
-    counts = []
-    for number in range(8):
-        voter, target = PLAYERS[number % 3], PLAYERS[3 + number % 2]
-        results: list[Any] = []
-        counts.append(_bytecodes(partial(_vote_and_step, forum, runner, voter, target, number, results)))
-        assert results[0].intents == 1 and [m["kind"] for m in results[0].delivered] == ["vote_count"]
-    # 845 here before (the fetched rows made into Posts and their times parsed at every fetch, the tail
-    # walked row by row, the outbox's rows filtered by sets at every delivery); 687 when this was written;
-    # 720 before the forum kept its connection and the polls took it only to read (708); 710 before the bot's
-    # post chose the statement that joins its marker without a trim and the markers and links were made by a
-    # C call (703)
-    assert max(counts[2:]) <= 705, counts
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -33,7 +33,7 @@ from forumbot.platforms.local import LocalForum
 from forumbot.replay import VirtualClock
 from forumbot.runner import GameRun, Runner
 from forumbot.service import Service
-from forumbot.store import Store, migrations
+from forumbot.storage import Store, migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]

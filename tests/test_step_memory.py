@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_pipeline import Forum, bot_posts, build
 
 from forumbot.model import Outgoing, Post
-from forumbot.store import Store
+from forumbot.storage import Store
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 AUTHORS = ["Al", "Bo", "Cy"]
@@ -170,7 +170,7 @@ def test_deliveries_are_written_with_the_next_write_or_when_the_store_is_dropped
 def test_a_backlog_fetched_batch_by_batch_is_not_all_kept_in_memory(tmp_path, monkeypatch):
     """The runner holds one batch of a backlog at a time; the posts the store keeps for the games' next reads
     must not hold them all: past the bound none are kept, and the games read from the store."""
-    import forumbot.store as store_module
+    import forumbot.storage.posts as store_module
 
     monkeypatch.setattr(store_module, "_FRESH_KEPT", 5)
     store = Store(tmp_path / "s.db")
@@ -191,7 +191,7 @@ def test_a_backlog_read_by_many_games_is_not_kept_a_share_a_game(tmp_path, monke
     """With many games, each keeping its own posts of a backlog, the bound is on what all reads keep together
     (a bound per read would let memory grow with the games: 100 games x 500 posts held at once); and a step
     that processed what it was handed keeps none of those posts for its next mark."""
-    import forumbot.store as store_module
+    import forumbot.storage.posts as store_module
 
     monkeypatch.setattr(store_module, "_FRESH_KEPT", 5)
     store = Store(tmp_path / "s.db")

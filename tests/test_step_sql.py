@@ -12,9 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import forumbot.store
-from forumbot.model import Intent, Outgoing, Post
-from forumbot.store import _ROWS_A_STATEMENT, Store
+import forumbot.storage.base
+import forumbot.storage.outbox
+import forumbot.storage.posts
+from forumbot.model import Intent, Outgoing, Post, format_time
+from forumbot.storage import Store
+from forumbot.storage.steps import _ROWS_A_STATEMENT
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -50,8 +53,8 @@ def test_a_steps_processed_posts_and_intents_are_the_rows_executemany_wrote(coun
     assert [p.platform_id for p in store.processed_posts("g")] == [p.platform_id for p in posts]
     # the ids in the order the intents came (what intents_by_post and the console read them by)
     assert conn.execute("SELECT id, game, post, kind, data, at FROM intents ORDER BY id").fetchall() == \
-        [(n, "g", i.post_id, "vote", forumbot.store._dumps(i.data),
-          forumbot.store.format_time(i.at) if i.at else stamp) for n, i in enumerate(intents, start=1)]
+        [(n, "g", i.post_id, "vote", forumbot.storage.base.dumps(i.data),
+          format_time(i.at) if i.at else stamp) for n, i in enumerate(intents, start=1)]
 
 
 def test_rows_past_one_statement_go_by_several_and_a_failure_in_any_leaves_none(tmp_path: Path) -> None:
@@ -88,13 +91,13 @@ def _indexes(conn: sqlite3.Connection) -> set[str]:
 
 def _plans(store: Store) -> list[list[str]]:
     """The query plans of the statements that read the posts and the outbox."""
-    mark = forumbot.store._MARK
-    columns = forumbot.store._POST_COLUMNS
+    mark = forumbot.storage.posts._MARK
+    columns = forumbot.storage.posts._POST_COLUMNS
     statements = [
-        *forumbot.store._PENDING_SQL.values(),
+        *forumbot.storage.outbox._PENDING_SQL.values(),
         "SELECT key FROM outbox WHERE game = ? AND slot = ? AND delivered IS NULL AND "
         "rowid > (SELECT rowid FROM outbox WHERE key = ?) ORDER BY rowid DESC LIMIT 1",
-        forumbot.store._MARK_SQL,
+        forumbot.storage.base._MARK_SQL,
         f"SELECT {columns}, rowid FROM posts WHERE rowid > {mark} AND (0 OR (+thread IN (?) AND pm = 0) OR pm = 1) "
         "AND NOT EXISTS (SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
         "AND NOT EXISTS (SELECT 1 FROM intents WHERE intents.game = ? AND intents.post = posts.id) "

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.platforms.local import LocalForum
-from forumbot.store import Store
+from forumbot.storage import Store
 
 
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython keeps a str's UTF-8 form on it")

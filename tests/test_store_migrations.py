@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from forumbot.store import Store, migrations
+from forumbot.storage import Store, migrations
 
 # A state in parts as the old code wrote it: (field, key, JSON text); key "" is a field's own value, a list's
 # items follow its empty list, by zero-padded index.

@@ -9,7 +9,7 @@ from pathlib import Path
 from helpers import START
 
 from forumbot.model import Post
-from forumbot.store import Store
+from forumbot.storage import Store
 
 
 def test_a_token_moves_with_a_write_through_this_store_or_a_commit_by_another_connection(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post, filled, format_time, parse_time
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
-from forumbot.sqlite import Transaction, open_database
+from forumbot.storage.sqlite import Transaction, open_database
 
 forum_migrations = Migrations("localforum")
 
