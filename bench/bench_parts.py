@@ -87,11 +87,9 @@ def parts(posts: int, players: int, every: int, poll: int = 0) -> dict[str, Any]
         store = Store(Path(folder) / "parts.db")
         cpu = time.process_time()
         logs = [_for_log(e) for e, _ in events]   # a count's headline, as the runner logs it
-        with store.db.atomic():   # one transaction: the outer one makes the writers' own nest as savepoints
+        with store.transaction():   # one transaction: the writers' own nest in it as savepoints
             store.save_posts("local", day, str(len(day)), read_at=day[-1].created)
-            parts = getattr(game, "state_change", None)   # as the runner stores it (stateparts.py)
-            store.commit_step(run.name, game.name, run.config.to_json(),
-                              parts(None, state) if parts else game.to_json(state),
+            store.commit_step(run.name, game.name, run.config.to_json(), game.to_json(state),
                               processed=[p.platform_id for p in day], intents=intents,
                               events=[(logged, post) for logged, (_, post) in zip(logs, events, strict=True)],
                               outbox=outbox, at=day[-1].created, expected_seq=0, expected_version=0)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 _MARK_SQL = ("UPDATE outbox SET delivered = ?, platform_id = ?, attempts = attempts + 1 WHERE key = ? AND "
              "delivered IS NULL")
 
+
 def _write_marks(conn: sqlite3.Connection, marks: list[tuple[str, str, str]]) -> None:
     """The deliveries a store recorded `later` and had not written when it was dropped (Store.__init__)."""
     if not marks:

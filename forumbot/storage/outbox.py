@@ -26,6 +26,7 @@ _QUEUED_COLUMNS = ("key", "game", "kind", "thread", "pm_to", "subject", "text", 
 # ... over a row not delivered, not tried (the columns in the order `SELECT *` gives them)
 _UNTRIED = {column: 0 if column == "attempts" else None for column in _OUTBOX_COLUMNS}
 
+
 def outbox_row(queued: tuple[Any, ...]) -> dict[str, Any]:
     """A message just queued (commit_step's row) as pending() reads it back."""
     row = _UNTRIED.copy()
@@ -36,6 +37,7 @@ def outbox_row(queued: tuple[Any, ...]) -> dict[str, Any]:
 _KEY_OF_MARK = itemgetter(2)      # a mark's key
 
 _KEY_OF_ROW = itemgetter("key")   # an outbox row's (pending)
+
 
 class Outbox(StoreBase):
     """The messages the games decided, each delivered exactly once."""

@@ -25,6 +25,7 @@ _MARK = "coalesce((SELECT post_mark FROM games WHERE name = ?), 0)"
 # unprocessed_posts' statement by (number of threads, every PM read): built once, not every step.
 _UNPROCESSED_SQL: dict[tuple[int, bool], str] = {}
 
+
 @functools.lru_cache(maxsize=64)
 def _known_posts_sql(count: int) -> str:
     return f"SELECT id, body, rowid FROM posts WHERE id IN ({','.join('?' * count)})"
@@ -59,6 +60,7 @@ _BOTH_CURSORS_SQL = ("INSERT INTO cursors (platform, name, value) VALUES (?1, 'p
 
 # A post's columns as _post_from_row reads them, by position.
 _POST_COLUMNS = "id, thread, author, created, edited, body, dialect, url, pm"
+
 
 def _post_from_row(row: tuple[Any, ...]) -> Post:
     """A Post from a row of _POST_COLUMNS."""
@@ -106,6 +108,7 @@ _POST_OF = itemgetter(2)
 _ROWID_OF = itemgetter(1)
 
 _POST_ID_OF = attrgetter("platform_id")
+
 
 class Posts(StoreBase):
     """The posts fetched, what each game has not read yet, and the platforms' cursors and health."""

@@ -51,6 +51,7 @@ _INSERT_GAME_SQL = ("INSERT INTO games (name, game, event_seq, updated, version,
 # step's time) is bound once, not once a row (each text bound is copied by SQLite into memory of its own).
 _ROWS_A_STATEMENT = 16
 
+
 def _events_text(count: int) -> str:
     """`count` events written: ?1 the game's name, ?2 the step's time, then (seq, kind, data, post) each."""
     rows = ", ".join(f"(?1, ?{3 + 4 * i}, ?{4 + 4 * i}, ?{5 + 4 * i}, ?{6 + 4 * i}, ?2)" for i in range(count))
@@ -83,6 +84,7 @@ _INTENTS_SQL = ("", *map(_intents_text, range(1, _ROWS_A_STATEMENT + 1)))
 _OUTBOX_SQL = ("INSERT OR IGNORE INTO outbox (key, game, kind, thread, pm_to, subject, text, created, attempts, slot) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
 
+
 def _write_rows(cur: sqlite3.Cursor, texts: tuple[str, ...], shared: tuple[str, ...],
                 rows: list[tuple[Any, ...]]) -> None:
     """`rows` written by texts[count] statements, each bound to `shared` and then its rows' values in turn."""
@@ -92,6 +94,7 @@ def _write_rows(cur: sqlite3.Cursor, texts: tuple[str, ...], shared: tuple[str, 
 
 
 _POST_OF_ROW = itemgetter(0)   # an intent's row's post (commit_step)
+
 
 class Steps(Posts):
     """The games' rows and their steps: each written in one transaction."""
