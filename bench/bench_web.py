@@ -148,7 +148,7 @@ def main() -> None:
         store = sqlite3.connect(folder / "bot.db", timeout=30)
         while time.perf_counter() - posted_at < 20:
             # the bot has read every vote once it has processed the last one (a post with an intent is
-            # marked read by its intents, one without by a row in `processed`: store.py)
+            # marked read by its intents, one without by a row in `processed`: storage/steps.py)
             if store.execute("SELECT 1 FROM processed WHERE post = ?1 UNION ALL SELECT 1 FROM intents WHERE post = ?1",
                              [f"local:{last_post}"]).fetchone():
                 delay = time.perf_counter() - posted_at

@@ -27,7 +27,7 @@ from forumbot.model import Intent, Post
 
 if TYPE_CHECKING:
     from forumbot.parse import PostParser
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
 KINDS = ("vote_for", "not_a_vote", "use_edited", "manual_vote", "command")
 REREAD = ("vote_for", "not_a_vote", "use_edited")   # kinds that change a post already read

@@ -17,7 +17,7 @@ from forumbot.config import Scenario, load_scenario
 from forumbot.model import format_time
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 
 class VirtualClock:
@@ -120,11 +120,7 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     poll = scenario.poll_seconds if poll_seconds is None else poll_seconds
     clock = VirtualClock(config.start)
     forum = LocalForum(forum_path, clock=clock, dialect=config.dialect, base_url=base_url)
-    # A forum in memory is the replay's alone: its posts go in by one transaction, committed at the end (should
-    # the replay raise, nobody can reach the forum).
-    forum.hold_writes()
     store = Store(store_path)
-    store.hold_steps()   # (in memory, likewise: the steps in one transaction; a failed one stops the replay)
     run = GameRun.build(config, dialect=config.dialect)
     runner = Runner(store, forum, [run])
     result = ReplayResult(scenario, store=store, forum=forum)
@@ -186,8 +182,6 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
             step(deadline)
     elif _phase(run, runner) == phase_before_last and (deadline := runner.next_deadline()):
         step(deadline)   # end the phase the last post was in
-    forum.write_held()
-    store.write_steps()
     result.flags = [{"post": f["post"], "author": f["author"], "reason": f["reason"], "at": f["at"]}
                     for f in store.flags(run.name)]
     result.state = run.game.summary(runner.state(run))

@@ -13,7 +13,7 @@ from itertools import compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
-from forumbot import corrections, gcpolicy
+from forumbot import corrections
 from forumbot import threads as opening
 from forumbot.crashpoints import crashpoint
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
@@ -22,8 +22,7 @@ from forumbot.host import HostState, looks_like
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.play import Step, play
-from forumbot.stateparts import StateChange
-from forumbot.store import Store
+from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.runner")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
@@ -87,13 +86,6 @@ def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
     return [(e, post) if e.kind not in shortened else (_for_log(e), post) for e, post in events]
 
 
-def _stored(run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
-    """The state to store: where the game stores its state in parts (stateparts.py), the parts that changed
-    since `before` (the state the store holds; None: every part), else the whole state's JSON data."""
-    change = getattr(run.game, "state_change", None)
-    return change(before, state) if change is not None else run.game.to_json(state)
-
-
 def _roles_of(run: GameRun, state: Any) -> dict[str, str]:
     """The platform ids of the game's threads in `state`, by role."""
     return {role: run.thread_id(thread) for role, thread in run.game.threads(state).items()}
@@ -144,7 +136,6 @@ class Runner:
                  settle: timedelta = timedelta(0)) -> None:
         """`settle`: how long a post may take to show on the platform after the time it carries; a deadline
         fires only once the platform has been read successfully that long after it."""
-        gcpolicy.tune()   # a runner's process makes many short-lived objects a step: fewer cycle collections
         self.store = store
         self.platform = platform
         self.runs = runs
@@ -155,8 +146,6 @@ class Runner:
         self._states: dict[str, tuple[int, Any, HostState, int, _Reading | None]] = {}
         self._dropped = 0   # how many times a game held was let go (_fresh): with len(_states), for _planned
         self._plan: _Plan | None = None
-        # The games whose state the store holds in parts at the version held (a step then writes a change).
-        self._in_parts: set[str] = set()
         self._in_force: dict[str, dict[str, Any]] = {}   # the corrections in force, read once a step per game
         # The store's token (Store.token) at which each thing held was last read or written: while it is the
         # same, nobody else wrote it and it is not read again: "game:NAME" per game, "cursors" for the posts
@@ -172,7 +161,7 @@ class Runner:
         # game nothing again.
         self._deadlines: dict[str, tuple[Any, datetime | None]] = {}
         # Keys of the messages this runner put in the outbox and has not tried to send yet: they cannot have
-        # gone out (one bot a store: storelock; a game's messages are sent by its runner only), so they need
+        # gone out (one bot a store: storage/lock.py; a game's messages are sent by its runner only), so they need
         # no search on the platform first. Any other undelivered message (a send tried before, or a message
         # from before a restart) is looked for by its marker before it is sent.
         self._unsent: set[str] = set()
@@ -209,30 +198,14 @@ class Runner:
             raise ConfigError(f"game {name} has not been started")
         cached = self._states[name] = (row.version, run.game.from_json(row.state), HostState.from_json(row.host),
                                        row.event_seq, None)
-        self._held_in_parts(run, row.parts)
         return cached
 
-    def _held_in_parts(self, run: GameRun, parts: bool) -> None:
-        if parts:
-            self._in_parts.add(run.name)
-        else:
-            self._in_parts.discard(run.name)
-
-    def _store_form(self, run: GameRun, before: Any, state: Any) -> dict[str, Any] | StateChange:
-        """`state` as the store takes it: the change since `before` when the store holds `before` in parts."""
-        return _stored(run, before if run.name in self._in_parts else None, state)
-
-    def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, stored: Any, seq: int,
+    def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, seq: int,
                outbox: list[Outgoing], reading: _Reading | None = None) -> None:
         """What this runner holds after it committed a step of the game at `version` (`reading`: what the game
         reads in `state` with `host`, where the step worked it out)."""
         name = run.name
         self._states[name] = (version, state, host, seq, reading)
-        if stored is not None:
-            if isinstance(stored, StateChange):
-                self._in_parts.add(name)
-            else:
-                self._in_parts.discard(name)
         what = self._token_names[name]
         self._tokens[what] = self.store.token(what)
         if outbox:
@@ -354,7 +327,7 @@ class Runner:
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
             try:
-                self.store.commit_step(run.name, run.game.name, run.config.to_json(), _stored(run, None, state),
+                self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
                                        events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
                                        expected_version=0)
             except StaleState:
@@ -428,15 +401,28 @@ class Runner:
         self.store.look()   # once a step: what this runner holds is checked against it (Store.token)
         self._looked = True
         try:
-            return self._step(now)   # (it writes what it held before it delivers, which holds nothing)
-        except BaseException:
-            self.store.write_held()   # what was fetched is kept
-            raise
+            result = StepResult(0, 0, [], [], [], [])   # (every field given: no default factory is called)
+            # What is fetched goes in with the first game's step; with none, at the block's end.
+            with self.store.step() as written:
+                pms = self._read_and_advance(now, result)
+            if pms and not written.kept:
+                log.warning("the %d PMs fetched were not stored; they come back next poll", len(pms))
+            elif pms:
+                # Only now, with every game's reading of them committed, may a private message count as read.
+                try:
+                    self.platform.mark_read([pm.platform_id for pm in pms])
+                    crashpoint("pm_read")
+                except PlatformError as err:
+                    result.errors.append(err)
+                    log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
+            result.delivered = self.deliver(now, result)
+            return result
         finally:
             self._looked = False
 
-    def _step(self, now: datetime) -> StepResult:
-        result = StepResult(0, 0, [], [], [], [])   # (every field given: no default factory is called)
+    def _read_and_advance(self, now: datetime, result: StepResult) -> list[Post]:
+        """Fetch and store the new posts and PMs, then take each game as far as they go (the step's
+        transaction: Store.step). Returns the PMs fetched."""
         plan = self._planned()
         if plan.simple:   # (as below, where each of these would find nothing to do)
             started = self.runs
@@ -453,7 +439,6 @@ class Runner:
             threads = sorted({t for run in started for t in self._held_threads(run)})
         store = self.store
         read: datetime | None
-        lost = store.held_lost
         try:
             pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
@@ -497,20 +482,7 @@ class Runner:
             self._isolated(run, result, "read its posts", self._advance, run, now, result, run_reach)
             if run.config.tournament:   # (the only games with results to settle)
                 self._isolated(run, result, "settle its results", self._settle, run, now)
-        # What was fetched went in with the first game's step; with none, it goes in now.
-        store.write_held()
-        if pms and store.held_lost != lost:
-            log.warning("the %d PMs fetched were not stored; they come back next poll", len(pms))
-        elif pms:
-            # Only now, with every game's reading of them committed, may a private message count as read.
-            try:
-                self.platform.mark_read([pm.platform_id for pm in pms])
-                crashpoint("pm_read")
-            except PlatformError as err:
-                result.errors.append(err)
-                log.warning("marking %d PMs read failed (%s); they come back next poll", len(pms), err)
-        result.delivered = self.deliver(now, result)
-        return result
+        return pms
 
     def _held_threads(self, run: GameRun) -> tuple[str, ...]:
         """The platform ids of the threads the game reads in its current state (checked against the store)."""
@@ -599,14 +571,12 @@ class Runner:
     def _tell_once(self, run: GameRun, intent: Intent, now: datetime) -> None:
         state = self.state(run)
         version, _, host, seq, _ = self._states[run.name]
-        before = state
         state, events = run.game.apply(state, intent)
         outbox = self._render(run, state, events, seq, now, host)
-        stored = self._store_form(run, before, state)
-        seq = self.store.commit_step(run.name, run.game.name, None, stored,
+        seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
                                      events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
                                      expected_seq=seq, expected_version=version)
-        self._wrote(run, version + 1, state, host, stored, seq, outbox)
+        self._wrote(run, version + 1, state, host, seq, outbox)
 
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
@@ -716,14 +686,13 @@ class Runner:
         outbox = self._render(run, state, [*map(_event, events)], seq, now, step.host, more.by_role)
         crashpoint("advanced")
         unchanged = state is before and not events      # talk in the game thread: only marks to write
-        # (_store_form)
-        stored = None if unchanged else _stored(run, before if name in self._in_parts else None, state)
+        stored = None if unchanged else game.to_json(state)
         moved = step.host is not host and step.host != host
         seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
                                 flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
                                 expected_version=version, host=step.host.to_json() if moved else None)
         crashpoint("committed")
-        self._wrote(run, version + 1, state, step.host, stored, seq, outbox, more)
+        self._wrote(run, version + 1, state, step.host, seq, outbox, more)
         remove = getattr(self.platform, "remove_post", None)   # a post the game refused, where the platform can
         if remove is not None and any(map(_removes, map(_data, map(_event, events)))):
             for event, post in events:
@@ -787,15 +756,13 @@ class Runner:
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
         outbox = self._render(run, state, reported, seq, now, step.host)
-        stored = _stored(run, None, state)   # a state read again from the first post: every part
-        self.store.write_held()   # (a transaction of the runner's own is not opened inside the held one)
-        with self.store.db.atomic():   # the corrections count as applied with the state they made, or neither
+        with self.store.transaction():   # the corrections count as applied with the state they made, or neither
             corrections.mark_applied(self.store, ids, now)
-            seq = self.store.commit_step(run.name, run.game.name, None, stored,
+            seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
                                          events=[(_for_log(e), "") for e in reported], outbox=outbox, at=now,
                                          expected_seq=seq, expected_version=version,
                                          host=step.host.to_json() if step.host != host else None)
-        self._wrote(run, version + 1, state, step.host, stored, seq, outbox)
+        self._wrote(run, version + 1, state, step.host, seq, outbox)
 
     def _render(self, run: GameRun, state: Any, events: list[Event], seq: int, at: datetime,
                 host: HostState | None = None, roles: dict[str, str] | None = None) -> list[Outgoing]:

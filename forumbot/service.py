@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from forumbot import storelock
 from forumbot.botconfig import BotConfig, PlatformConfig
 from forumbot.config import GameConfig
 from forumbot.errors import ConfigError, StoreError
@@ -33,7 +32,8 @@ from forumbot.model import format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner, StepResult
-from forumbot.store import Store
+from forumbot.storage import Store
+from forumbot.storage import lock as store_lock
 from forumbot.web.config import WebSettings, web_games
 
 log = logging.getLogger("forumbot.service")
@@ -212,7 +212,7 @@ class Service:
         """`fresh_seeds`: give games without a seed a secret random one (default: on the wall clock only,
         so simulations stay reproducible)."""
         self.config = config
-        storelock.hold(config.store)   # one bot per store, for this process's life
+        store_lock.hold(config.store)   # one bot per store, for this process's life
         seed = _seeded if (clock is utcnow if fresh_seeds is None else fresh_seeds) else (lambda c: c)
         self.clock = clock
         self.workers: dict[str, PlatformWorker] = {}

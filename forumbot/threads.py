@@ -17,7 +17,7 @@ from forumbot.crashpoints import crashpoint
 from forumbot.gamerun import GameRun
 from forumbot.model import Event
 from forumbot.platforms.base import Platform
-from forumbot.store import Store
+from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.threads")
 

@@ -1,5 +1,5 @@
 """The tournament ledger: Tokens of Life, garnets and Elimination Candidate designations per player, kept
-across the games of one tournament. Pure data; the store keeps the entries (forumbot/store.py, table
+across the games of one tournament. Pure data; the store keeps the entries (forumbot/storage/ledger.py, table
 `ledger`), games award and charge through them, `forumbot tournament` shows the standings."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from forumbot.config import GameConfig
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.web.accounts import Accounts, check_password, hash_password
 from forumbot.web.app import create_app
 from forumbot.web.config import WebConfig, WebGame, WebSettings

@@ -21,7 +21,7 @@ from forumbot.config import GameConfig
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.web.accounts import Accounts, hash_password
 from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.server import WebServer

@@ -17,7 +17,7 @@ import pytest
 from forumbot.config import load_scenario
 from forumbot.crashpoints import POINTS
 from forumbot.platforms.local import LocalForum
-from forumbot.store import Store
+from forumbot.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "samples" / "mafia-day-ru.toml"

@@ -16,7 +16,7 @@ from typing import Any
 from fakereddit import FakeReddit, RedditState
 
 from forumbot.crashpoints import POINTS
-from forumbot.store import Store
+from forumbot.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)

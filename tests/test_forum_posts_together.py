@@ -1,10 +1,9 @@
-"""The posts due at one time put on the local forum together (issue 16): a replay puts the posts due at a step
-by LocalForum.add_posts, one statement and one transaction for them all instead of one a post. What the forum
+"""The posts due at one time put on the local forum together: a replay puts the posts due at a step by
+LocalForum.add_posts. What the forum
 holds and what fetch_posts gives must stay exactly what add_post, one post at a time, leaves."""
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -15,35 +14,10 @@ from hypothesis import strategies as st
 from test_local_forum_trips import Clock, full_fetch, traced
 
 from forumbot.platforms.local import _MOST_POSTS, LocalForum
-from forumbot.replay import _Grid, _grid, replay
+from forumbot.replay import _Grid, _grid
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 THREADS = ("g/votes", "g/game", "h/votes")
-
-
-def test_the_posts_due_at_one_step_go_on_the_forum_by_one_statement(monkeypatch):
-    monkeypatch.syspath_prepend(str(BENCH))
-    from bench_replay import generated_day
-    seen: list[str] = []
-    init = LocalForum.__init__
-
-    def traced_init(self, *args, **kwargs) -> None:
-        init(self, *args, **kwargs)
-        self.db.conn.set_trace_callback(seen.append)
-
-    monkeypatch.setattr(LocalForum, "__init__", traced_init)
-    day = generated_day(300, players=12, every=1, poll=1800)
-    result = replay(day)
-    ticks = Counter(_grid(day.config.start, post.at, 1800) for post in day.posts)
-    assert max(ticks.values()) > 1   # (several posts due at one step: what this is about)
-    inserts = [s for s in seen if s.startswith("INSERT INTO forum_posts")]
-    players = [s for s in inserts if " || " not in s]   # (the bot's posts carry their marker, joined by SQL)
-    assert len(inserts) - len(players) == len(result.messages)
-    assert sum(s.count("), (") + 1 for s in players) == len(day.posts)
-    # about one a step with posts (a post at a new thread is put alone; a deadline may come between); it was
-    # one a post
-    assert len(players) <= len(ticks) + 4 < len(day.posts)
-    assert Counter(s.split()[0] for s in seen)["BEGIN"] <= 2   # the two threads' first posts only
 
 
 def _one_by_one(forum: LocalForum, posts: list[tuple[str, str, str, object]]) -> None:

@@ -1,6 +1,5 @@
-"""The local forum keeps the Post it will hand back when the post is written (its time as given: no text to
-parse back) and answers a fetch with what it kept; the store keeps the messages still owed in memory once the
-runner records what went out. Both must be what reading the rows back gives."""
+"""The local forum's round trip and the delivery: the messages owed that the store keeps in memory are
+those SQLite gives, and the Post the forum keeps for its next fetch is the one reading its row back makes."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from test_local_forum_trips import full_fetch
 
 from forumbot.model import Outgoing
 from forumbot.platforms.local import LocalForum
-from forumbot.store import Store
+from forumbot.storage import Store
 
 T0 = START
 

@@ -15,7 +15,7 @@ from forumbot.games.infiltration.lobby import InfiltrationLobby
 from forumbot.model import Intent
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 LOBBY = InfiltrationLobby()
 LATER = START + timedelta(days=30)

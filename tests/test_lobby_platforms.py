@@ -24,7 +24,7 @@ from forumbot.platforms.reddit import RedditPlatform
 from forumbot.replay import VirtualClock
 from forumbot.runner import GameRun, Runner
 from forumbot.service import attach_store
-from forumbot.store import Store
+from forumbot.storage import Store
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 SETUP_A = "setup: J MT S S D D / M M T T T DT / DT DT . . . ."

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from forumbot.cli import cli
 from forumbot.games import get_game
-from forumbot.store import Store
+from forumbot.storage import Store
 
 
 def write_bot(tmp_path: Path) -> str:

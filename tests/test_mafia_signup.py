@@ -19,7 +19,7 @@ from forumbot.games.mafia.schedule import must_act
 from forumbot.games.mafia.state import Death, MafiaState
 from forumbot.model import Event, Intent, PlayerRef
 from forumbot.render import Renderer
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.tournament import standings_event
 
 BS = load_ruleset("bodysnatchers", "mafia")

@@ -23,7 +23,7 @@ from forumbot.errors import PlatformError
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 LATER = START + timedelta(days=30)   # the forum's clock: every post is in its past
@@ -91,8 +91,7 @@ posts = st.lists(st.tuples(st.sampled_from([*GAMES, "pm"]), st.sampled_from(PLAY
                  max_size=3)
 trouble = st.one_of(st.none(),
                     st.tuples(st.just("crash"), st.sampled_from(POINTS), st.integers(1, 2)),
-                    st.tuples(st.just("fail"), st.sampled_from(["posts", "cursors", "processed", "events", "outbox",
-                                                                "state_parts"])),
+                    st.tuples(st.just("fail"), st.sampled_from(["posts", "cursors", "processed", "events", "outbox"])),
                     st.tuples(st.just("game"), st.sampled_from(GAMES)))
 plans = st.lists(st.tuples(posts, trouble), min_size=1, max_size=6)
 

@@ -14,7 +14,7 @@ from test_crash_reddit import START, run_bot
 from test_phpbb_crash import PLAYERS, prepare
 
 from forumbot.cli import cli
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.threads import recorded
 
 

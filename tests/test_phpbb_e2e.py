@@ -16,7 +16,7 @@ from forumbot.platforms.phpbb import PhpbbPlatform
 from forumbot.replay import VirtualClock, replay
 from forumbot.runner import GameRun, Runner
 from forumbot.service import attach_store
-from forumbot.store import Store
+from forumbot.storage import Store
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 ROLES = {"Alice": "mafia", "Bob": "doctor", "Carol": "detective", "Dave": "townsfolk", "Erin": "townsfolk",

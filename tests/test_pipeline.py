@@ -18,7 +18,7 @@ from forumbot.games.mafia import MAFIA
 from forumbot.model import Event, PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 LATER = START + timedelta(days=30)   # the forum's clock: every post is in its past

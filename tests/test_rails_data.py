@@ -5,7 +5,6 @@ read too early, a clock stepped back, and `forumbot run`'s options. Each test is
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -34,7 +33,7 @@ from forumbot.platforms.local import LocalForum
 from forumbot.replay import VirtualClock
 from forumbot.runner import GameRun, Runner
 from forumbot.service import Service
-from forumbot.store import Store, migrations
+from forumbot.storage import Store, migrations
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
@@ -251,17 +250,12 @@ def _old_store(source: Path, target: Path, version: int) -> None:
 
     migrations.apply(Database(old), stop_before=names[version:])
     old.execute("ATTACH DATABASE ? AS real", [str(source)])
-    tables = old.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                         "'\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").fetchall()
-    for table, sql in tables:
+    tables = old.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                         "'\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name IN "
+                         "(SELECT name FROM real.sqlite_master)").fetchall()   # (state_parts: empty, as in m011-m013)
+    for (table,) in tables:
         columns = ", ".join(r[1] for r in old.execute(f"PRAGMA main.table_info({table})").fetchall())
-        order = "" if "WITHOUT ROWID" in sql.upper() else " ORDER BY rowid"   # (state_parts, from m011 on)
-        old.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM real.{table}{order}")
-    real = Store(source)   # before m011 a state was kept whole, as JSON text
-    for (name,) in old.execute("SELECT name FROM main.games WHERE state IS NULL").fetchall() \
-            if "state_parts" not in {table for table, _ in tables} else []:
-        old.execute("UPDATE main.games SET state = ? WHERE name = ?", [json.dumps(real.game(name).state), name])
-    real.close()
+        old.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM real.{table} ORDER BY rowid")
     old.commit()
     old.execute("DETACH DATABASE real")
     old.close()

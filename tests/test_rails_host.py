@@ -21,7 +21,7 @@ from forumbot.games.infiltration.setup import row_index
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 LATER = START + timedelta(days=60)
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Eve")

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.model import Intent, Post
-from forumbot.store import Store
+from forumbot.storage import Store
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 THREADS = ("votes",)

@@ -16,7 +16,7 @@ from forumbot.model import PlayerRef, Post
 from forumbot.platforms.base import Recheck
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 LATER = START + timedelta(days=30)   # the forum's clock: every test post is in its past

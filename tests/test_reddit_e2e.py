@@ -15,7 +15,7 @@ from forumbot.config import load_scenario
 from forumbot.platforms.reddit import RedditPlatform
 from forumbot.replay import VirtualClock, replay
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 PLAYERS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]

@@ -17,7 +17,7 @@ from forumbot.games.mafia.state import NO_LYNCH
 from forumbot.model import PlayerRef, Post
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 LATER = START + timedelta(days=30)   # the forum's clock: every test post is in its past
@@ -163,7 +163,7 @@ def test_migrations_apply_once(tmp_path):
     Store(tmp_path / "x.db").close()
     store = Store(tmp_path / "x.db")
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    from forumbot.store import migrations
+    from forumbot.storage import migrations
     assert migrations.pending(store.db) == [] and store.db["_sqlite_migrations"].count == len(migrations._migrations)
 
 

@@ -17,7 +17,7 @@ from forumbot.model import Event, PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.render.renderer import Renderer
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 PLAYERS = names(9)
 LATER = START + timedelta(days=30)

@@ -18,7 +18,7 @@ from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.replay import _grid, replay
 from forumbot.runner import GameRun, Runner, StepResult
-from forumbot.store import Store
+from forumbot.storage import Store
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Eve")
 

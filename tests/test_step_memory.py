@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_pipeline import Forum, bot_posts, build
 
 from forumbot.model import Outgoing, Post
-from forumbot.store import Store
+from forumbot.storage import Store
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 AUTHORS = ["Al", "Bo", "Cy"]

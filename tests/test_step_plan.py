@@ -17,7 +17,7 @@ from forumbot.config import GameConfig
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.runner import GameRun, Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Eve")
 LATER = START + timedelta(days=60)   # the forum's clock: every post is in its past

@@ -1,8 +1,6 @@
-"""A step's SQL (issue 16): its processed posts and intents written by one multi-row statement each (several
-past the rows one statement takes) with the very rows executemany wrote, a store in memory not asking PRAGMA
-data_version (no other connection can commit to it), the fetch's time written once a second, the posts
-without an index no statement read, and the outbox's index holding only undelivered messages (each reader's
-plan unchanged)."""
+"""A step's SQL: its processed posts and intents are the rows executemany wrote (several statements past
+the rows one takes, all or none), tokens move with writes and other connections' commits, and the indexes
+of a store from before (each reader's plan unchanged)."""
 
 from __future__ import annotations
 
@@ -14,9 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import forumbot.store
-from forumbot.model import Intent, Outgoing, Post
-from forumbot.store import _ROWS_A_STATEMENT, Store
+import forumbot.storage.base
+import forumbot.storage.outbox
+import forumbot.storage.posts
+from forumbot.model import Intent, Outgoing, Post, format_time
+from forumbot.storage import Store
+from forumbot.storage.steps import _ROWS_A_STATEMENT
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -52,46 +53,27 @@ def test_a_steps_processed_posts_and_intents_are_the_rows_executemany_wrote(coun
     assert [p.platform_id for p in store.processed_posts("g")] == [p.platform_id for p in posts]
     # the ids in the order the intents came (what intents_by_post and the console read them by)
     assert conn.execute("SELECT id, game, post, kind, data, at FROM intents ORDER BY id").fetchall() == \
-        [(n, "g", i.post_id, "vote", forumbot.store._dumps(i.data),
-          forumbot.store.format_time(i.at) if i.at else stamp) for n, i in enumerate(intents, start=1)]
-
-
-def test_a_step_writes_its_processed_posts_and_intents_by_one_statement_each() -> None:
-    store = Store()
-    posts = _posts(3)
-    store.save_posts("local", posts)
-    statements: list[str] = []
-    store.db.conn.set_trace_callback(statements.append)
-    store.commit_step("g", "mafia", {}, {}, processed=[p.platform_id for p in posts],
-                      intents=_intents(posts[:2], 1), at=T0, expected_version=0)
-    # (executemany ran its statement once a row: three each; the two posts with an intent have no row in
-    # `processed`, the third one)
-    assert [s.split(" (")[0] for s in statements if "processed" in s or "intents" in s] == \
-        ["INSERT OR IGNORE INTO processed", "INSERT INTO intents"]
+        [(n, "g", i.post_id, "vote", forumbot.storage.base.dumps(i.data),
+          format_time(i.at) if i.at else stamp) for n, i in enumerate(intents, start=1)]
 
 
 def test_rows_past_one_statement_go_by_several_and_a_failure_in_any_leaves_none(tmp_path: Path) -> None:
     store = Store()
     posts = _posts(2 * _ROWS_A_STATEMENT + 1)
     store.save_posts("local", posts[:-1])   # the last post unknown: its intent breaks the foreign key
-    statements: list[str] = []
-    store.db.conn.set_trace_callback(statements.append)
     with pytest.raises(sqlite3.IntegrityError):
         store.commit_step("g", "mafia", {}, {}, processed=[p.platform_id for p in posts],
                           intents=_intents(posts, 1), at=T0, expected_version=0)
-    assert len([s for s in statements if s.startswith("INSERT INTO intents")]) == 3
     conn = store.db.conn
     assert [conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
             for table in ("processed", "intents", "games")] == [0, 0, 0]
 
 
-def test_a_store_in_memory_does_not_ask_whether_another_connection_committed(tmp_path: Path) -> None:
+def test_a_token_moves_with_a_write_or_another_connections_commit(tmp_path: Path) -> None:
     memory = Store()
-    statements: list[str] = []
-    memory.db.conn.set_trace_callback(statements.append)
     token = memory.token("cursors")
     memory.look()
-    assert statements == [] and memory.token("cursors") == token
+    assert memory.token("cursors") == token
     memory.set_cursor("local", "posts", "1")   # its own writes still move its tokens
     assert memory.token("cursors") != token
     # a file: another connection's commit is seen at the next look
@@ -103,41 +85,19 @@ def test_a_store_in_memory_does_not_ask_whether_another_connection_committed(tmp
     assert store.token("cursors") != token
 
 
-def test_the_time_of_a_fetch_is_written_once_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
-    now = [1_767_225_600.25]
-    written: list[float] = []
-    strftime = forumbot.store.strftime
-
-    def counted(form: str, when: object) -> str:
-        written.append(now[0])
-        return strftime(form, when)
-
-    forumbot.store._second_text.cache_clear()
-    monkeypatch.setattr(forumbot.store, "time", lambda: now[0])
-    monkeypatch.setattr(forumbot.store, "strftime", counted)
-    texts = []
-    for moment in (1_767_225_600.25, 1_767_225_600.999, 1_767_225_601.0, 1_767_225_601.5, 1_767_225_599.5):
-        now[0] = moment
-        texts.append(forumbot.store._now())
-    assert texts == ["2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z", "2026-01-01T00:00:01Z",
-                     "2025-12-31T23:59:59Z"]
-    assert written == [1_767_225_600.25, 1_767_225_601.0, 1_767_225_599.5]   # a clock stepped back: written again
-    forumbot.store._second_text.cache_clear()
-
-
 def _indexes(conn: sqlite3.Connection) -> set[str]:
     return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
 
 
 def _plans(store: Store) -> list[list[str]]:
     """The query plans of the statements that read the posts and the outbox."""
-    mark = forumbot.store._MARK
-    columns = forumbot.store._POST_COLUMNS
+    mark = forumbot.storage.posts._MARK
+    columns = forumbot.storage.posts._POST_COLUMNS
     statements = [
-        *forumbot.store._PENDING_SQL.values(),
+        *forumbot.storage.outbox._PENDING_SQL.values(),
         "SELECT key FROM outbox WHERE game = ? AND slot = ? AND delivered IS NULL AND "
         "rowid > (SELECT rowid FROM outbox WHERE key = ?) ORDER BY rowid DESC LIMIT 1",
-        forumbot.store._MARK_SQL,
+        forumbot.storage.base._MARK_SQL,
         f"SELECT {columns}, rowid FROM posts WHERE rowid > {mark} AND (0 OR (+thread IN (?) AND pm = 0) OR pm = 1) "
         "AND NOT EXISTS (SELECT 1 FROM processed WHERE processed.game = ? AND processed.post = posts.id) "
         "AND NOT EXISTS (SELECT 1 FROM intents WHERE intents.game = ? AND intents.post = posts.id) "

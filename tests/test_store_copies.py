@@ -1,5 +1,5 @@
-"""What a step's SQL copies: a database in memory journals small pages and zeroes nothing it deletes, the bot's
-post binds the outbox's own text (its UTF-8 form made once), and the store's kept cursor holds no read open."""
+"""What a step's SQL copies: the bot's post binds the outbox's own text (its UTF-8 form made once), and the
+store's kept cursor holds no read open."""
 
 from __future__ import annotations
 
@@ -13,21 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.platforms.local import LocalForum
-from forumbot.sqlite import open_database
-from forumbot.store import Store
-
-
-def _setting(db, name: str) -> int:   # noqa: ANN001
-    return db.execute(f"PRAGMA {name}").fetchone()[0]
-
-
-def test_a_database_in_memory_has_small_pages_and_zeroes_nothing(tmp_path):
-    for db in (open_database(":memory:"), Store().db, LocalForum().db):
-        assert _setting(db, "page_size") == 1024 and _setting(db, "secure_delete") == 0
-    # a file keeps SQLite's own settings (WAL: no rollback journal to copy pages into)
-    on_disk = open_database(tmp_path / "store.db")
-    assert _setting(on_disk, "page_size") == 4096
-    assert _setting(on_disk, "secure_delete") == _setting(sqlite3.connect(":memory:"), "secure_delete")
+from forumbot.storage import Store
 
 
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython keeps a str's UTF-8 form on it")

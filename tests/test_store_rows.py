@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from forumbot.model import Intent, Post
-from forumbot.sqlite import Transaction
-from forumbot.store import Store
+from forumbot.storage import Store
+from forumbot.storage.sqlite import Transaction
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 

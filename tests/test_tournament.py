@@ -13,7 +13,7 @@ from forumbot.errors import IllegalIntent
 from forumbot.paths import data_dir
 from forumbot.render import Renderer
 from forumbot.replay import replay
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.tournament import Entry, charge, standings, standings_event
 
 SAMPLE = data_dir("samples") / "foodchain-game.toml"

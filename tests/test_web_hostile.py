@@ -28,7 +28,7 @@ from forumbot.games import get_game
 from forumbot.games.base import GameSetup
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.web import markup, posthtml
 from forumbot.web.accounts import Accounts
 from forumbot.web.app import create_app

@@ -55,7 +55,7 @@ def open_thread(config_path: str, platform_name: str | None, title: str) -> None
     """Open a thread as the bot (its first post on standard input) and print its id for [games.threads]."""
     from forumbot.botconfig import load_bot_config
     from forumbot.service import attach_store, make_platform, utcnow
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def go() -> int:
         config = load_bot_config(config_path)

@@ -23,7 +23,7 @@ def host_command(config_path: str, game_name: str, words: tuple[str, ...]) -> No
 
     from forumbot.botconfig import load_bot_config
     from forumbot.model import Post
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def go() -> int:
         bot = load_bot_config(config_path)
@@ -49,7 +49,7 @@ def host_link(game: str, config_path: str, hours: int) -> None:
     """Print a one-time sign-in link to the host console for GAME's host."""
     from forumbot.botconfig import load_bot_config
     from forumbot.corrections import new_link
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def go() -> int:
         config = load_bot_config(config_path)

@@ -19,7 +19,7 @@ from forumbot.render import Renderer
 def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list[Any]]:
     """The store a bot config names (or --db), and the config's games. Raises ConfigError when neither is
     given or there is no store yet."""
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     games: list[Any] = []
     if config_path:
@@ -159,7 +159,7 @@ def flags(config_path: str | None, db_path: str | None, game_name: str | None, s
 def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> None:
     """Print the current vote count of a running game, from the store."""
     from forumbot.games import get_game
-    from forumbot.store import Store
+    from forumbot.storage import Store
 
     def run() -> int:
         if not Path(db_path).exists():
@@ -203,7 +203,7 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
 def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> None:
     """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
-    from forumbot.store import Store
+    from forumbot.storage import Store
     from forumbot.tournament import standings_event
 
     def run() -> int:

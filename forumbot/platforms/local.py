@@ -21,8 +21,7 @@ from sqlite_utils.migrations import Migrations
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post, filled, format_time, parse_time
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
-from forumbot.schema import migrate
-from forumbot.sqlite import Transaction, open_database
+from forumbot.storage.sqlite import Transaction, open_database
 
 forum_migrations = Migrations("localforum")
 
@@ -137,7 +136,7 @@ class LocalForum:
             self.db = open_database(path)
             # Safe under WAL (a power cut may lose the last commits, never corrupt the file): no fsync a post.
             self.db.execute("PRAGMA synchronous=NORMAL")
-            migrate(forum_migrations, self.db)     # a new forum's schema at once (schema.py)
+            forum_migrations.apply(self.db)
             # Autocommit: a single statement (a post, a PM, marking PMs read) is atomic on its own, so it
             # needs no BEGIN/COMMIT round trip; writes of several statements still open a transaction
             # (Transaction, atomic()). Setting it commits nothing: the migrations committed.
@@ -169,32 +168,10 @@ class LocalForum:
         self._tail: _Tail | None = None
         # A database in memory is this connection's alone: no other connection can write it.
         self._private = str(path) == ":memory:"
-        # The forum's writes go into one transaction of its own (hold_writes), not one each: any transaction
-        # open is that one, which nothing rolls back (a failed statement undoes only itself, as in autocommit).
-        self._holding = False
         # The cursor a post's insert runs on: one kept, not a new one per post (Connection.execute makes a
         # cursor and registers it with the connection each call). (A forum object is used by one thread.)
         self._conn = self.db.conn   # (one look-up, not two, on the paths of every post and poll)
         self._cur = self._conn.cursor()
-
-    def hold_writes(self) -> None:
-        """For a forum in memory (a replay's): its writes from here on go into one transaction, committed by
-        write_held, instead of each being a transaction of its own (some 10,000 instructions a statement, two
-        a replay's step: its players' posts and the bot's). Nobody else can read a database in memory, so no
-        one sees a post later for it; on a file it does nothing (the web forum shows each post as it comes).
-        Only for a forum whose callers open no transaction of their own on it (the replay's: its runner and
-        its players)."""
-        if self._private and not self._holding and not self._conn.in_transaction:
-            self._cur.execute("BEGIN")
-            self._holding = True
-
-    def write_held(self) -> None:
-        """Commit what hold_writes held (if SQLite has not ended the transaction), and write each statement on
-        its own from here on."""
-        if self._holding:
-            self._holding = False
-            if self._conn.in_transaction:
-                self._cur.execute("COMMIT")
 
     # ---- what players (and scenario files) do ---------------------------------------------------
     def ensure_thread(self, key: str, title: str = "") -> None:
@@ -224,10 +201,10 @@ class LocalForum:
                              [thread, thread, format_time(self.clock())])
                 done = conn.execute(insert, row)
             changes = conn.total_changes - before
-            if not conn.in_transaction or self._holding:   # only once committed (a rolled-back insert made no thread)
+            if not conn.in_transaction:   # only once committed (a rolled-back insert made no thread)
                 self._threads.add(thread)
         row_id = done.lastrowid
-        if conn.in_transaction and not self._holding:   # (a post in a caller's transaction may still roll back)
+        if conn.in_transaction:   # (a post in a caller's transaction may still roll back)
             return f"local:{row_id}"
         self._post_changes += changes
         tail = self._tail
@@ -271,7 +248,7 @@ class LocalForum:
                 values = []
                 break
             values += (thread, author, body, format_time(at))
-        if not values or (self._conn.in_transaction and not self._holding):   # (in a caller's, a post may roll back)
+        if not values or self._conn.in_transaction:   # (in a caller's, a post may roll back)
             for post in posts:
                 self.add_post(*post)
             return
@@ -315,7 +292,7 @@ class LocalForum:
                               [body, edited, number])   # atomic in autocommit
         if cursor.rowcount == 0:
             raise PlatformError(f"no post {platform_id} on the local forum")
-        if not conn.in_transaction or self._holding:   # (the bot edits its slot posts in place: the tail holds them)
+        if not conn.in_transaction:   # (the bot edits its slot posts in place: the tail holds them)
             self._post_changes += conn.total_changes - before
             tail = self._tail
             if tail is not None:
@@ -397,7 +374,7 @@ class LocalForum:
         if full:   # a full batch: the next call goes on after its last post
             newest = rows[-1][0]
         until = max(after, min(first_future - 1, newest) if first_future else newest)
-        if not first_future and not full and (not conn.in_transaction or self._holding):   # no post after `until`
+        if not first_future and not full and not conn.in_transaction:   # no post after `until`
             self._tail = _Tail(mark, until, self.batch, [*threads])
         return self._posts(rows), str(until)
 
@@ -436,7 +413,7 @@ class LocalForum:
     def _wrote_pms(self, before: int) -> None:
         """This connection wrote PMs (no post) since `before` changes: the posts kept still hold."""
         conn = self.db.conn
-        if not conn.in_transaction or self._holding:
+        if not conn.in_transaction:
             self._pm_changes += conn.total_changes - before
 
     def mark_read(self, platform_ids: Sequence[str]) -> None:

@@ -23,7 +23,7 @@ from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import ConfigError, StoreError
 from forumbot.model import format_time
-from forumbot.sqlite import open_database
+from forumbot.storage.sqlite import open_database
 
 account_migrations = Migrations("webforum")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}

@@ -20,7 +20,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from forumbot import corrections
 from forumbot.games import get_game
 from forumbot.host import HostState
-from forumbot.store import GameRow, Store
+from forumbot.storage import GameRow, Store
 from forumbot.web.accounts import check_password, sign_in_keys
 from forumbot.web.auth import same_origin_path
 from forumbot.web.forum import MAX_ID

@@ -24,7 +24,7 @@ from forumbot.model import format_time, parse_time
 from forumbot.platforms.local import LocalForum
 from forumbot.replay import replay
 from forumbot.runner import Runner
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.web.accounts import Accounts
 from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.forumdb import ForumDB

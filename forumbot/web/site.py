@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from flask import current_app
 
 from forumbot.platforms.local import LocalForum
-from forumbot.store import Store
+from forumbot.storage import Store
 from forumbot.web.accounts import Accounts, RateLimiter
 from forumbot.web.config import WebGame, WebSettings
 from forumbot.web.forumdb import ForumDB

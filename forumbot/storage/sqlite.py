@@ -8,30 +8,11 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-# A database in memory (a replay's store and forum: the console replays a game per page) keeps a rollback
-# journal in memory: the first change to a page in a transaction copies the whole page there (in 1 KB chunks,
-# each one allocated) and commit frees it all. A step changes a row or two in a dozen tables and indexes, so
-# what it copies is set by the page size: at 1 KB, a quarter of what 4 KB pages copy (and a new page is a
-# quarter to clear). Debian's SQLite zeroes deleted content (SECURE_DELETE): nothing of a database in memory
-# outlives the process, so it is not zeroed there. (Set before the first table: the page size is fixed then.)
-# A file keeps SQLite's defaults: it is in WAL mode, which has no rollback journal.
-_IN_MEMORY = ("PRAGMA page_size=1024", "PRAGMA secure_delete=OFF")
-
-
-def in_memory(conn: sqlite3.Connection) -> sqlite3.Connection:
-    """A new database in memory set as open_database sets one (schema.py's scratch copy too: a backup gives
-    its copy the scratch's page size)."""
-    for pragma in _IN_MEMORY:
-        conn.execute(pragma)
-    return conn
-
 
 def open_database(path: str | Path) -> Database:
     """Raises sqlite3.Error or OSError when the file cannot be created or opened."""
     if str(path) == ":memory:":
-        database = Database(memory=True)
-        in_memory(database.conn)
-        return database
+        return Database(memory=True)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     database = Database(sqlite3.connect(str(path), check_same_thread=False, timeout=30))
     database.enable_wal()
