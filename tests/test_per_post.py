@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from helpers import START, bytecodes, names, new_game
+from helpers import START, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,7 +46,6 @@ def _day(players: int, posts: int) -> tuple[GameRun, Any, list[Post]]:
     return run, MAFIA.new(setup_of(config)), out
 
 
-_bytecodes = bytecodes   # (test_render_format takes it from here)
 
 
 def _same_as_all_templates(grammar: Any, text: str) -> None:
@@ -86,35 +85,6 @@ def test_a_signed_up_roster_has_the_genders_and_masks_play_under():
     assert [(p.name, p.gender) for p in roster] == [("P01", "f")] + [(n, None) for n in names(5)[1:]]
     for account in ["acc1", "acc2", "acc9", "M1"]:
         assert MAFIA.account_player(state, account) == player_of_account(state, account)
-
-
-def test_reading_a_post_stays_under_its_budget_of_bytecodes():
-    """The parser's work for a post of a Mafia day (votes by name as players write them, and talk), counted in
-    bytecodes: 1,950 a post before the match, the line and the name's reading were tuples and the names'
-    explanation was written only for `parse --explain` (issue 16); about 1,650 after; about 1,240 (a vote
-    1,890 → 1,430, a talk post 680 → 470) since a line's first two characters find its regex in one look-up,
-    a line with no bold skips the bold bookkeeping, the three whole-name tables are one, and the tuples a
-    post makes are made in C; about 885 (a vote 1,440 → 1,005, a talk post 470 → 395) since a name typed as
-    it is spelled is one look-up of the roster's direct answers, a one-line post skips the lines loop, a vote's
-    slot checks only what can fail, a one-slot template's Match comes from one tuple and a line of one piece
-    has its start without a generator; about 710 (a vote 1,005 → 790, a talk post 395 → 380) since a one-slot
-    command read before with the same slot text is read as then (PostParser._keep_read) and a line of one piece
-    reads its command without the loops' bookkeeping; about 695 (a vote 784 → 778, a talk post 378 → 358) since
-    a post with nothing to clean is found by one scan (clean's passes and their frames skipped); about 688 (a vote
-    778 → 769, a talk post 358 → 363) since a kept reading is looked up by its template's text, a question is
-    looked for by its "?" and a line's start check is kept by its two characters (fewer regex calls: ~2,000
-    instructions each before any work, for a few more bytecodes on a line of one piece)."""
-    run, state, day = _day(12, 320)
-    posts = day[260:]
-    for post in posts:
-        run.parser.parse(post)      # warm: the regexes of each first character are made once
-    per_post = _bytecodes(lambda: [run.parser.parse(post) for post in posts]) / len(posts)
-    assert per_post <= 692, per_post
-    votes = [post for post in posts if post.thread == "g/votes"]
-    talk = [post for post in posts if post.thread != "g/votes"]
-    per_vote = _bytecodes(lambda: [run.parser.parse(post) for post in votes]) / len(votes)
-    per_talk = _bytecodes(lambda: [run.parser.parse(post) for post in talk]) / len(talk)
-    assert per_vote <= 775 and per_talk <= 365, (per_vote, per_talk)
 
 
 def test_an_intent_the_parser_fills_itself_is_the_one_its_constructor_makes():
@@ -325,10 +295,3 @@ def test_a_post_said_to_hold_no_vote_gives_no_vote_in_any_reading(text, dialect,
         assert parser.may_hold_vote(post), text
 
 
-def test_talk_is_told_apart_from_votes_without_reading_it():
-    run, _, day = _day(12, 20)
-    talk = [post for post in day if post.thread == "g/game"]
-    assert talk and not any(run.parser.may_hold_vote(post) for post in talk)
-    assert all(run.parser.may_hold_vote(post) for post in day if post.thread == "g/votes")
-    per_talk = _bytecodes(lambda: [run.parser.may_hold_vote(post) for post in talk]) / len(talk)
-    assert per_talk <= 100, per_talk       # 120 before clean's one scan; the talk's full reading: about 360
