@@ -134,7 +134,7 @@ class MafiaGame:
 
     def start_events(self, state: MafiaState) -> list[Event]:
         """The post that opens the first phase (none for sign-ups: they are open by PM)."""
-        return [] if state.phase in PRE_PHASES else [_phase_start(state)]
+        return [] if state.phase in PRE_PHASES else [voting.phase_start(state)]
 
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
@@ -482,7 +482,7 @@ def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, l
     if side is not None:
         over, final = game_over(night, side, at)
         return over, [end, *told, *final]
-    return night, [end, *told, _phase_start(night)]
+    return night, [end, *told, voting.phase_start(night)]
 
 
 def _end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
@@ -496,19 +496,7 @@ def _end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]
         return over, [*events, *final]
     day = state.with_(phase=f"day{state.number + 1}", phase_started=at,
                       phase_ends=at + timedelta(hours=state.options.day_hours))
-    return day, [*events, _phase_start(day)]
-
-
-def _phase_start(state: MafiaState) -> Event:
-    rule = voting.rule(state)
-    return Event("phase_start", {
-        "phase": state.phase, "kind": "day" if state.is_day else "night", "number": state.number,
-        "started": format_time(state.phase_started), "ends": format_time(state.phase_ends),
-        "alive": list(state.alive), "rule": rule,
-        "needed": voting.needed(state) if rule == "absolute" else None,
-        "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "vote_threads": list(state.options.vote_threads),
-    })
+    return day, [*events, voting.phase_start(day)]
 
 
 def _day_json(day: DayResult) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import Any
 from forumbot.games.mafia.actions import refuser
 from forumbot.games.mafia.roles import find_role
 from forumbot.games.mafia.state import MafiaState
+from forumbot.games.mafia.voting import phase_start
 from forumbot.model import Event, Intent, format_time
 from forumbot.text.normalize import fold
 
@@ -223,12 +224,11 @@ def _confirm_status(state: MafiaState, started: bool = False) -> Event:
 def start_night0(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
     """The night is announced (section 3): the first post lists the masks alphabetically and nothing else,
     then the night's post. Only from now on may players post in the game thread."""
-    from forumbot.games.mafia.game import _phase_start  # the one phase post of every night
 
     unconfirmed = [p for p in state.players if p not in state.confirmed]
     night = state.with_(phase="night0", phase_started=at, phase_ends=at + timedelta(hours=state.options.night_hours))
     events = [Event("masks_list", {"thread": "game", "masks": sorted(state.players, key=_fold)}),
-              _phase_start(night)]
+              phase_start(night)]
     if state.host and unconfirmed:
         events.append(_confirm_status(night, started=True))
     return night, events

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
+from forumbot.model import Event, format_time
 
 
 @dataclass(frozen=True)
@@ -107,3 +108,16 @@ def decided_by_final_votes(state: MafiaState) -> tuple[str, ...] | None:
     leader, lead = max(locked_counts.items(), key=lambda item: item[1])
     runner_up = max((c for t, c in locked_counts.items() if t != leader), default=0)
     return (leader,) if lead > runner_up + free else None
+
+
+def phase_start(state: MafiaState) -> Event:
+    """The post that opens a phase: its times, the living, and the day's voting rule."""
+    day_rule = rule(state)
+    return Event("phase_start", {
+        "phase": state.phase, "kind": "day" if state.is_day else "night", "number": state.number,
+        "started": format_time(state.phase_started), "ends": format_time(state.phase_ends),
+        "alive": list(state.alive), "rule": day_rule,
+        "needed": needed(state) if day_rule == "absolute" else None,
+        "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
+        "vote_threads": list(state.options.vote_threads),
+    })
