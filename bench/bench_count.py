@@ -22,10 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_replay import generated_day  # noqa: E402
 
+from forumbot.engine.replay import replay  # noqa: E402
 from forumbot.games.mafia import game as mafia  # noqa: E402
 from forumbot.model import Event  # noqa: E402
 from forumbot.render import Renderer  # noqa: E402
-from forumbot.replay import replay  # noqa: E402
 
 
 def day_states(posts: int, players: int, seed: int) -> list[tuple[Any, datetime]]:

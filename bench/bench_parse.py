@@ -13,11 +13,11 @@ import statistics
 import sys
 import time
 
-from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import PostParser
 from forumbot.text.clean import clean
+from forumbot.text.grammar import load_grammar
 from forumbot.text.names import Roster, morph_analyzer
+from forumbot.text.parse import PostParser
 
 TYPICAL_MARKDOWN = (
     "&gt; **Alice** wrote: I think ##vote Bob is right, see [this](https://example.com/a_b) post.\n"

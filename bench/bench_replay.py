@@ -27,9 +27,9 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from forumbot.config import GameConfig, Scenario, ScenarioPost
+from forumbot.config.game import GameConfig, Scenario, ScenarioPost
+from forumbot.engine.replay import replay
 from forumbot.model import PlayerRef, format_time, parse_time
-from forumbot.replay import replay
 
 PLAYERS = ["Том Хэнкс", "Мэрил Стрип", "Анджелина Джоли", "Джонни Депп", "Киану Ривз", "Брэд Питт",
            "Мерилин Монро", "Николь Кидман", "Хью Джекман", "Одри Хепбёрн", "Леонардо Ди Каприо",

@@ -19,10 +19,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from forumbot.botconfig import load_bot_config
+from forumbot.config.bot import load_bot_config
+from forumbot.engine.replay import VirtualClock
+from forumbot.engine.service import Service
 from forumbot.platforms.local import LocalForum
-from forumbot.replay import VirtualClock
-from forumbot.service import Service
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = [f"Player{i:02d}" for i in range(1, 13)]

@@ -89,9 +89,9 @@ _post_numbers = iter(range(10**9))
 def apply_post(game: Any, state: Any, author: str, text: str, *, lang: str = "en", where: str = "pm") -> Any:
     """A post read by the game's real grammar and applied, then the game's report: (state, the batch's
     events, replies included). The game's state must have `players` and `ends`."""
-    from forumbot.grammar import load_grammar
-    from forumbot.parse import PostParser
+    from forumbot.text.grammar import load_grammar
     from forumbot.text.names import Roster
+    from forumbot.text.parse import PostParser
 
     parser = PostParser(load_grammar(game.name, lang), Roster([PlayerRef(p) for p in state.players]))
     parsed = parser.parse_text(text, where=where, author=author, post_id=f"p{next(_post_numbers)}", at=state.ends)

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import cli
-from forumbot.paths import data_dir
+from forumbot.config.paths import data_dir
 
 SAMPLE = data_dir("samples") / "mafia-day-ru.toml"
 

@@ -13,8 +13,8 @@ import pytest
 from forumbot.cli import COMMANDS, cli
 
 HEAVY = ("jinja2", "flask", "praw", "sqlite_utils", "markdown_it", "bs4", "pymorphy3", "apscheduler", "requests",
-         "forumbot.games", "forumbot.replay", "forumbot.runner", "forumbot.render", "forumbot.config",
-         "forumbot.grammar", "forumbot.parse", "forumbot.web")
+         "forumbot.games", "forumbot.engine.replay", "forumbot.engine.cycle", "forumbot.render", "forumbot.config.game",
+         "forumbot.text.grammar", "forumbot.text.parse", "forumbot.web")
 
 
 def _loaded(*args: str) -> tuple[str, set[str]]:
@@ -50,7 +50,7 @@ def test_a_light_commands_help_loads_its_own_module_only():
 def test_a_commands_help_loads_what_it_runs():
     out, modules = _loaded("replay", "--help")
     assert "Usage: forumbot replay [OPTIONS] SCENARIO_PATH" in out and "--check" in out
-    assert "forumbot.replay" in modules
+    assert "forumbot.engine.replay" in modules
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

@@ -16,13 +16,13 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 from helpers import START
 
-from forumbot import corrections
-from forumbot.botconfig import load_bot_config
 from forumbot.cli import cli
-from forumbot.config import GameConfig
+from forumbot.config.bot import load_bot_config
+from forumbot.config.game import GameConfig
+from forumbot.engine import corrections
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 from forumbot.web.accounts import Accounts, check_password, hash_password
 from forumbot.web.app import create_app
@@ -266,8 +266,8 @@ def test_a_one_time_link_signs_the_host_in_once_by_its_pages_button(bed):
 
 
 def test_web_hosts_in_the_bot_config_and_the_console_of_forumbot_run(tmp_path):
+    from forumbot.engine.service import Service
     from forumbot.errors import ConfigError
-    from forumbot.service import Service
 
     (tmp_path / "game.toml").write_text(
         '[game]\nname = "mafia"\nlang = "en"\nstart = "2026-05-01T18:00:00Z"\nhost = "Host"\n'

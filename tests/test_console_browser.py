@@ -17,10 +17,10 @@ from click.testing import CliRunner
 from helpers import START
 
 from forumbot.cli import cli
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 from forumbot.web.accounts import Accounts, hash_password
 from forumbot.web.config import WebConfig, WebGame, WebSettings

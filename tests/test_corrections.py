@@ -1,4 +1,4 @@
-"""The host's corrections (forumbot/corrections.py) through the runner: a misread post corrected changes the
+"""The host's corrections (forumbot/engine/corrections.py) through the runner: a misread post corrected changes the
 next vote count, which says the host corrected it; the state stays equal to a recount of the store; a
 restart reads the same; an undo puts the count back; a correction of an ended day is not applied."""
 
@@ -8,11 +8,11 @@ from datetime import timedelta
 
 from helpers import START
 
-from forumbot import corrections
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine import corrections
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from forumbot.config import load_scenario
-from forumbot.crashpoints import POINTS
+from forumbot.config.game import load_scenario
+from forumbot.engine.crashpoints import POINTS
 from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from fakereddit import FakeReddit, RedditState
 
-from forumbot.crashpoints import POINTS
+from forumbot.engine.crashpoints import POINTS
 from forumbot.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from helpers import START
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
-from forumbot.grammar import load_grammar
 from forumbot.model import Event, Intent, PlayerRef
-from forumbot.parse import PostParser
 from forumbot.render import Renderer
 from forumbot.text.decline import decline, guess_gender
+from forumbot.text.grammar import load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import PostParser
 
 CASES = [
     ("Брэд Питт", "accs", None, "Брэда Питта"),
@@ -115,9 +115,9 @@ def test_numbers_agree_with_their_words(lang, count, want):
 
 
 def test_a_roster_made_by_the_game_brings_its_genders_to_the_posts():
-    from forumbot.config import load_scenario
-    from forumbot.gamerun import GameRun
-    from forumbot.paths import data_dir
+    from forumbot.config.game import load_scenario
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.loading import GameRun
 
     run = GameRun.build(load_scenario(data_dir("samples") / "bodysnatchers-signup.toml").config)
     run.use_roster((PlayerRef("Мэрил Стрип", gender="f"), PlayerRef("Том Хэнкс")))
@@ -131,10 +131,10 @@ def test_a_roster_made_by_the_game_keeps_the_reading_mode_and_the_host():
     (its reading mode) and still knows the host (a vote for the host is no vote)."""
     from dataclasses import replace
 
-    from forumbot.config import load_scenario
-    from forumbot.gamerun import GameRun
+    from forumbot.config.game import load_scenario
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.loading import GameRun
     from forumbot.model import Post
-    from forumbot.paths import data_dir
 
     config = load_scenario(data_dir("samples") / "bodysnatchers-signup.toml").config
     run = GameRun.build(replace(config, reading="bold"))

@@ -6,9 +6,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.gamerun import shared_grammar
-from forumbot.grammar import _start_keys, _trie
-from forumbot.parse import VOTE_KINDS
+from forumbot.engine.loading import shared_grammar
+from forumbot.text.grammar import _start_keys, _trie
+from forumbot.text.parse import VOTE_KINDS
 
 _FINDERS = [shared_grammar("mafia", lang).finder(VOTE_KINDS) for lang in ("ru", "en")]
 # Vote words in both languages, their typos and cases, and characters the regex engine folds with a plain one

@@ -10,7 +10,7 @@ from helpers import apply_post
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.errors import ConfigError
 from forumbot.games import get_game
 from forumbot.games.base import GameSetup
@@ -291,8 +291,8 @@ def test_a_random_game_keeps_its_invariants(seed, moves):
 
 # ---- the location channels -------------------------------------------------------------------------
 def test_location_channels_refuse_posts_by_players_not_there_and_the_dead_get_their_own():
-    from forumbot.paths import data_dir
-    from forumbot.replay import replay
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.replay import replay
 
     result = replay(data_dir("samples") / "foodchain-game.toml")
     forum = result.forum
@@ -329,9 +329,9 @@ def test_the_sample_with_more_dead_needed_by_scavengers_has_a_sole_winner_and_a_
     Lou's and Max's EC messages are refused (they are not winners)."""
     from dataclasses import replace
 
-    from forumbot.config import load_scenario
-    from forumbot.paths import data_dir
-    from forumbot.replay import replay
+    from forumbot.config.game import load_scenario
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.replay import replay
 
     scenario = load_scenario(data_dir("samples") / "foodchain-game.toml")
     config = replace(scenario.config, options={**scenario.config.options, "scavenger_min_dead": 11})

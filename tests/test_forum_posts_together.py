@@ -13,8 +13,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_local_forum_trips import Clock, full_fetch, traced
 
+from forumbot.engine.replay import _Grid, _grid
 from forumbot.platforms.local import _MOST_POSTS, LocalForum
-from forumbot.replay import _Grid, _grid
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 THREADS = ("g/votes", "g/game", "h/votes")

@@ -7,13 +7,13 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
-import forumbot.grammar
+import forumbot.text.grammar
 import forumbot.text.names
-from forumbot.config import GameConfig
-from forumbot.gamerun import GameRun
-from forumbot.grammar import Command
+from forumbot.config.game import GameConfig
+from forumbot.config.paths import data_dir
+from forumbot.engine.loading import GameRun
 from forumbot.model import PlayerRef, Post
-from forumbot.paths import data_dir
+from forumbot.text.grammar import Command
 
 START = datetime(2026, 3, 1, 20, tzinfo=UTC)
 PLAYERS = tuple(PlayerRef(p) for p in ("Alice", "Bob", "Carol"))
@@ -48,7 +48,7 @@ def test_a_hosts_own_commands_stay_its_own() -> None:
 def test_an_edited_grammar_file_applies_to_games_built_after(tmp_path: Path, monkeypatch) -> None:
     parsers = tmp_path / "parsers"
     shutil.copytree(data_dir("parsers"), parsers)
-    monkeypatch.setattr(forumbot.grammar, "data_dir", lambda name: tmp_path / name)
+    monkeypatch.setattr(forumbot.text.grammar, "data_dir", lambda name: tmp_path / name)
     before = GameRun.build(config("before"))
     assert kinds(before, "squash Bob") == []
     with (parsers / "mafia.en.toml").open("a", encoding="utf-8") as handle:

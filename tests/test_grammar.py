@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from forumbot.errors import ConfigError
-from forumbot.grammar import Command, Grammar, load_grammar
+from forumbot.text.grammar import Command, Grammar, load_grammar
 
 
 def grammar(*commands: Command) -> Grammar:

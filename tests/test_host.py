@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from helpers import START
 
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 LATER = START + timedelta(days=60)

@@ -13,9 +13,9 @@ from forumbot.games.infiltration.board import half_squares
 from forumbot.games.infiltration.pieces import COUNTS
 from forumbot.games.infiltration.setup import seed_hash
 from forumbot.games.infiltration.state import Kill
-from forumbot.grammar import load_grammar
 from forumbot.model import Intent
 from forumbot.render import Renderer
+from forumbot.text.grammar import load_grammar
 
 
 # ---- setup -----------------------------------------------------------------------------------------

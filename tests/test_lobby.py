@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from helpers import START
 
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.games.base import GameSetup
 from forumbot.games.infiltration.lobby import InfiltrationLobby
 from forumbot.model import Intent
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 LOBBY = InfiltrationLobby()
@@ -126,7 +126,7 @@ def test_a_bot_config_lobby_runs_under_forumbot_run(tmp_path):
 
 
 def test_a_lobby_on_reddit_is_accepted_and_one_on_a_missing_platform_refused(tmp_path):
-    from forumbot.botconfig import load_bot_config
+    from forumbot.config.bot import load_bot_config
     from forumbot.errors import ConfigError
 
     def load(platform: str, subreddit: str = 'subreddit = "duels"\n') -> Any:

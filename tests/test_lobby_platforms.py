@@ -16,14 +16,14 @@ import pytest
 from fakephpbb import Board, FakePhpbb
 from fakereddit import FakeReddit, RedditState, no_retry_sleep
 
-from forumbot import threads as opening
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine import threads as opening
+from forumbot.engine.cycle import GameRun, Runner
+from forumbot.engine.replay import VirtualClock
+from forumbot.engine.service import attach_store
 from forumbot.platforms.local import LocalForum
 from forumbot.platforms.phpbb import PhpbbPlatform
 from forumbot.platforms.reddit import RedditPlatform
-from forumbot.replay import VirtualClock
-from forumbot.runner import GameRun, Runner
-from forumbot.service import attach_store
 from forumbot.storage import Store
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from forumbot import runner
+from forumbot.engine import cycle as runner
 from forumbot.model import Event
 
 HEADLINE = runner._LOGGED_SHORT["vote_count"]

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from forumbot.paths import data_dir
-from forumbot.replay import ReplayResult, replay
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import ReplayResult, replay
 
 
 @pytest.fixture(scope="module")

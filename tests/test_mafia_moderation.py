@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import START
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.moderation import findings, watch

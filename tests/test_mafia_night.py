@@ -8,7 +8,7 @@ from typing import Any
 
 from helpers import START
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import MafiaState
@@ -324,9 +324,9 @@ def test_every_night_event_renders_in_both_dialects_and_languages():
 
 
 def test_english_and_russian_grammars_read_night_actions_only_in_pms():
-    from forumbot.grammar import load_grammar
-    from forumbot.parse import PostParser
+    from forumbot.text.grammar import load_grammar
     from forumbot.text.names import Roster
+    from forumbot.text.parse import PostParser
     roster = (PlayerRef("Alice"), PlayerRef("Bob"), PlayerRef("Том Хэнкс"), PlayerRef("Мэрил Стрип"))
     en = PostParser(load_grammar("mafia", "en"), Roster(roster, lang="en"))
     ru = PostParser(load_grammar("mafia", "ru"), Roster(roster, lang="ru"))

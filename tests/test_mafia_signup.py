@@ -12,15 +12,15 @@ from helpers import START
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA, bestplayer, ledger
 from forumbot.games.mafia.schedule import must_act
 from forumbot.games.mafia.state import Death, MafiaState
+from forumbot.games.tournament import standings_event
 from forumbot.model import Event, Intent, PlayerRef
 from forumbot.render import Renderer
 from forumbot.storage import Store
-from forumbot.tournament import standings_event
 
 BS = load_ruleset("bodysnatchers", "mafia")
 ROLES = ["detective", "psychologist", "bouncer", "maniac", "inspector", "assistant", "writer", "masseur",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import PostParser
+from forumbot.text.grammar import load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import PostParser
 
 RU = [PlayerRef("Том Хэнкс"), PlayerRef("Брэд Питт"), PlayerRef("Киану Ривз"), PlayerRef("Мэрил Стрип")]
 EN = [PlayerRef("Tom Hanks"), PlayerRef("Brad Pitt"), PlayerRef("Keanu Reeves"), PlayerRef("Meryl Streep")]

@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from forumbot.config.paths import data_dir
 from forumbot.errors import ConfigError
 from forumbot.games import get_game
 from forumbot.games.base import GameSetup
 from forumbot.games.nisemonogatari.chart import EXAMPLE, LOCATIONS, load_chart
 from forumbot.games.nisemonogatari.rules import FUNCTIONS, resolve
 from forumbot.model import PlayerRef
-from forumbot.paths import data_dir
 
 FUNCS = tuple(FUNCTIONS)
 

@@ -12,7 +12,7 @@ from helpers import apply_post
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.errors import ConfigError
 from forumbot.games import get_game
 from forumbot.games.base import GameSetup
@@ -409,8 +409,8 @@ def test_adoration_is_never_negative_initiative_stays_within_five_and_hidden_pla
 
 # ---- the sample --------------------------------------------------------------------------------------
 def test_the_sample_game_replays_to_the_rounds_computed_by_hand():
-    from forumbot.paths import data_dir
-    from forumbot.replay import replay
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.replay import replay
 
     result = replay(data_dir("samples") / "nisemonogatari-game.toml")
     assert result.differences() == []

@@ -16,13 +16,13 @@ from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import forumbot.runner as runner_module
-from forumbot.config import GameConfig
-from forumbot.crashpoints import POINTS
+import forumbot.engine.cycle as runner_module
+from forumbot.config.game import GameConfig
+from forumbot.engine.crashpoints import POINTS
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.errors import PlatformError
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]

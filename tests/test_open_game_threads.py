@@ -14,8 +14,8 @@ from test_crash_reddit import START, run_bot
 from test_phpbb_crash import PLAYERS, prepare
 
 from forumbot.cli import cli
+from forumbot.engine.threads import recorded
 from forumbot.storage import Store
-from forumbot.threads import recorded
 
 
 def test_a_phpbb_game_without_threads_opens_its_topics_once_across_a_kill(tmp_path, monkeypatch: pytest.MonkeyPatch):
@@ -51,7 +51,7 @@ def test_a_phpbb_game_without_threads_opens_its_topics_once_across_a_kill(tmp_pa
 
 
 def test_a_game_without_threads_on_a_board_without_a_forum_is_refused_at_load(tmp_path):
-    from forumbot.botconfig import load_bot_config
+    from forumbot.config.bot import load_bot_config
     from forumbot.errors import ConfigError
 
     class NoServer:                  # prepare() only needs the board's URL

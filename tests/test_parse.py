@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.grammar import Command, load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import PostParser
+from forumbot.text.grammar import Command, load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import PostParser
 
 RU = [PlayerRef("Том Хэнкс", ("Томми",)), PlayerRef("Мэрил Стрип"), PlayerRef("Анджелина Джоли", ("Анджи",)),
       PlayerRef("Джонни Депп"), PlayerRef("Киану Ривз"), PlayerRef("Брэд Питт"), PlayerRef("Пётр Петров")]

@@ -11,14 +11,14 @@ from helpers import START, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import GameConfig
-from forumbot.gamerun import GameRun, setup_of
+from forumbot.config.game import GameConfig
+from forumbot.engine.loading import GameRun, setup_of
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.signup import player_of_account
-from forumbot.grammar import load_grammar
 from forumbot.model import Intent, PlayerRef, Post
-from forumbot.parse import PostParser
+from forumbot.text.grammar import load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import PostParser
 
 NAMED = ["Том Хэнкс", "Мэрил Стрип", "Анджелина Джоли", "Джонни Депп", "Киану Ривз", "Брэд Питт",
          "Мерилин Монро", "Николь Кидман", "Хью Джекман", "Одри Хепбёрн", "Леонардо Ди Каприо",

@@ -13,10 +13,10 @@ import pytest
 from fakephpbb import FakePhpbb
 from fakephpbb.recorded import SHARED, recorded_board
 
-from forumbot.botconfig import PlatformConfig
+from forumbot.config.bot import PlatformConfig
+from forumbot.engine.service import make_platform
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.platforms.phpbb import PhpbbPlatform, split_text, topic_id
-from forumbot.service import make_platform
 
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="the phpBB recordings are not here")
 

@@ -12,7 +12,7 @@ import pytest
 from fakephpbb import Board, FakePhpbb
 from test_crash_reddit import START, crash_plan, play_windows
 
-from forumbot.crashpoints import POINTS
+from forumbot.engine.crashpoints import POINTS
 from forumbot.storage import Store
 
 PLAYERS = {"Alice": 70, "Bob": 71, "Carol": 72, "Dave": 73, "Erin": 74, "Frank": 75}

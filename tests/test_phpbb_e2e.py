@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from fakephpbb import Board, FakePhpbb
 
-from forumbot.config import load_scenario
+from forumbot.config.game import load_scenario
+from forumbot.engine.cycle import GameRun, Runner
+from forumbot.engine.replay import VirtualClock, replay
+from forumbot.engine.service import attach_store
 from forumbot.platforms.phpbb import PhpbbPlatform
-from forumbot.replay import VirtualClock, replay
-from forumbot.runner import GameRun, Runner
-from forumbot.service import attach_store
 from forumbot.storage import Store
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)

@@ -11,13 +11,13 @@ from datetime import timedelta
 import pytest
 from helpers import START
 
-from forumbot import corrections
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine import corrections
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.errors import PlatformError, StaleState
 from forumbot.games.mafia import MAFIA
 from forumbot.model import Event, PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]

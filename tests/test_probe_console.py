@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from test_console import Bed, bed, csrf, host_client, post  # noqa: F401 (bed is a fixture)
 
-from forumbot import corrections
+from forumbot.engine import corrections
 
 
 def test_another_hosts_game_takes_no_correction_and_is_not_disclosed(bed):  # noqa: F811

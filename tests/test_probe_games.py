@@ -19,16 +19,16 @@ from test_nisemonogatari_game import send as send_nisemonogatari
 from test_rankedvote import new as new_vote
 from test_rankedvote import send as send_vote
 
+from forumbot.config.tomlfile import parse_toml
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia.ledger import _rule_key
 from forumbot.games.nisemonogatari.chart import load_chart
-from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import PostParser
 from forumbot.text.decline import decline, guess_gender
+from forumbot.text.grammar import load_grammar
 from forumbot.text.names import Roster
-from forumbot.tomlfile import parse_toml
+from forumbot.text.parse import PostParser
 
 NUMBERS = ["1e309", "1" + "0" * 100, "-1", "-99999999999999999999", "0", "²", "٣", "9" * 5000, "nan", "inf", "1.5",
            "+3", "99999999999999999999"]

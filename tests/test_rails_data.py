@@ -22,17 +22,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_crash import MARK_READ_ON_FETCH, outcome, prepare, run_bot
 
-import forumbot.runner as runner_module
-from forumbot.botconfig import load_bot_config
+import forumbot.engine.cycle as runner_module
 from forumbot.cli import cli
-from forumbot.config import GameConfig
-from forumbot.crashpoints import POINTS
+from forumbot.config.bot import load_bot_config
+from forumbot.config.game import GameConfig
+from forumbot.engine.crashpoints import POINTS
+from forumbot.engine.cycle import GameRun, Runner
+from forumbot.engine.replay import VirtualClock
+from forumbot.engine.service import Service
 from forumbot.errors import PlatformError
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.replay import VirtualClock
-from forumbot.runner import GameRun, Runner
-from forumbot.service import Service
 from forumbot.storage import Store, migrations
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -384,7 +384,7 @@ def test_backwards_clock_step_does_not_stall_polls(tmp_path):
     failing platform's retry too. A clock set back is noticed; every poll runs at once; no retry waits."""
     from apscheduler.schedulers.background import BackgroundScheduler
 
-    from forumbot.service import Backoff, ClockWatch
+    from forumbot.engine.service import Backoff, ClockWatch
 
     wall, mono = [hours(5)], [100.0]
     watch = ClockWatch(lambda: wall[0], monotonic=lambda: mono[0])

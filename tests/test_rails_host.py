@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 from helpers import START
 
-from forumbot.botconfig import load_bot_config
 from forumbot.cli import cli
-from forumbot.config import GameConfig
+from forumbot.config.bot import load_bot_config
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.errors import ConfigError
 from forumbot.games.infiltration.setup import row_index
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 LATER = START + timedelta(days=60)

@@ -19,17 +19,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from forumbot.cli import cli
-from forumbot.config import load_scenario
+from forumbot.config.game import load_scenario
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import VirtualClock, replay
+from forumbot.engine.service import Service
 from forumbot.errors import ConfigError
 from forumbot.games.mafia.game import view
 from forumbot.model import Event
-from forumbot.paths import data_dir
 from forumbot.platforms.local import LocalForum
 from forumbot.render import Renderer
 from forumbot.render.defuse import defuse
 from forumbot.render.renderer import _HERE as RENDER_DIR
-from forumbot.replay import VirtualClock, replay
-from forumbot.service import Service
 
 SAMPLES = data_dir("samples")
 BREAKOUT = "{{ cycler.__init__.__globals__.os.popen('id').read() }}"
@@ -92,7 +92,7 @@ def live_bot(folder: Path) -> Path:
     for post in scenario.posts:
         forum.add_post(f"g/{post.thread}", post.author, post.text, at=post.at)
     forum.db.close()
-    from forumbot.botconfig import load_bot_config
+    from forumbot.config.bot import load_bot_config
     service = Service(load_bot_config(config), clock=VirtualClock(scenario.config.start))
     service.start_games()
     service.poll_all(scenario.config.start)

@@ -10,16 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.games import get_game
 from forumbot.games.base import GameSetup
 from forumbot.games.rankedvote.ballot import count
 from forumbot.games.rankedvote.game import VoteState
-from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import PostParser
 from forumbot.render import Renderer
+from forumbot.text.grammar import load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import PostParser
 
 GAME = get_game("ranked-vote")
 START = datetime(2026, 7, 1, 12, tzinfo=UTC)

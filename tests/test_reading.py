@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from forumbot.cli import cli
 from forumbot.errors import ConfigError
 from forumbot.games import GameSetup, get_game
-from forumbot.grammar import load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import MAX_COMMANDS, PostParser
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
+from forumbot.text.grammar import load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import MAX_COMMANDS, PostParser
 from forumbot.text.reading import lines_of
 
 EN = [PlayerRef("Alice"), PlayerRef("Bob"), PlayerRef("Carol Danvers"), PlayerRef("DeathRowKitty")]
@@ -316,8 +316,8 @@ def test_a_reading_mode_must_be_known():
 
 
 def test_the_game_config_chooses_the_reading(tmp_path):
-    from forumbot.config import load_scenario
-    from forumbot.gamerun import GameRun
+    from forumbot.config.game import load_scenario
+    from forumbot.engine.loading import GameRun
 
     base = '[game]\nname = "mafia"\nstart = "2026-01-01T00:00:00Z"\ndialect = "bbcode"\n{}\n[[players]]\nname = "A"\n'
     path = tmp_path / "g.toml"

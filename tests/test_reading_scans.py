@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.grammar import load_grammar
 from forumbot.text import clean as cleaning
 from forumbot.text import reading
 from forumbot.text.clean import clean
+from forumbot.text.grammar import load_grammar
 from forumbot.text.reading import Line, starts
 
 # Characters each scan or pass looks for, their case variants, characters the regex engine folds to plain ones
@@ -91,8 +91,8 @@ def test_a_question_is_told_as_is_question_tells_it(rest, lead, bound):
     """PostParser._check_chat looks for a "?" before it asks the terminator regex: a command is a question
     exactly when is_question says so."""
     from forumbot.model import PlayerRef
-    from forumbot.parse import PostParser, _Chat
     from forumbot.text.names import Roster
+    from forumbot.text.parse import PostParser, _Chat
     grammar = _RU if lead.startswith("Г") else _EN
     parser = PostParser(grammar, Roster([PlayerRef("Bob")], lang=grammar.lang))
     text = lead + rest

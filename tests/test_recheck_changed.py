@@ -11,11 +11,11 @@ from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef, Post
 from forumbot.platforms.base import Recheck
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]

@@ -10,10 +10,10 @@ import praw
 import pytest
 from fakereddit import FakeReddit, RedditState, no_retry_sleep
 
-from forumbot.botconfig import load_bot_config
+from forumbot.config.bot import load_bot_config
+from forumbot.engine.service import make_platform
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.platforms.reddit import RedditPlatform, submission_id
-from forumbot.service import make_platform
 
 
 @pytest.fixture

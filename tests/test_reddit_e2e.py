@@ -11,10 +11,10 @@ from pathlib import Path
 import praw
 from fakereddit import FakeReddit, RedditState, no_retry_sleep
 
-from forumbot.config import load_scenario
+from forumbot.config.game import load_scenario
+from forumbot.engine.cycle import GameRun, Runner
+from forumbot.engine.replay import VirtualClock, replay
 from forumbot.platforms.reddit import RedditPlatform
-from forumbot.replay import VirtualClock, replay
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)

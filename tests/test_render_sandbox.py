@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from helpers import act, new_game
 
 from forumbot.cli import cli
+from forumbot.config.paths import data_dir
 from forumbot.errors import ConfigError
 from forumbot.games.mafia.game import view
 from forumbot.model import Event
-from forumbot.paths import data_dir
 from forumbot.render import Renderer
 
 SAMPLES = data_dir("samples")

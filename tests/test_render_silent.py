@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from forumbot.engine.replay import replay
 from forumbot.errors import ConfigError
 from forumbot.model import Event
 from forumbot.render import Renderer
 from forumbot.render.renderer import EVENT_THREADS
-from forumbot.replay import replay
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import cli
-from forumbot.paths import data_dir
-from forumbot.replay import replay
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import replay
 
 SAMPLES = sorted(data_dir("samples").glob("*.toml"))
 

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import cli
-from forumbot.paths import data_dir
-from forumbot.replay import replay
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import replay
 
 HERE = Path(__file__).resolve().parent
 DIGESTS = HERE / "replay_digests.json"

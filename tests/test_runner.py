@@ -11,12 +11,12 @@ from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.errors import PlatformError, StoreError
 from forumbot.games.mafia.state import NO_LYNCH
 from forumbot.model import PlayerRef, Post
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from forumbot.botconfig import load_bot_config
 from forumbot.cli import cli
+from forumbot.config.bot import load_bot_config
+from forumbot.engine.replay import VirtualClock
+from forumbot.engine.service import Backoff, Service
 from forumbot.errors import PlatformError
 from forumbot.platforms.local import LocalForum
-from forumbot.replay import VirtualClock
-from forumbot.service import Backoff, Service
 
 ROOT = Path(__file__).resolve().parent.parent
 

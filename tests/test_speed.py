@@ -10,13 +10,13 @@ from helpers import START, act, names, new_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import NO_LYNCH
 from forumbot.model import Event, PlayerRef
 from forumbot.platforms.local import LocalForum
 from forumbot.render.renderer import Renderer
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 PLAYERS = names(9)

@@ -12,12 +12,12 @@ from helpers import START
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot import crashpoints
-from forumbot.config import GameConfig, Scenario, ScenarioPost
+from forumbot.config.game import GameConfig, Scenario, ScenarioPost
+from forumbot.engine import crashpoints
+from forumbot.engine.cycle import GameRun, Runner, StepResult
+from forumbot.engine.replay import _grid, replay
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.replay import _grid, replay
-from forumbot.runner import GameRun, Runner, StepResult
 from forumbot.storage import Store
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Eve")

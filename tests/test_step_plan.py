@@ -12,11 +12,11 @@ from helpers import START
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot import corrections
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine import corrections
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Eve")

@@ -26,13 +26,13 @@ from typing import Any
 
 import pytest
 
-from forumbot.config import load_scenario
+from forumbot.config.game import load_scenario
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import replay
 from forumbot.errors import ConfigError
 from forumbot.games import get_game
 from forumbot.model import Event
-from forumbot.paths import data_dir
 from forumbot.render.renderer import DIALECTS, Renderer, phrases
-from forumbot.replay import replay
 
 HERE = Path(__file__).resolve().parent
 DIGESTS = HERE / "template_digests.json"

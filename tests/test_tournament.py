@@ -9,12 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import cli
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import replay
 from forumbot.errors import IllegalIntent
-from forumbot.paths import data_dir
+from forumbot.games.tournament import Entry, charge, standings, standings_event
 from forumbot.render import Renderer
-from forumbot.replay import replay
 from forumbot.storage import Store
-from forumbot.tournament import Entry, charge, standings, standings_event
 
 SAMPLE = data_dir("samples") / "foodchain-game.toml"
 
@@ -73,7 +73,7 @@ def test_the_standings_post_in_bbcode():
 
 
 def test_games_belong_to_a_tournament_named_in_the_bot_config_or_the_game_file(tmp_path):
-    from forumbot.botconfig import load_bot_config
+    from forumbot.config.bot import load_bot_config
 
     game = tmp_path / "fc.toml"
     game.write_text(SAMPLE.read_text(encoding="utf-8").split("# ---- selection")[0], encoding="utf-8")

@@ -20,12 +20,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from forumbot.botconfig import load_bot_config
 from forumbot.cli import cli
+from forumbot.config.bot import load_bot_config
+from forumbot.engine.service import Service
 from forumbot.errors import ConfigError
 from forumbot.model import format_time
 from forumbot.platforms.local import LocalForum
-from forumbot.service import Service
 from forumbot.web.accounts import Accounts, RateLimiter, check_password, hash_password
 from forumbot.web.app import create_app
 from forumbot.web.config import WebConfig, WebGame, WebSettings

@@ -17,8 +17,8 @@ from pathlib import Path
 import helpers
 import pytest
 
-from forumbot.config import load_scenario
-from forumbot.paths import data_dir
+from forumbot.config.game import load_scenario
+from forumbot.config.paths import data_dir
 from forumbot.web.accounts import Accounts
 from forumbot.web.demo import DemoInfo, web_demo
 

@@ -23,7 +23,7 @@ from helpers import apply_post
 from test_console import Bed, host_client
 from test_web import GAME, signed_in, token
 
-from forumbot.config import load_ruleset
+from forumbot.config.game import load_ruleset
 from forumbot.games import get_game
 from forumbot.games.base import GameSetup
 from forumbot.model import PlayerRef
@@ -327,7 +327,7 @@ def test_behind_a_proxy_the_forwarded_address_counts_only_from_the_proxy(tmp_pat
 
 
 def test_the_proxy_and_posting_keys_of_the_web_table(tmp_path):
-    from forumbot.botconfig import load_bot_config
+    from forumbot.config.bot import load_bot_config
     from forumbot.errors import ConfigError
 
     (tmp_path / "game.toml").write_text('[game]\nname = "mafia"\nlang = "en"\nstart = "2026-05-01T18:00:00Z"\n'

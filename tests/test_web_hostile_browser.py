@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 from helpers import START
 
-from forumbot import corrections
+from forumbot.engine import corrections
 
 console_browser = pytest.importorskip("test_console_browser")
 browser, shots, bed = console_browser.browser, console_browser.shots, console_browser.bed

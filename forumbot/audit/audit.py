@@ -15,12 +15,12 @@ from typing import Any
 
 from forumbot.audit.hostcount import HostCount, read_count
 from forumbot.audit.roster import account_slots, build_roster, known_run, resolve
-from forumbot.config import GameConfig, load_ruleset
-from forumbot.gamerun import GameRun, setup_of
+from forumbot.config.game import GameConfig, load_ruleset
+from forumbot.engine.loading import GameRun, setup_of
+from forumbot.engine.timeline import play
 from forumbot.model import Intent, PlayerRef, Post, format_time
-from forumbot.parse import VOTE_KINDS
-from forumbot.play import play
 from forumbot.text.clean import clean
+from forumbot.text.parse import VOTE_KINDS
 
 OPTIONS = {"votes_only": True, "early_end": False, "early_no_lynch": False, "no_lynch_limit": 99,
            "unresolved_vote": "keep", "vote_count_every": 0, "day_hours": 24 * 365 * 20}

@@ -24,8 +24,8 @@ def reddit_from(config_path: str | None) -> Any:
     """The Reddit platform of a bot config (the bot's credentials), or None without a config."""
     if not config_path:
         return None
-    from forumbot.botconfig import load_bot_config
-    from forumbot.service import make_platform
+    from forumbot.config.bot import load_bot_config
+    from forumbot.engine.service import make_platform
 
     config = load_bot_config(config_path)
     for platform in config.platforms.values():

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import load_scenario
+from forumbot.config.game import load_scenario
 from forumbot.errors import ConfigError
 from forumbot.model import PlayerRef, Post, format_time, parse_time
 from forumbot.platforms.base import Platform

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from forumbot.cli.common import guard
-from forumbot.config import load_scenario, locate
+from forumbot.config.game import load_scenario, locate
 from forumbot.errors import ConfigError, ForumbotError
 
 
@@ -17,11 +17,11 @@ from forumbot.errors import ConfigError, ForumbotError
 def check_config(paths: tuple[str, ...]) -> None:
     """Check scenario, game or bot config files: syntax, keys, ruleset, options, grammar, templates, roster,
     dialect, and that each game can be played to its end."""
-    from forumbot.botconfig import load_bot_config
-    from forumbot.gamerun import check_setup
-    from forumbot.runner import GameRun
-    from forumbot.service import platform_dialect
-    from forumbot.tomlfile import load_toml
+    from forumbot.config.bot import load_bot_config
+    from forumbot.config.tomlfile import load_toml
+    from forumbot.engine.cycle import GameRun
+    from forumbot.engine.loading import check_setup
+    from forumbot.engine.service import platform_dialect
 
     def check_game(config: Any, path: str, dialect: str) -> None:
         from forumbot.render.check import check_templates

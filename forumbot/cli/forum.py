@@ -27,7 +27,7 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
         url, account = "", "forumbot"
         path = forum_path
         if config_path:
-            from forumbot.botconfig import load_bot_config
+            from forumbot.config.bot import load_bot_config
             bot = load_bot_config(config_path)
             if bot.web is None:
                 raise ConfigError("the bot config has no [web] table", path=config_path,
@@ -53,8 +53,8 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
 @click.option("--title", required=True, help="The new thread's title.")
 def open_thread(config_path: str, platform_name: str | None, title: str) -> None:
     """Open a thread as the bot (its first post on standard input) and print its id for [games.threads]."""
-    from forumbot.botconfig import load_bot_config
-    from forumbot.service import attach_store, make_platform, utcnow
+    from forumbot.config.bot import load_bot_config
+    from forumbot.engine.service import attach_store, make_platform, utcnow
     from forumbot.storage import Store
 
     def go() -> int:

@@ -21,7 +21,7 @@ def host_command(config_path: str, game_name: str, words: tuple[str, ...]) -> No
     stored at once; the running bot reads it, and answers the host, at its next poll."""
     import uuid
 
-    from forumbot.botconfig import load_bot_config
+    from forumbot.config.bot import load_bot_config
     from forumbot.model import Post
     from forumbot.storage import Store
 
@@ -47,8 +47,8 @@ def host_command(config_path: str, game_name: str, words: tuple[str, ...]) -> No
 @click.option("--hours", default=24, show_default=True, type=click.IntRange(1, 24 * 14), help="How long it is valid.")
 def host_link(game: str, config_path: str, hours: int) -> None:
     """Print a one-time sign-in link to the host console for GAME's host."""
-    from forumbot.botconfig import load_bot_config
-    from forumbot.corrections import new_link
+    from forumbot.config.bot import load_bot_config
+    from forumbot.engine.corrections import new_link
     from forumbot.storage import Store
 
     def go() -> int:

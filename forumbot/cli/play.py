@@ -12,12 +12,12 @@ from typing import Any
 
 import click
 
-from forumbot import workdir
 from forumbot.cli.common import guard
-from forumbot.config import Scenario, load_scenario, locate
+from forumbot.config.game import Scenario, load_scenario, locate
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import ReplayResult, replay
 from forumbot.errors import ConfigError
-from forumbot.paths import data_dir
-from forumbot.replay import ReplayResult, replay
+from forumbot.storage import workdir
 
 DEMO_SCENARIO = "mafia-day-ru.toml"
 DEMO_DATABASES = ("forumbot.db", "forum.db")   # the store and the local forum, in the demo's folder

@@ -10,11 +10,11 @@ import click
 
 from forumbot.cli.common import guard
 from forumbot.errors import ConfigError
-from forumbot.grammar import READINGS, load_grammar
 from forumbot.model import PlayerRef
-from forumbot.parse import PostParser
 from forumbot.text.clean import DIALECTS
+from forumbot.text.grammar import READINGS, load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import PostParser
 
 
 def read_roster(path: str) -> list[PlayerRef]:

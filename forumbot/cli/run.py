@@ -12,7 +12,7 @@ from forumbot.cli.common import guard
 from forumbot.errors import ConfigError
 
 if TYPE_CHECKING:
-    from forumbot.botconfig import BotConfig
+    from forumbot.config.bot import BotConfig
 
 
 def _logging(level: str) -> None:
@@ -43,10 +43,10 @@ def _logging(level: str) -> None:
 def run(config_path: str, once: bool, simulate_from: str | None, until: str | None, step: float | None,
         sim_dir: str | None, in_place: bool) -> None:
     """Run the bot: poll every configured game, end phases at their deadlines, deliver every post once."""
-    from forumbot.botconfig import load_bot_config
+    from forumbot.config.bot import load_bot_config
+    from forumbot.engine.replay import VirtualClock
+    from forumbot.engine.service import Service, check_simulation
     from forumbot.model import parse_time
-    from forumbot.replay import VirtualClock
-    from forumbot.service import Service, check_simulation
 
     def go() -> int:
         if not simulate_from and (until or step is not None):
@@ -99,7 +99,7 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
 
 def _simulated(config: BotConfig, sim_dir: str | None, in_place: bool) -> BotConfig:
     """The config a simulation runs (copies in their own folder, unless `in_place`), said on stdout."""
-    from forumbot.simulation import simulation_config
+    from forumbot.engine.simulation import simulation_config
 
     if in_place:
         click.echo(f"simulation IN PLACE: it writes to the store {config.store} and posts on the platforms "

@@ -23,7 +23,7 @@ def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list
 
     games: list[Any] = []
     if config_path:
-        from forumbot.botconfig import load_bot_config
+        from forumbot.config.bot import load_bot_config
         bot = load_bot_config(config_path)
         path, games = str(bot.store), list(bot.games)
     elif db_path:
@@ -39,11 +39,11 @@ def _opened_threads(opened: list[tuple[str, str, str]], config_path: str | None)
     """`status` lines for the threads the bot opened for a game: name, id and, from the bot config, URL."""
     if not opened:
         return []
-    from forumbot.threads import thread_url
+    from forumbot.engine.threads import thread_url
 
     platforms: dict[str, Any] = {}
     if config_path:
-        from forumbot.botconfig import load_bot_config
+        from forumbot.config.bot import load_bot_config
         platforms = load_bot_config(config_path).platforms
     lines = []
     for platform, thread, thread_id in opened:
@@ -70,8 +70,8 @@ FLAGS_IN_STATUS = 10
 def status(config_path: str | None, db_path: str | None) -> None:
     """Games, phases, next deadlines, the outbox backlog, each platform's last poll and last errors, and the
     open flags for the host (newest first)."""
+    from forumbot.engine.threads import recorded
     from forumbot.games import get_game
-    from forumbot.threads import recorded
 
     def go() -> int:
         store, configured = _open_store(config_path, db_path)
@@ -203,8 +203,8 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
 def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> None:
     """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
+    from forumbot.games.tournament import standings_event
     from forumbot.storage import Store
-    from forumbot.tournament import standings_event
 
     def run() -> int:
         if not Path(db_path).exists():

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
+from forumbot.config.tomlfile import unknown_key_fix
 from forumbot.errors import ConfigError
-from forumbot.tomlfile import unknown_key_fix
 
 T = TypeVar("T")
 Converter = Callable[[Any, str], Any]

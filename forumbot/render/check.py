@@ -70,10 +70,10 @@ def _reached(tree: nodes.Template) -> Iterator[tuple[str, int]]:
 @lru_cache(maxsize=8)
 def sample_events(game: str) -> tuple[tuple[str, str], ...]:
     """(kind, data as JSON) of every event the shipped samples of `game` produce, a few of each kind."""
-    from forumbot.config import load_scenario
-    from forumbot.paths import data_dir
-    from forumbot.replay import replay
-    from forumbot.runner import _LOGGED_SHORT  # kinds the event log keeps only the headline of
+    from forumbot.config.game import load_scenario
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.cycle import _LOGGED_SHORT  # kinds the event log keeps only the headline of
+    from forumbot.engine.replay import replay
 
     seen: dict[str, list[str]] = {}
     for path in sorted(data_dir("samples").glob("*.toml")):

@@ -1,4 +1,4 @@
-"""The host console's rows (forumbot/corrections.py keeps the rules)."""
+"""The host console's rows (forumbot/engine/corrections.py keeps the rules)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The flags raised for the host, and the tournament ledger (forumbot/tournament.py)."""
+"""The flags raised for the host, and the tournament ledger (forumbot/games/tournament.py)."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ class Ledger(StoreBase):
         return done
 
     def record_ledger(self, tournament: str, game: str, entries: Iterable[Any], at: datetime | None = None) -> int:
-        """A game's ledger entries (forumbot.tournament.Entry), once: recording them again changes nothing.
+        """A game's ledger entries (forumbot.games.tournament.Entry), once: recording them again changes nothing.
         Returns how many were new."""
         rows = [(tournament, game, seq, e.player, e.tol, e.garnets, e.ec, e.reason, format_time(at) if at else now(),
                  getattr(e, "forum", ""), getattr(e, "penalty", 0)) for seq, e in enumerate(entries, start=1)]

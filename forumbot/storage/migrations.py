@@ -64,7 +64,7 @@ def m005_outbox_slot(db: Database) -> None:
 
 @migrations()
 def m006_tournament_ledger(db: Database) -> None:
-    """The tournament ledger (forumbot/tournament.py): Tokens of Life, garnets, Elimination Candidates."""
+    """The tournament ledger (forumbot/games/tournament.py): Tokens of Life, garnets, Elimination Candidates."""
     db.table("ledger").create({"tournament": str, "game": str, "seq": int, "player": str, "tol": int,
                                "garnets": int, "ec": int, "reason": str, "at": str},
                               pk=("tournament", "game", "seq"))
@@ -97,7 +97,7 @@ def m009_ledger_forum_penalty(db: Database) -> None:
 @migrations()
 def m010_host_console(db: Database) -> None:
     """The host console (forumbot/web/console.py): the host's corrections with their audit trail, read by
-    every step of the game (forumbot/corrections.py), and one-time sign-in links."""
+    every step of the game (forumbot/engine/corrections.py), and one-time sign-in links."""
     db.table("corrections").create({"id": int, "game": str, "post": str, "kind": str, "data": str, "reason": str,
                                     "by": str, "at": str, "undone": str, "undone_by": str, "applied": str,
                                     "outcome": str}, pk="id")

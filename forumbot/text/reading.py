@@ -34,8 +34,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from forumbot.grammar import READINGS, start_check
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN
+from forumbot.text.grammar import READINGS, start_check
 
 __all__ = ["READINGS", "Line", "default_reading", "lines_of", "starts"]
 

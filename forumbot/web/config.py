@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from forumbot.tomlfile import TomlFile
+from forumbot.config.tomlfile import TomlFile
 
 if TYPE_CHECKING:
-    from forumbot.runner import Runner
+    from forumbot.engine.cycle import Runner
 
 WEB_KEYS = ("listen", "base_url", "platform", "per_page", "private", "trusted_proxies", "proxy_addresses",
             "posts_per_minute", "hosts")
@@ -125,7 +125,7 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
 def web_games(runner: Runner) -> tuple[WebGame, ...]:
     """A runner's games as the web forum shows them; a game yet to start shows the threads it will have
     (games a lobby starts later are listed under "Other threads" until the bot restarts)."""
-    from forumbot.gamerun import setup_of
+    from forumbot.engine.loading import setup_of
 
     started = runner.started()
     games = []

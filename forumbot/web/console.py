@@ -3,7 +3,7 @@ platform (it reads the bot's own store). Hosts sign in with the password hash in
 link (`forumbot host-link GAME`); a host sees only their own games. A player's forum session is not a host
 session. Every form carries the app's CSRF token.
 
-Corrections and commands are stored (forumbot/corrections.py) and applied by the bot's next poll, through
+Corrections and commands are stored (forumbot/engine/corrections.py) and applied by the bot's next poll, through
 the same reading and host layer as posts and PM commands: the game's state stays a function of the store.
 """
 
@@ -17,9 +17,9 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 
-from forumbot import corrections
+from forumbot.engine import corrections
+from forumbot.engine.host import HostState
 from forumbot.games import get_game
-from forumbot.host import HostState
 from forumbot.storage import GameRow, Store
 from forumbot.web.accounts import check_password, sign_in_keys
 from forumbot.web.auth import same_origin_path

@@ -16,15 +16,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from forumbot import workdir
-from forumbot.config import Scenario
+from forumbot.config.game import Scenario
+from forumbot.engine.cycle import Runner
+from forumbot.engine.loading import GameRun, setup_of
+from forumbot.engine.replay import replay
 from forumbot.errors import ConfigError
-from forumbot.gamerun import GameRun, setup_of
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.local import LocalForum
-from forumbot.replay import replay
-from forumbot.runner import Runner
-from forumbot.storage import Store
+from forumbot.storage import Store, workdir
 from forumbot.web.accounts import Accounts
 from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.forumdb import ForumDB

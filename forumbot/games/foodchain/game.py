@@ -24,8 +24,8 @@ from forumbot.games.foodchain.rules import (
 )
 from forumbot.games.foodchain.state import EC_VOTE, OVER, ROUND, SELECTION, FCState, state_from_json, state_to_json
 from forumbot.games.foodchain.words import habitat_in, selection
+from forumbot.games.tournament import Entry
 from forumbot.model import Event, Intent
-from forumbot.tournament import Entry
 
 ROUND_KINDS = ("move", "attack", "no_attack")
 DEAD_CHANNEL = "dead"

@@ -41,8 +41,8 @@ from forumbot.games.mafia.state import (
     state_to_json,
     struck,
 )
+from forumbot.games.tournament import Entry
 from forumbot.model import Event, Intent, PlayerRef, format_time
-from forumbot.tournament import Entry
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.

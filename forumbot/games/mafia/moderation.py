@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from forumbot.config.paths import data_dir
+from forumbot.config.tomlfile import load_toml
 from forumbot.games.mafia.state import PRE_PHASES, MafiaState
 from forumbot.model import Event, Intent
-from forumbot.paths import data_dir
 from forumbot.text.clean import clean
 from forumbot.text.normalize import fold
-from forumbot.tomlfile import load_toml
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 _GAP = r"(?:[\w\-]+\s+){0,3}?"

@@ -78,7 +78,7 @@ class MafiaOptions:
     reveal_roles: bool = False
     # A game where the bot only counts votes and runs the phases, and the host keeps the roles and says who
     # won. Without it, a game whose players do not all have a role of the ruleset is refused: it could
-    # never end (forumbot/gamerun.py check_game).
+    # never end (forumbot/engine/loading.py check_game).
     votes_only: bool = False
     # ---- nights (the night rules; config/rulesets/bodysnatchers.toml says why for each) ----------
     roles: tuple[RoleDef, ...] = ()

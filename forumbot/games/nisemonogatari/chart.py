@@ -9,9 +9,9 @@ import math
 from pathlib import Path
 from typing import Any
 
+from forumbot.config.paths import data_dir
+from forumbot.config.tomlfile import TomlFile, load_toml, unknown_key_fix
 from forumbot.errors import ConfigError
-from forumbot.paths import data_dir
-from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 LOCATIONS = ("schoolyard", "cafeteria", "classroom", "rooftop")
 EVENTS_PER_LOCATION = 2

@@ -15,8 +15,8 @@ from forumbot.games.nisemonogatari.options import NisemonoOptions
 from forumbot.games.nisemonogatari.rules import FUNCTIONS, confess, outcome, resolve
 from forumbot.games.nisemonogatari.state import OVER, ROUND, TIEBREAK, NMState, state_from_json, state_to_json
 from forumbot.games.nisemonogatari.words import SLOTS, read_order, resolve_char
+from forumbot.games.tournament import Entry, charge
 from forumbot.model import Event, Intent
-from forumbot.tournament import Entry, charge
 
 SUBJECT = "Nisemonogatari"
 REASON = "Nisemonogatari"

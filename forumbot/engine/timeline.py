@@ -9,14 +9,14 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
-from forumbot.corrections import intents_for
-from forumbot.gamerun import GameRun
+from forumbot.engine.corrections import intents_for
+from forumbot.engine.host import HOST_KINDS, HostState, account_key, apply_host
+from forumbot.engine.loading import GameRun
 from forumbot.games.base import refusal
-from forumbot.host import HOST_KINDS, HostState, account_key, apply_host
 from forumbot.model import Event, Flag, Intent, Post
-from forumbot.parse import VOTE_KINDS, Parsed
+from forumbot.text.parse import VOTE_KINDS, Parsed
 
-log = logging.getLogger("forumbot.play")
+log = logging.getLogger("forumbot.engine.timeline")
 _new = object.__new__
 HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
              "modkill PLAYER")
@@ -32,7 +32,7 @@ class Step:
     intents: list[Intent] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     processed: list[str] = field(default_factory=list)
-    corrections: dict[str, Any] = field(default_factory=dict)   # the host's, by post (forumbot/corrections.py)
+    corrections: dict[str, Any] = field(default_factory=dict)   # the host's, by post (forumbot/engine/corrections.py)
 
 
 # play() fills every Step field itself (model.filled): a field added to Step must be added there too.

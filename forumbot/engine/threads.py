@@ -13,13 +13,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from forumbot.crashpoints import crashpoint
-from forumbot.gamerun import GameRun
+from forumbot.engine.crashpoints import crashpoint
+from forumbot.engine.loading import GameRun
 from forumbot.model import Event
 from forumbot.platforms.base import Platform
 from forumbot.storage import Store
 
-log = logging.getLogger("forumbot.threads")
+log = logging.getLogger("forumbot.engine.threads")
 
 
 def _id_mark(game: str, thread: str) -> str:

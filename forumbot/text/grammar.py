@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from forumbot.config.paths import data_dir
+from forumbot.config.tomlfile import TomlFile, load_toml, unknown_key_fix
 from forumbot.errors import ConfigError
-from forumbot.paths import data_dir
-from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
 
 SLOT_TYPES = ("player", "text", "square", "number")
 READINGS = ("commands", "bold", "natural")   # how a game's posts are read (forumbot/text/reading.py)

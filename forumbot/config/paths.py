@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_SOURCE_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(__file__).resolve().parent.parent   # forumbot/
+_SOURCE_ROOT = _PACKAGE.parent
 
 
 def data_dir(name: str) -> Path:
@@ -16,4 +17,4 @@ def data_dir(name: str) -> Path:
     source = _SOURCE_ROOT / name
     if source.is_dir():
         return source
-    return Path(__file__).resolve().parent / "data" / name
+    return _PACKAGE / "data" / name

@@ -22,11 +22,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import POST_DIALECTS, GameConfig, load_ruleset, load_scenario, locate
+from forumbot.config.game import POST_DIALECTS, GameConfig, load_ruleset, load_scenario, locate
+from forumbot.config.tomlfile import TomlFile, load_toml
+from forumbot.engine.loading import check_setup
 from forumbot.errors import ConfigError
-from forumbot.gamerun import check_setup
 from forumbot.games import get_game
-from forumbot.tomlfile import TomlFile, load_toml
 from forumbot.web.config import WebConfig, web_config
 
 PLATFORM_KINDS = ("local", "reddit", "phpbb")
@@ -42,7 +42,7 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")
-# Where a lobby's spawned games get threads of their own (Platform.open_thread, forumbot/threads.py).
+# Where a lobby's spawned games get threads of their own (Platform.open_thread, forumbot/engine/threads.py).
 LOBBY_PLATFORMS = PLATFORM_KINDS
 
 
@@ -117,7 +117,7 @@ def load_bot_config(path: str | Path) -> BotConfig:
         config = scenario.config
         if "name" in entry:
             config = GameConfig(**{**config.__dict__, "name": str(entry["name"])})
-        if "tournament" in entry:   # the tournament ledger the game's awards go to (forumbot/tournament.py)
+        if "tournament" in entry:   # the tournament ledger the game's awards go to (forumbot/games/tournament.py)
             config = GameConfig(**{**config.__dict__, "tournament": str(entry["tournament"])})
         if config.name in names:
             raise doc.error(f"two games are named '{config.name}'", str(entry["config"]),
@@ -148,7 +148,7 @@ OPEN_IN = {"reddit": ("subreddit", 'subreddit = "yoursubreddit"'), "phpbb": ("fo
 
 
 def _can_open(doc: TomlFile, platform: PlatformConfig, what: str, otherwise: str = "") -> None:
-    """The bot opens `what` on `platform` (forumbot/threads.py): refused when the platform has no place
+    """The bot opens `what` on `platform` (forumbot/engine/threads.py): refused when the platform has no place
     to open them in."""
     key, fix = OPEN_IN.get(platform.kind, ("", ""))
     if key and not platform.options.get(key):

@@ -13,10 +13,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import Scenario, load_scenario
+from forumbot.config.game import Scenario, load_scenario
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import format_time
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner
 from forumbot.storage import Store
 
 

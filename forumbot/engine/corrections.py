@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from forumbot.model import Intent, Post
 
 if TYPE_CHECKING:
-    from forumbot.parse import PostParser
     from forumbot.storage import Store
+    from forumbot.text.parse import PostParser
 
 KINDS = ("vote_for", "not_a_vote", "use_edited", "manual_vote", "command")
 REREAD = ("vote_for", "not_a_vote", "use_edited")   # kinds that change a post already read

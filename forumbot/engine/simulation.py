@@ -12,9 +12,9 @@ import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
-from forumbot import workdir
-from forumbot.botconfig import BotConfig, PlatformConfig
+from forumbot.config.bot import BotConfig, PlatformConfig
 from forumbot.errors import ConfigError
+from forumbot.storage import workdir
 
 STORE = "forumbot.db"
 

@@ -89,7 +89,7 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         return state, host, [_refuse(intent, "only the host can do that", "host_only")]
     at = intent.at or datetime.min
     kind = intent.kind
-    if kind == "host_game":   # which game a PM is for: the reader (forumbot/play.py) has used it
+    if kind == "host_game":   # which game a PM is for: the reader (forumbot/engine/timeline.py) has used it
         return state, host, []
     deadline = game.next_deadline(state)
     if kind == "host_extend":

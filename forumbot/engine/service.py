@@ -25,18 +25,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from forumbot.botconfig import BotConfig, PlatformConfig
-from forumbot.config import GameConfig
+from forumbot.config.bot import BotConfig, PlatformConfig
+from forumbot.config.game import GameConfig
+from forumbot.engine.cycle import GameRun, Runner, StepResult
 from forumbot.errors import ConfigError, StoreError
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.platforms.local import LocalForum
-from forumbot.runner import GameRun, Runner, StepResult
 from forumbot.storage import Store
 from forumbot.storage import lock as store_lock
 from forumbot.web.config import WebSettings, web_games
 
-log = logging.getLogger("forumbot.service")
+log = logging.getLogger("forumbot.engine.service")
 Clock = Callable[[], datetime]
 
 
@@ -221,7 +221,7 @@ class Service:
             if not games:
                 continue
             platform = make_platform(platform_config, clock)
-            # Reddit and phpBB games open the threads [games.threads] does not name (forumbot/threads.py);
+            # Reddit and phpBB games open the threads [games.threads] does not name (forumbot/engine/threads.py);
             # on the local forum a thread is made by posting in it.
             opens = platform_config.kind != "local"
             runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads, open_threads=opens)

@@ -12,12 +12,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from forumbot.config.paths import data_dir
+from forumbot.config.tomlfile import TomlFile, load_toml, unknown_key_fix
 from forumbot.errors import ConfigError
-from forumbot.grammar import READINGS, Command, commands_from_toml
 from forumbot.model import PlayerRef, parse_time
-from forumbot.paths import data_dir
 from forumbot.render.renderer import DIALECTS as POST_DIALECTS
-from forumbot.tomlfile import TomlFile, load_toml, unknown_key_fix
+from forumbot.text.grammar import READINGS, Command, commands_from_toml
 
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
              "no_lynch_used", "phrases", "tournament", "reading")
@@ -46,7 +46,7 @@ class GameConfig:
     templates: str | None = None    # the host's template folder: <dialect>/<event>.j2 and/or <event>.j2
     phrases: dict[str, str] = field(default_factory=dict)
     source: str = ""
-    tournament: str | None = None   # the tournament ledger the game's awards go to (forumbot/tournament.py)
+    tournament: str | None = None   # the tournament ledger the game's awards go to (forumbot/games/tournament.py)
     reading: str | None = None      # commands, bold, natural; None: the grammar's default for the dialect
 
     def to_json(self) -> dict[str, Any]:

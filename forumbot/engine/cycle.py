@@ -13,18 +13,18 @@ from itertools import compress, repeat
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any
 
-from forumbot import corrections
-from forumbot import threads as opening
-from forumbot.crashpoints import crashpoint
+from forumbot.engine import corrections
+from forumbot.engine import threads as opening
+from forumbot.engine.crashpoints import crashpoint
+from forumbot.engine.host import HostState, looks_like
+from forumbot.engine.loading import GameRun, setup_of, spawned_config
+from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
-from forumbot.gamerun import GameRun, setup_of, spawned_config
-from forumbot.host import HostState, looks_like
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
 from forumbot.platforms.base import Platform
-from forumbot.play import Step, play
 from forumbot.storage import Store
 
-log = logging.getLogger("forumbot.runner")
+log = logging.getLogger("forumbot.engine.cycle")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
 # Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
@@ -336,7 +336,7 @@ class Runner:
             self._unsent.update(o.key for o in outbox)
 
     def _threads_ready(self, run: GameRun, state: Any) -> bool:
-        """A game that opens its own threads has an id for each (forumbot/threads.py); False when the
+        """A game that opens its own threads has an id for each (forumbot/engine/threads.py); False when the
         platform failed for now (the game waits for the next poll). A refusal raises."""
         if not run.open_threads:
             return True

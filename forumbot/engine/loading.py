@@ -8,15 +8,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import GameConfig
+from forumbot.config.game import GameConfig
 from forumbot.errors import ConfigError
 from forumbot.games import Game, GameSetup, get_game
-from forumbot.grammar import Grammar, grammar_path, load_grammar
 from forumbot.model import PlayerRef, parse_time
-from forumbot.parse import PostParser
 from forumbot.render import Renderer
 from forumbot.render.renderer import DIALECTS
+from forumbot.text.grammar import Grammar, grammar_path, load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.parse import PostParser
 
 
 def shared_grammar(game: str, lang: str) -> Grammar:
@@ -80,7 +80,7 @@ class GameRun:
     renderer: Renderer
     thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
     thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
-    open_threads: bool = False       # threads not named are opened on the platform (forumbot/threads.py)
+    open_threads: bool = False       # threads not named are opened on the platform (forumbot/engine/threads.py)
 
     @classmethod
     def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,

@@ -18,9 +18,9 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from forumbot.errors import ConfigError
-from forumbot.grammar import Grammar, Match
 from forumbot.model import Flag, Intent, PlayerRef, Post
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
+from forumbot.text.grammar import Grammar, Match
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
 from forumbot.text.reading import (
