@@ -15,6 +15,7 @@ from fakephpbb.recorded import SHARED, recorded_board
 
 from forumbot.botconfig import PlatformConfig
 from forumbot.errors import ConfigError, PlatformError
+from forumbot.platforms.markers import token
 from forumbot.platforms.phpbb import PhpbbPlatform, split_text, topic_id
 from forumbot.service import make_platform
 
@@ -149,7 +150,7 @@ def test_a_session_ended_between_the_form_and_its_submission_signs_in_and_sends_
     pid, calls = requests_during(fake, lambda: platform.post("3", "[b]Vote count[/b]", key="k:1"))
     assert [c[0] for c in calls].count("POST") == 3           # the refused reply, the sign-in, the reply again
     assert [fake.board.posts[n].text for n in fake.board.topics[3].posts if n > 42] == [
-        "[b]Vote count[/b]\n[url=#fb:k:1][/url]"]
+        f"[b]Vote count[/b]\n[url=#{token('k:1')}][/url]"]
     assert pid == "p43"
 
 
@@ -178,12 +179,12 @@ def test_forms_wait_a_second_and_one_refused_as_too_fast_is_sent_again():
 def test_post_carries_the_marker_and_find_sent_finds_it(fake):
     platform = bot(fake)
     pid = platform.post("3", "[b]Vote count 1.2[/b]\n", key="mafia-1:7")
-    assert fake.board.posts[int(pid[1:])].text == "[b]Vote count 1.2[/b]\n[url=#fb:mafia-1:7][/url]"
+    assert fake.board.posts[int(pid[1:])].text == f"[b]Vote count 1.2[/b]\n[url=#{token('mafia-1:7')}][/url]"
     restarted = bot(fake)
     assert restarted.find_sent("mafia-1:7", thread="3") == pid
     assert restarted.find_sent("mafia-1:70", thread="3") is None
     restarted.edit(pid, "[b]Vote count 1.3[/b]")
-    assert fake.board.posts[int(pid[1:])].text == "[b]Vote count 1.3[/b]\n[url=#fb:mafia-1:7][/url]"
+    assert fake.board.posts[int(pid[1:])].text == f"[b]Vote count 1.3[/b]\n[url=#{token('mafia-1:7')}][/url]"
 
 
 def test_new_posts_while_replying_are_resubmitted(fake):
@@ -228,8 +229,8 @@ def test_a_message_too_long_for_the_board_is_split_in_order(fake):
     parts = [fake.board.posts[n].text for n in fake.board.topics[3].posts if n > 42]
     assert len(parts) > 3 and all(len(p) <= 200 for p in parts)
     joined = "\n".join(parts)
-    assert joined.replace("\n[url=#fb:g:9][/url]", "") == text
-    assert fake.board.posts[int(pid[1:])].text.endswith("[url=#fb:g:9][/url]")     # the marker on the last part
+    assert joined.replace(f"\n[url=#{token('g:9')}][/url]", "") == text
+    assert fake.board.posts[int(pid[1:])].text.endswith(f"[url=#{token('g:9')}][/url]")     # the marker on the last part
     assert platform.max_chars == 200
     assert split_text("a\nb\nc", 2) == ["a", "b", "c"] and split_text("abcdef", 4) == ["abcd", "ef"]
 
@@ -281,11 +282,24 @@ def test_pm_dates_are_read_in_the_accounts_timezone(fake):
         bot(fake, timezone="Mars/Olympus")
 
 
+def test_messages_with_the_older_marker_are_found_as_phpbb_stores_them(fake):
+    """A post, a PM and a topic sent with `[url=#fb:KEY][/url]` (phpBB stores `#fb:mafia-1%3A20`) are found."""
+    post = fake.board.add_post(3, 62, "Vote count 1.1\n[url=#fb:mafia-1:20][/url]\n[url=#fb:mafia-1:thread:game][/url]")
+    pm = fake.board.add_pm(62, [65], "Role", "You are a Townie.\n[url=#fb:mafia-1:role:Alice][/url]")
+    topic = fake.board.new_topic(3, 62, "Night 1", "Night falls.\n[url=#fb:mafia-1:thread:night][/url]")
+    platform = bot(fake)
+    assert platform.find_sent("mafia-1:20", thread="3") == f"p{post.id}"
+    assert platform.find_sent("mafia-1:thread:game", thread="3") == f"p{post.id}"
+    assert platform.find_sent("mafia-1:role:Alice", to="Alice") == f"pm{pm.id}"
+    assert platform.find_thread("mafia-1:thread:night", "Night 1") == str(topic.id)
+    assert platform.find_sent("mafia-1:2", thread="3") is None
+
+
 def test_send_pm_by_name_and_find_it(fake):
     platform = bot(fake)
     pid = platform.send_pm("Мэрил Стрип", "Role", "You are the [b]Doctor[/b].", key="m:2")
     pm = fake.board.pms[int(pid[2:])]
-    assert pm.to == [64] and pm.subject == "Role" and pm.text.endswith("[url=#fb:m:2][/url]")
+    assert pm.to == [64] and pm.subject == "Role" and pm.text.endswith(f"[url=#{token('m:2')}][/url]")
     assert platform.find_sent("m:2", to="Мэрил Стрип") == pid
     assert platform.find_sent("m:3", to="Мэрил Стрип") is None
     _, calls = requests_during(fake, lambda: platform.send_pm("Мэрил Стрип", "", "again"))

@@ -12,6 +12,7 @@ import pytest
 from fakephpbb import Board, FakePhpbb
 
 from forumbot.config import load_scenario
+from forumbot.platforms import markers
 from forumbot.platforms.phpbb import PhpbbPlatform
 from forumbot.replay import VirtualClock, replay
 from forumbot.runner import GameRun, Runner
@@ -101,7 +102,7 @@ def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> Non
         have = run.game.summary(runner.state(run))
         openers = {votes.posts[0], game.posts[0]}                  # the topics the test opened as the bot
         bot_posts = [p for p in board.posts.values() if p.author == 62 and p.id not in openers]
-        assert bot_posts and all("[url=#fb:game:" in p.text for p in bot_posts)
+        assert bot_posts and all(markers.keys_in(p.text)[-1].startswith("game:") for p in bot_posts)
         kinds = {row["kind"] for row in store.outbox("game")}
         assert {"vote_count", "day_end", "night_end", "night_result", "action_ack"} <= kinds, kinds
         assert all(row["delivered"] for row in store.outbox("game"))

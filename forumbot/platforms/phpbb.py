@@ -9,7 +9,8 @@ board's read marks, which the bot's own reading moves. The private message inbox
 header's unread count says so (and once at start): viewing a PM marks it read on the board, so the
 adapter keeps its own acknowledgements (in the store) and returns a viewed PM until `mark_read`.
 
-Posts carry an invisible marker, an empty link `[url=#fb:KEY][/url]`, that `find_sent` looks for; a
+Posts carry an invisible marker, an empty link `[url=#fbx<hex of KEY>][/url]` (markers.py), that `find_sent`
+looks for, in that form or the older `#fb:KEY` as phpBB stores it (`#fb:mafia-1%3A20`); a
 message longer than the board allows is split at line ends and posted in order, the marker on the last
 part (a crash between parts resends the earlier ones rather than losing the rest).
 """
@@ -29,13 +30,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post
+from forumbot.platforms import markers
 from forumbot.platforms import phpbb_html as html
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.platforms.phpbb_http import USER_AGENT, Page, PhpbbSession, SessionLost
 
 log = logging.getLogger("forumbot.phpbb")
 T = TypeVar("T")
-MARKER = re.compile(r"\n?\[url=#fb:([^\]\s]+)\]\[/url\]")
+MARKER = markers.BBCODE
 _TOPIC = re.compile(r"(?:[?&]t=|^t?=?)(\d+)(?:\D.*)?$")
 _MAX_CHARS = re.compile(r"maximum number of allowed characters is (\d+)")
 STEP_BACK = 3            # pages to step back when deletions moved the cursor's post up
@@ -47,7 +49,7 @@ class TopicHidden(PlatformError):
 
 
 def marker(key: str) -> str:
-    return f"\n[url=#fb:{key}][/url]" if key else ""
+    return f"\n[url=#{markers.token(key)}][/url]" if key else ""
 
 
 def topic_id(thread: str) -> int:
@@ -367,7 +369,7 @@ class PhpbbPlatform:
             topic = self._topic_page(row.id, 0)
             first = topic.posts[0] if topic is not None and topic.posts and topic.page == 1 else None
             if first is not None and first.author.lower() == self.account.lower() \
-                    and f"[url=#fb:{key}]" in first.body:
+                    and markers.carries(first.body, key):
                 return str(row.id)
         return None
 
@@ -381,8 +383,8 @@ class PhpbbPlatform:
         page = self.http.get(f"posting.php?mode=edit&p={platform_id[1:]}", what=what)
         self._check_form_page(page, what)
         current = page.soup.select_one("form#postform textarea#message")
-        kept = MARKER.search(current.get_text() if current else "")
-        body = MARKER.sub("", text).rstrip("\n") + marker(kept.group(1) if kept else "")
+        kept = markers.keys_in(current.get_text() if current else "")
+        body = MARKER.sub("", text).rstrip("\n") + marker(kept[-1] if kept else "")
         answer = self.http.submit(page, "postform", {"message": body}, what=what)
         if answer.status != 302:
             raise self._refused(answer, what)
@@ -411,7 +413,6 @@ class PhpbbPlatform:
 
     # ---- exactly once --------------------------------------------------------------------------
     def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
-        needle = f"[url=#fb:{key}]"
         if to:
             for folder in ("outbox", "sentbox"):
                 page = self.http.get(f"ucp.php?i=pm&folder={folder}", what=f"looking for a sent PM in {folder}")
@@ -419,7 +420,7 @@ class PhpbbPlatform:
                 for row in rows:
                     view = html.pm_view(self.http.get(f"ucp.php?i=pm&mode=view&p={row.id}",
                                                       what=f"reading sent PM {row.id}").soup)
-                    if view is not None and needle in view.body:
+                    if view is not None and markers.carries(view.body, key):
                         return f"pm{row.id}"
             return None
         if thread is None:
@@ -429,7 +430,7 @@ class PhpbbPlatform:
         seen = 0
         while page is not None and seen < 2:          # the last two pages: an unconfirmed post is a recent one
             for item in reversed(page.posts):
-                if item.author.lower() == self.account.lower() and needle in item.body:
+                if item.author.lower() == self.account.lower() and markers.carries(item.body, key):
                     return f"p{item.id}"
             seen += 1
             if page.page <= 1:

@@ -113,7 +113,7 @@ def to_html(text: str, dialect: str) -> Markup:
     return Markup(str(escape(text)).replace("\n", "<br>\n"))
 
 
-MARKER = re.compile(r"\n?(\[\]\(#fb:[^)]*\)|\[url=#fb:[^\]]*\]\[/url\])")
+MARKER = re.compile(r"\n?(\[\]\(#fb[^)]*\)|\[url=#fb[^\]]*\]\[/url\])")     # markers.py: both forms
 
 
 def quoted(author: str, text: str, dialect: str) -> str:
