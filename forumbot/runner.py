@@ -455,6 +455,7 @@ class Runner:
         read: datetime | None
         lost = store.held_lost
         try:
+            self._warn_of_deadline(now)
             pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
             crashpoint("stored")
@@ -523,6 +524,16 @@ class Runner:
             reading = self._reading(run, held[1], held[2])
             self._states[run.name] = (*held[:4], reading)
         return reading.threads
+
+    def _warn_of_deadline(self, now: datetime) -> None:
+        """A platform that reads its inbox only when told of mail (phpBB's header count) is told when this
+        poll may fire a deadline: it reads the inbox then whatever the count said, so that no PM sent before
+        the deadline is read after it."""
+        warn = getattr(self.platform, "before_deadline", None)
+        if warn is not None:
+            due = self.next_deadline()
+            if due is not None and due <= now:
+                warn()
 
     def _fetch(self, threads: list[str], pms: list[Post], now: datetime) -> int:
         """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in the

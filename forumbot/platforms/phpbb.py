@@ -6,7 +6,8 @@ shows each topic's last post id, so only a topic whose last post is newer than t
 page where the cursor stopped (stepping back a page when deletions moved posts up). Feeds were not used:
 they hold only the newest 15 posts and no user ids; `view=unread` and the unread searches depend on the
 board's read marks, which the bot's own reading moves. The private message inbox is read only when the
-header's unread count says so (and once at start): viewing a PM marks it read on the board, so the
+header's unread count says so, once at start, and in a poll that may fire a deadline whatever the count
+said (before_deadline: a PM sent after the last page read is not in its count): viewing a PM marks it read on the board, so the
 adapter keeps its own acknowledgements (in the store) and returns a viewed PM until `mark_read`.
 
 Posts carry an invisible marker, an empty link `[url=#fbx<hex of KEY>][/url]` (markers.py), that `find_sent`
@@ -98,6 +99,7 @@ class PhpbbPlatform:
         self._pending: dict[str, Post] = {}         # PMs viewed (so read on the board) and not yet acknowledged
         self._pm_state = {"floor": None, "acked": []}
         self._inbox_read = False
+        self._deadline_poll = False                 # before_deadline: the next fetch_pms reads the inbox
         self._requests_seen = -1                    # the session's request count at the last look at the inbox
         self._save_state: Callable[[str, str], None] = lambda _name, _value: None
 
@@ -203,11 +205,17 @@ class PhpbbPlatform:
             self.members[name.lower()] = user_id
 
     # ---- private messages ----------------------------------------------------------------------
+    def before_deadline(self) -> None:
+        """The next poll may fire a deadline: its fetch_pms reads the inbox whatever the header said (a PM
+        sent since the last page was read is not in that page's count)."""
+        self._deadline_poll = True
+
     def fetch_pms(self) -> list[Post]:
         """The PMs the bot has not acknowledged. The inbox is read once a run, when the last page read shows
-        unread PMs in its header, or when no page was read since the last call (the header is unknown)."""
+        unread PMs in its header, when no page was read since the last call (the header is unknown), and in a
+        poll that may fire a deadline (before_deadline)."""
         fresh = self.http.requests != self._requests_seen
-        if self._inbox_read and fresh and not self.http.unread_pms:
+        if self._inbox_read and fresh and not self.http.unread_pms and not self._deadline_poll:
             self._requests_seen = self.http.requests
             return self._owed()
         rows = self._inbox()
@@ -230,6 +238,7 @@ class PhpbbPlatform:
             self._pending[key] = Post(platform_id=key, thread="", author=pm.author,
                                       created=pm.sent or self.clock(), body=pm.body, dialect=self.dialect, pm=True)
         self._inbox_read = True
+        self._deadline_poll = False
         self.http.unread_pms = 0
         self._requests_seen = self.http.requests
         return self._owed()
