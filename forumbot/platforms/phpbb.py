@@ -49,6 +49,13 @@ class TopicHidden(PlatformError):
     """A topic page without posts: the board refuses the bot this topic (its forum's permissions)."""
 
 
+def locked(number: int) -> PlatformError:
+    """A game topic locked: nobody can post a vote in it, so the read fails and no deadline fires."""
+    return PlatformError(f"phpBB topic {number} is locked: the players cannot post in it. A moderator must unlock it "
+                         "(or the host maps the game to another topic); until then the bot waits and no deadline "
+                         "fires", retryable=True)
+
+
 def marker(key: str) -> str:
     return f"\n[url=#{markers.token(key)}][/url]" if key else ""
 
@@ -132,6 +139,8 @@ class PhpbbPlatform:
             page = self.http.get(f"viewforum.php?f={forum}", what=f"reading forum {forum}")
             for row in html.topic_rows(page.soup):
                 latest[row.id] = row.last_post
+                if row.locked and row.id in topics:
+                    raise locked(row.id)
         for number, thread in topics.items():
             mark = state["topics"].get(str(number))
             if mark is not None and str(number) in state["forum"] and number in latest \
@@ -154,6 +163,8 @@ class PhpbbPlatform:
         if page is None:
             state["missing"].append(str(number))
             return
+        if page.locked:
+            raise locked(number)
         for _ in range(STEP_BACK):                  # deletions moved our place up: step back
             if start == 0 or not page.posts or page.posts[0].id <= last:
                 break

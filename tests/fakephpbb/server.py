@@ -95,6 +95,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(int(fault.kind), "<html><body>Refused</body></html>")
             if fault.kind == "redirect":                  # a proxy or a moved board: the same page elsewhere
                 return self._send(301, "", [("Location", f"{self.base}{self.path}")])
+            if fault.kind == "redirect_away":             # the same server under another host name
+                away = self.base.replace("127.0.0.1", "localhost")
+                return self._send(302, "", [("Location", f"{away}{self.path}")])
             if fault.kind == "timeout":
                 time.sleep(3)
             if fault.kind == "login_box":                 # the session is gone, "remember me" keys too

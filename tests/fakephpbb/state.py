@@ -73,7 +73,8 @@ class Fault:
     """One injected failure: the next request whose "METHOD /path?query" contains `match` gets it."""
 
     match: str
-    kind: str            # an HTTP status ("500", "403", ...), "redirect", "timeout", "truncated", "login_box"
+    kind: str            # an HTTP status ("500", "403", ...), "redirect", "redirect_away" (to localhost),
+    #                      "timeout", "truncated", "login_box"
     times: int = 1
 
 
