@@ -224,7 +224,8 @@ class Service:
             # Reddit and phpBB games open the threads [games.threads] does not name (forumbot/threads.py);
             # on the local forum a thread is made by posting in it.
             opens = platform_config.kind != "local"
-            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads, open_threads=opens)
+            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads, open_threads=opens,
+                                  bbcode_extra=getattr(platform, "bbcode_extra", None))
                     for g in games]
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             attach_store(platform, runner.store, name)
