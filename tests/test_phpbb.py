@@ -282,6 +282,15 @@ def test_pm_dates_are_read_in_the_accounts_timezone(fake):
         bot(fake, timezone="Mars/Olympus")
 
 
+def test_find_sent_steps_back_by_the_boards_page_size(fake):
+    """29 posts and the bot's on page 3; 5 more make 34: the last page holds 4, the one before starts at 20."""
+    post = fake.board.add_post(3, 62, f"Vote count\n[url=#{token('g:5')}][/url]")
+    for n in range(4):
+        fake.board.add_post(3, 65, f"later {n}")
+    assert bot(fake).find_sent("g:5", thread="3") == f"p{post.id}"
+    assert ("GET", "/viewtopic.php?t=3&start=20") in fake.board.requests
+
+
 def test_messages_with_the_older_marker_are_found_as_phpbb_stores_them(fake):
     """A post, a PM and a topic sent with `[url=#fb:KEY][/url]` (phpBB stores `#fb:mafia-1%3A20`) are found."""
     post = fake.board.add_post(3, 62, "Vote count 1.1\n[url=#fb:mafia-1:20][/url]\n[url=#fb:mafia-1:thread:game][/url]")
@@ -324,6 +333,18 @@ def test_recheck_reports_edits_and_deletions(fake, policy):
     assert found.edited[0].edited is not None
     assert sorted(found.deleted) == ["p27", "p38"]
     assert len(found.flags) == 2 + (policy == "flag")
+
+
+def test_a_deleted_post_is_flagged_once_across_deadlines_and_restarts(fake):
+    kept = Kept()
+    platform = kept.attach(bot(fake))
+    posts, _ = platform.fetch_posts(["3"], None)
+    stored = [p for p in posts if p.platform_id in ("p18", "p27")]
+    fake.board.soft_delete(27)
+    first = platform.recheck(stored)
+    assert first.deleted == ["p27"] and [f.post_id for f in first.flags] == ["p27"]
+    again = kept.attach(bot(fake)).recheck(stored)            # the next deadline, after a restart
+    assert again.deleted == ["p27"] and again.flags == []
 
 
 @pytest.mark.parametrize("kind", ["500", "truncated", "timeout", "redirect"])

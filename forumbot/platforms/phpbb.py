@@ -90,11 +90,14 @@ class PhpbbPlatform:
 
     def __init__(self, url: str, account: str, password: Callable[[], str], *, name: str = "phpbb",
                  forum: int | None = None, edit_policy: str = "first_seen", max_chars: int = 60000,
-                 timezone: str = "UTC", clock: Callable[[], datetime] | None = None, **http: Any) -> None:
+                 timezone: str = "UTC", clock: Callable[[], datetime] | None = None,
+                 bbcode_extra: Sequence[str] = (), **http: Any) -> None:
         if edit_policy not in EDIT_POLICIES:
             raise ConfigError(f"unknown edit_policy '{edit_policy}'", fix="edit_policy: " + ", ".join(EDIT_POLICIES))
         self.name, self.account, self.edit_policy = name, account, edit_policy
         self.forum, self.max_chars = forum, max_chars
+        # the BBCodes the board has beyond stock phpBB's ("s", "vote"...): the games' posts use only these
+        self.bbcode_extra = tuple(t.strip().strip("[]").lower() for t in bbcode_extra if t.strip())
         try:
             self.zone = ZoneInfo(timezone)     # the bot account's timezone: PM and edit dates are text in it
         except (ZoneInfoNotFoundError, ValueError):
@@ -109,6 +112,7 @@ class PhpbbPlatform:
         self._deadline_poll = False                 # before_deadline: the next fetch_pms reads the inbox
         self._requests_seen = -1                    # the session's request count at the last look at the inbox
         self._save_state: Callable[[str, str], None] = lambda _name, _value: None
+        self._flagged_deleted: list[str] = []        # deleted posts the host was told of (recheck), kept
 
     # ---- the store keeps the session and the PM acknowledgements ---------------------------------
     def use_store(self, load: Callable[[str], str | None], save: Callable[[str, str], None]) -> None:
@@ -118,6 +122,7 @@ class PhpbbPlatform:
         kept = load("pms")
         if kept:
             self._pm_state = json.loads(kept)
+        self._flagged_deleted = json.loads(load("deleted") or "[]")
 
     # ---- reading topics ----------------------------------------------------------------------------
     def topic_of_post(self, post: int) -> int:
@@ -455,7 +460,7 @@ class PhpbbPlatform:
             seen += 1
             if page.page <= 1:
                 break
-            page = self._topic_page(number, (page.page - 2) * max(1, len(page.posts)))
+            page = self._topic_page(number, (page.page - 2) * _per_page(page))
         return None
 
     # ---- edits and deletions -------------------------------------------------------------------
@@ -483,8 +488,11 @@ class PhpbbPlatform:
             item = current.get(number)
             if item is None or item.deleted:
                 result.deleted.append(old.platform_id)
-                result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen text "
-                                                "still counts", post_id=old.platform_id, author=old.author, at=now))
+                if old.platform_id not in self._flagged_deleted:     # told once, not before every deadline
+                    self._flagged_deleted.append(old.platform_id)
+                    result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen "
+                                                    "text still counts", post_id=old.platform_id, author=old.author,
+                                             at=now))
                 continue
             if item.body == old.body:
                 continue
@@ -495,7 +503,17 @@ class PhpbbPlatform:
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,
                                          line=item.body[:200]))
+        if result.flags:
+            self._flagged_deleted = self._flagged_deleted[-2000:]
+            self._save_state("deleted", json.dumps(self._flagged_deleted))
         return result
+
+
+def _per_page(page: html.TopicPage) -> int:
+    """The board's posts per page, from a page past the first: the pages before it are full."""
+    if page.total is not None and page.page > 1 and page.page == page.pages:
+        return max(1, (page.total - len(page.posts)) // (page.page - 1))
+    return max(1, len(page.posts))
 
 
 def _load(cursor: str | None) -> dict[str, Any]:
@@ -543,6 +561,15 @@ def password_from(options: dict[str, Any], name: str) -> Callable[[], str]:
     return read
 
 
+def _names(value: Any) -> list[str]:
+    """A list of BBCode names from the config: ["s", "vote"] or "s, vote"."""
+    if isinstance(value, str):
+        return [v for v in re.split(r"[\s,]+", value) if v]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    raise ConfigError(f"bbcode_extra = {value!r} is not a list of BBCode names", fix='bbcode_extra = ["s", "vote"]')
+
+
 def from_options(name: str, options: dict[str, Any], clock: Callable[[], datetime] | None = None) -> PhpbbPlatform:
     """The platform a [platforms.NAME] table with kind = "phpbb" describes (service.make_platform)."""
     if not options.get("url") or not options.get("account"):
@@ -554,4 +581,5 @@ def from_options(name: str, options: dict[str, Any], clock: Callable[[], datetim
                          edit_policy=str(options.get("edit_policy", "first_seen")),
                          max_chars=int(options.get("max_chars", 60000)), clock=clock,
                          timezone=str(options.get("timezone", "UTC")),
+                         bbcode_extra=_names(options.get("bbcode_extra", ())),
                          user_agent=str(options.get("user_agent", USER_AGENT)), **http)
