@@ -62,13 +62,35 @@ def test_first_read_signs_in_and_reads_every_page_then_an_idle_poll_is_one_reque
     assert first.created.isoformat() == "2026-11-28T09:31:14+00:00"
     assert first.url.endswith("/viewtopic.php?p=14#p14")
     assert platform.members["том хэнкс"] == 63
-    assert json.loads(cursor)["topics"]["3"] == {"last": 42, "start": 20}
+    assert json.loads(cursor)["topics"]["3"] == {"last": 42, "start": 20, "count": 29, "seen": list(range(14, 43))}
     (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
     assert posts == [] and calls == [("GET", "/viewforum.php?f=3")]
     fake.board.add_post(3, 65, "[vote]Dave[/vote]")
     (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
     assert [(p.author, p.body) for p in posts] == [("Alice", "[vote]Dave[/vote]")]
     assert calls == [("GET", "/viewforum.php?f=3"), ("GET", "/viewtopic.php?t=3&start=20")]
+
+
+@pytest.mark.parametrize("late", ["approved", "restored"])
+def test_a_post_that_appears_behind_the_cursor_is_read(fake, late):
+    """A post held for approval (or soft-deleted before the bot saw it) and shown after later posts were read
+    sits in its place by its time: the topic's post count in the forum list tells, and it is read."""
+    platform = bot(fake)
+    _, cursor = platform.fetch_posts(["3"], None)
+    held = fake.board.add_post(3, 65, "[vote]Dave[/vote]", approved=late != "approved")
+    if late == "restored":
+        fake.board.soft_delete(held.id)
+    fake.board.add_post(3, 66, "[vote]Alice[/vote]")
+    posts, cursor = platform.fetch_posts(["3"], cursor)
+    assert [p.body for p in posts] == ["[vote]Alice[/vote]"]
+    fake.board.approve(held.id)
+    fake.board.restore(held.id)
+    (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
+    assert [(p.platform_id, p.body, p.created.timestamp()) for p in posts] == \
+        [(f"p{held.id}", "[vote]Dave[/vote]", held.time)]
+    assert calls[0] == ("GET", "/viewforum.php?f=3")
+    (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
+    assert posts == [] and calls == [("GET", "/viewforum.php?f=3")]        # and it is read once
 
 
 def test_a_new_page_and_posts_moved_up_by_deletions_are_read(fake):

@@ -176,3 +176,36 @@ def test_a_night_action_sent_just_before_the_deadline_counts(tmp_path: Path) -> 
         summary = run.game.summary(runner.state(run))
         assert summary["phase"] == "day2"
         assert [(d["name"], d["cause"]) for d in summary["dead"]] == [("Dave", "lynch"), ("Carol", "night")]
+
+
+@pytest.mark.parametrize("approved_after_the_day", [False, True])
+def test_a_vote_approved_late_counts_by_its_time_or_is_flagged(tmp_path: Path, approved_after_the_day: bool) -> None:
+    clock = VirtualClock(START)
+    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    with FakePhpbb(board) as fake:
+        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
+                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
+                                 sleep=lambda _s: None, clock=clock)
+        runner = Runner(Store(tmp_path / "bot.db"), platform, [run])
+        runner.start(START)
+        clock.now = START + timedelta(minutes=5)
+        runner.step(clock.now)
+        held = board.add_post(votes.id, IDS["Dave"], "[b]vote Grace[/b]", approved=False,
+                              at=(START + timedelta(minutes=10)).timestamp())
+        board.add_post(votes.id, IDS["Erin"], "[b]vote Grace[/b]", at=(START + timedelta(minutes=12)).timestamp())
+        clock.now = START + timedelta(minutes=15)
+        runner.step(clock.now)
+        clock.now = START + timedelta(hours=2, minutes=5) if approved_after_the_day else START + timedelta(minutes=30)
+        if approved_after_the_day:
+            runner.step(clock.now)                          # the day ends without it
+        board.approve(held.id)
+        clock.now += timedelta(minutes=5)
+        runner.step(clock.now)
+        summary = run.game.summary(runner.state(run))
+        if approved_after_the_day:
+            assert summary["days"][0]["tally"].get("Grace") == 1
+            flags = runner.store.flags("g")                   # the host hears of the vote that came too late
+            assert [f["reason"] for f in flags if f["post"] == f"p{held.id}"], flags
+        else:
+            assert sorted(summary["votes"]["Grace"]) == ["Dave", "Erin"]        # it counts: the day is open

@@ -140,16 +140,18 @@ class PhpbbPlatform:
         topics = {topic_id(t): t for t in threads}
         found: dict[int, Post] = {}
         latest: dict[int, int | None] = {}
+        counts: dict[int, int | None] = {}
         for forum in sorted({state["forum"][str(t)] for t in topics if str(t) in state["forum"]}):
             page = self.http.get(f"viewforum.php?f={forum}", what=f"reading forum {forum}")
             for row in html.topic_rows(page.soup):
                 latest[row.id] = row.last_post
+                counts[row.id] = row.replies + 1 if row.replies is not None else None
                 if row.locked and row.id in topics:
                     raise locked(row.id)
         for number, thread in topics.items():
             mark = state["topics"].get(str(number))
             if mark is not None and str(number) in state["forum"] and number in latest \
-                    and (latest[number] or 0) <= mark["last"]:
+                    and (latest[number] or 0) <= mark["last"] and counts.get(number) in (None, mark.get("count")):
                 continue                            # nothing new: the forum list said so
             if str(number) in state["missing"]:
                 continue
@@ -160,10 +162,15 @@ class PhpbbPlatform:
         posts = sorted(found.values(), key=lambda p: (p.created, int(p.platform_id[1:])))
         return posts, json.dumps(state, sort_keys=True)
 
-    def _read_topic(self, number: int, thread: str, mark: dict[str, int], state: dict[str, Any],
+    def _read_topic(self, number: int, thread: str, mark: dict[str, Any], state: dict[str, Any],
                     found: dict[int, Post]) -> None:
+        """The posts after the cursor's, from the page where it stopped. The cursor keeps the topic's post count
+        and the ids seen: when the count grew by more than the posts found after the cursor, posts appeared
+        behind it (approved, restored) and the pages before are read again for them."""
         per = state.get("per_page") or 10
         start, last = mark["start"], mark["last"]
+        seen = set(mark.get("seen", ()))
+        before = len(found)
         page = self._topic_page(number, start)
         if page is None:
             state["missing"].append(str(number))
@@ -183,19 +190,38 @@ class PhpbbPlatform:
                 per = len(page.posts)
             for item in page.posts:
                 self._learn(item.author, item.author_id)
-                if item.id > last and not item.deleted:
+                if not item.deleted and (item.id > last or "seen" in mark and item.id not in seen):
                     found[item.id] = self._post(item, thread)
-            mark = {"last": max([mark["last"], *(p.id for p in page.posts)]), "start": (page.page - 1) * per}
+            total = page.total if page.total is not None else len(page.posts)
+            seen.update(p.id for p in page.posts if not p.deleted)
+            new = {"last": max([mark["last"], *(p.id for p in page.posts)]), "start": (page.page - 1) * per}
             if page.next_start is None:
                 break
             at = page.next_start
             page = self._topic_page(number, at)
             if page is None:
                 break
-        state["topics"][str(number)] = mark
+        if "seen" in mark and mark.get("count") is not None and total > mark["count"] + len(found) - before:
+            self._read_behind(number, thread, start, per, seen, found)     # posts appeared behind the cursor
+        state["topics"][str(number)] = {**new, "count": total, "seen": sorted(seen)}
         if page is not None and page.forum_id:
             state["forum"][str(number)] = page.forum_id
         state["per_page"] = per
+
+    def _read_behind(self, number: int, thread: str, until: int, per: int, seen: set[int],
+                     found: dict[int, Post]) -> None:
+        """The pages before `until` read again: the posts on them not seen before (a post approved or restored
+        after later ones were read sits in its place by its time). Each counts by its own time."""
+        for at in range(0, until, per):
+            page = self._topic_page(number, at)
+            if page is None:
+                return
+            for item in page.posts:
+                if item.id not in seen and not item.deleted:
+                    log.info("phpBB post %s appeared in topic %s behind posts already read (approved or "
+                             "restored late)", item.id, number)
+                    found[item.id] = self._post(item, thread)
+                    seen.add(item.id)
 
     def _topic_page(self, number: int, start: int) -> html.TopicPage | None:
         got = self.http.get(f"viewtopic.php?t={number}" + (f"&start={start}" if start else ""),
