@@ -295,6 +295,10 @@ class Service:
             if stopping:
                 return
             log.info("signal %d: finishing the running poll, then stopping", signum)
+            for worker in self.workers.values():   # a platform that can (phpBB) ends its running exchange now
+                halt = getattr(worker.runner.platform, "stop", None)
+                if halt is not None:
+                    halt()
             stopping.append(threading.Thread(target=scheduler.shutdown, kwargs={"wait": True}, name="stop"))
             stopping[0].start()
 

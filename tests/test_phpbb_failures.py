@@ -183,3 +183,15 @@ def test_no_deadline_fires_while_the_board_fails(tmp_path: Path, failure: str) -
         clock.now += timedelta(minutes=5)
         assert not runner.step(clock.now).errors
         assert run.game.summary(runner.state(run))["phase"] == "night1"
+
+
+def test_stop_ends_a_trickling_answer_and_the_waits(slow_server):
+    url, plan = slow_server
+    plan["body"] = b"<html>" + b"x" * 200 + b"</html>"       # 60 s at one byte every 0.3 s
+    platform = PhpbbPlatform(url, "forumbot", lambda: "pw", min_interval=0, guest=True)
+    threading.Timer(0.5, platform.stop).start()            # SIGTERM, as the service passes it on
+    with pytest.raises(PlatformError, match="stopping") as err:
+        platform.fetch_posts(["1"], None)
+    assert err.value.retryable
+    with pytest.raises(PlatformError, match="stopping"):
+        platform.http.sleep(60)                           # a backoff or a form's wait ends too

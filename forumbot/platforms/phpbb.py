@@ -247,6 +247,11 @@ class PhpbbPlatform:
             self.members[name.lower()] = user_id
 
     # ---- private messages ----------------------------------------------------------------------
+    def stop(self) -> None:
+        """The bot is stopping (SIGTERM): the running request and every wait end now, as a retryable failure
+        (a message that may have gone out is found by its marker at the next start)."""
+        self.http.stop()
+
     def before_deadline(self) -> None:
         """The next poll may fire a deadline: its fetch_pms reads the inbox whatever the header said (a PM
         sent since the last page was read is not in that page's count)."""

@@ -18,6 +18,7 @@ import json
 import logging
 import random
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ class PhpbbSession:
 
     def __init__(self, base_url: str, account: str, password: Callable[[], str], *, user_agent: str = USER_AGENT,
                  min_interval: float = 1.0, form_wait: float = 1.1, timeout: float = 30.0, retries: int = 3,
-                 backoff: float = 2.0, sleep: Callable[[float], None] = time.sleep,
+                 backoff: float = 2.0, sleep: Callable[[float], None] | None = None,
                  rng: random.Random | None = None, guest: bool = False, max_bytes: int = MAX_BYTES) -> None:
         self.guest = guest                                # read as a guest: never sign in
         self.base = base_url.rstrip("/") + "/"
@@ -73,7 +74,8 @@ class PhpbbSession:
         self.retries, self.backoff = retries, backoff
         self.max_bytes = max_bytes
         self.refused: str | None = None                   # why signing in cannot work until a restart
-        self.sleep = sleep
+        self.stopping = threading.Event()                 # stop(): the bot is stopping, no more waits or reads
+        self._sleep = sleep or self.stopping.wait
         self.rng = rng or random.Random()
         self.keep: Callable[[str], None] = lambda _text: None
         self.requests = 0                                 # how many requests this session made (benchmarks)
@@ -101,6 +103,18 @@ class PhpbbSession:
     # ---- requests ------------------------------------------------------------------------------
     def url(self, path: str) -> str:
         return urljoin(self.base, path.removeprefix("/").removeprefix("./"))
+
+    def stop(self) -> None:
+        """End the running exchange at its next chunk and every wait now (SIGTERM): it fails retryably."""
+        self.stopping.set()
+
+    def sleep(self, seconds: float) -> None:
+        self._sleep(seconds)
+        self._check_stopping()
+
+    def _check_stopping(self) -> None:
+        if self.stopping.is_set():
+            raise PlatformError("the bot is stopping", retryable=True)
 
     def _pace(self) -> None:
         wait = self._last + self.min_interval - time.monotonic()
@@ -150,6 +164,7 @@ class PhpbbSession:
                 size += len(chunk)
                 if size > self.max_bytes:
                     raise PlatformError(f"phpBB sent more than {self.max_bytes} bytes while {what}", retryable=True)
+                self._check_stopping()
                 if time.monotonic() - started > self.timeout:
                     raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True)
                 parts.append(chunk)
@@ -160,6 +175,7 @@ class PhpbbSession:
         return b"".join(parts)
 
     def _once(self, method: str, path: str, data: list[tuple[str, str]] | None, what: str) -> Page:
+        self._check_stopping()
         self._pace()
         url = self.url(path)
         self.requests += 1
