@@ -252,7 +252,7 @@ def test_a_message_too_long_for_the_board_is_split_in_order(fake):
     assert len(parts) > 3 and all(len(p) <= 200 for p in parts)
     joined = "\n".join(parts)
     assert joined.replace(f"\n[url=#{token('g:9')}][/url]", "") == text
-    assert fake.board.posts[int(pid[1:])].text.endswith(f"[url=#{token('g:9')}][/url]")     # the marker on the last part
+    assert fake.board.posts[int(pid[1:])].text.endswith(f"[url=#{token('g:9')}][/url]")   # on the last part
     assert platform.max_chars == 200
     assert split_text("a\nb\nc", 2) == ["a", "b", "c"] and split_text("abcdef", 4) == ["abcd", "ef"]
 

@@ -7,8 +7,8 @@ import pytest
 from helpers import act, new_game, votes
 
 from forumbot.errors import ConfigError
-from forumbot.games.mafia.game import view
 from forumbot.gamerun import shared_grammar, shared_roster
+from forumbot.games.mafia.game import view
 from forumbot.model import Event, PlayerRef
 from forumbot.parse import PostParser
 from forumbot.platforms.phpbb import from_options

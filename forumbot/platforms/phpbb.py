@@ -2,18 +2,20 @@
 
 Reading is scraping as the bot's own account (phpbb_http.py signs in and keeps the session; phpbb_html.py
 reads the pages). An idle poll costs one request per forum holding game topics: the forum's topic list
-shows each topic's last post id, so only a topic whose last post is newer than the cursor is read, from the
-page where the cursor stopped (stepping back a page when deletions moved posts up). Feeds were not used:
+shows each topic's last post id and post count, so only a topic whose last post is newer than the cursor
+(or whose count changed: a post approved or restored behind it) is read, from the page where the cursor
+stopped (stepping back a page when deletions moved posts up). Feeds were not used:
 they hold only the newest 15 posts and no user ids; `view=unread` and the unread searches depend on the
 board's read marks, which the bot's own reading moves. The private message inbox is read only when the
 header's unread count says so, once at start, and in a poll that may fire a deadline whatever the count
-said (before_deadline: a PM sent after the last page read is not in its count): viewing a PM marks it read on the board, so the
-adapter keeps its own acknowledgements (in the store) and returns a viewed PM until `mark_read`.
+said (before_deadline: a PM sent after the last page read is not in its count): viewing a PM marks it read
+on the board, so the adapter keeps its own acknowledgements (in the store) and returns a viewed PM until
+`mark_read`.
 
 Posts carry an invisible marker, an empty link `[url=#fbx<hex of KEY>][/url]` (markers.py), that `find_sent`
-looks for, in that form or the older `#fb:KEY` as phpBB stores it (`#fb:mafia-1%3A20`); a
-message longer than the board allows is split at line ends and posted in order, the marker on the last
-part (a crash between parts resends the earlier ones rather than losing the rest).
+looks for, in that form or the older `#fb:KEY` as phpBB stores it (`#fb:mafia-1%3A20`); a message longer
+than the board allows is split at line ends and posted in order, the marker on the last part (a crash
+between parts resends the earlier ones rather than losing the rest).
 """
 
 from __future__ import annotations
