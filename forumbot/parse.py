@@ -194,13 +194,6 @@ class PostParser:
         return self._parse(text, dialect, where, mode, _new_tuple(_Source, (author, post_id, at, url)))
 
     def _parse(self, text: str, dialect: str, where: str, mode: str, source: _Source) -> Parsed:
-        parsed = self._parse_all(text, dialect, where, mode, source)
-        if where == "thread" and self._host is not None and source.author == self._host_name and parsed.intents:
-            # the host, not a player, writes votes only as examples ("Vote with [b]vote: Name[/b]"): none counts
-            parsed.intents = [i for i in parsed.intents if i.kind not in VOTE_KINDS]
-        return parsed
-
-    def _parse_all(self, text: str, dialect: str, where: str, mode: str, source: _Source) -> Parsed:
         parsed = Parsed()
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
         if "\n" not in cleaned and BOLD_OPEN not in cleaned and BOLD_CLOSE not in cleaned:
@@ -301,6 +294,8 @@ class PostParser:
             if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
                 self._not_counted(parsed, found.start, line.text, NOT_BOLD, source)
             return
+        if self._host is not None and source.author == self._host_name and intent.kind in VOTE_KINDS:
+            return              # the host, not a player, writes votes only as examples ("Vote with [b]vote: X[/b]")
         parsed.intents.append(intent)
         parsed.more = found.command.data.get("more_lines")
         parsed.flags += flags
