@@ -147,6 +147,9 @@ class Runner:
         gcpolicy.tune()   # a runner's process makes many short-lived objects a step: fewer cycle collections
         self.store = store
         self.platform = platform
+        # A platform that reads its inbox only when told of mail (phpBB) is told of a poll that may fire a
+        # deadline: it reads the inbox then whatever its count said, so no PM sent before it is read after.
+        self._before_deadline: Callable[[], None] | None = getattr(platform, "before_deadline", None)
         self.runs = runs
         self.settle = settle
         # The last state this runner read or wrote per game: (the store's version of it, the state, the host
@@ -455,7 +458,10 @@ class Runner:
         read: datetime | None
         lost = store.held_lost
         try:
-            self._warn_of_deadline(now)
+            if self._before_deadline is not None:
+                due = self.next_deadline()
+                if due is not None and due <= now:
+                    self._before_deadline()
             pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
             crashpoint("stored")
@@ -465,6 +471,11 @@ class Runner:
             pms = []   # perhaps not stored: not marked read (they come back next poll)
             log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
                         err)
+            if not err.retryable:   # one the bot cannot fix (a refused sign-in, a locked topic): the host is told once
+                reason = f"{self.platform.name} cannot be read, so no deadline fires: {err}"
+                for run in self.runs:
+                    if not store.has_open_flag(run.name, reason):
+                        store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
             saved = store.cursor(self.platform.name, "read_until")
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
@@ -524,16 +535,6 @@ class Runner:
             reading = self._reading(run, held[1], held[2])
             self._states[run.name] = (*held[:4], reading)
         return reading.threads
-
-    def _warn_of_deadline(self, now: datetime) -> None:
-        """A platform that reads its inbox only when told of mail (phpBB's header count) is told when this
-        poll may fire a deadline: it reads the inbox then whatever the count said, so that no PM sent before
-        the deadline is read after it."""
-        warn = getattr(self.platform, "before_deadline", None)
-        if warn is not None:
-            due = self.next_deadline()
-            if due is not None and due <= now:
-                warn()
 
     def _fetch(self, threads: list[str], pms: list[Post], now: datetime) -> int:
         """Fetch the new posts of `threads` and store them with `pms` and the time of this read, in the

@@ -63,7 +63,7 @@ def test_a_locked_game_topic_fails_the_read(fake):
     fake.board.topics[3].locked = True
     with pytest.raises(PlatformError, match="topic 3 is locked.*moderator must unlock") as err:
         platform.fetch_posts(["3"], cursor)                 # the forum's list says so
-    assert err.value.retryable
+    assert not err.value.retryable                          # the bot cannot fix it: the host is flagged
     with pytest.raises(PlatformError, match="topic 3 is locked"):
         bot(fake).fetch_posts(["3"], None)                  # and so does the topic's page
     fake.board.topics[3].locked = False
@@ -178,6 +178,11 @@ def test_no_deadline_fires_while_the_board_fails(tmp_path: Path, failure: str) -
         result = runner.step(clock.now)
         assert result.errors and failure in str(result.errors[0])
         assert run.game.summary(runner.state(run))["phase"] == "day1"
+        flags = [f["reason"] for f in runner.store.flags("g")]
+        if failure == "locked":                                  # the host is told, once
+            runner.step(clock.now + timedelta(minutes=1))
+            assert [f["reason"] for f in runner.store.flags("g") if "locked" in f["reason"]] == \
+                [r for r in flags if "locked" in r] and len([r for r in flags if "locked" in r]) == 1
         board.disabled = False
         board.topics[votes.id].locked = False
         clock.now += timedelta(minutes=5)
@@ -195,3 +200,20 @@ def test_stop_ends_a_trickling_answer_and_the_waits(slow_server):
     assert err.value.retryable
     with pytest.raises(PlatformError, match="stopping"):
         platform.http.sleep(60)                           # a backoff or a form's wait ends too
+
+
+def test_a_refused_sign_in_is_flagged_to_the_host_once(tmp_path: Path) -> None:
+    clock = VirtualClock(START)
+    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board.users[62].login_attempts = 3                           # phpBB wants a CAPTCHA now
+    with FakePhpbb(board) as server:
+        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
+                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        runner = Runner(Store(tmp_path / "bot.db"), bot(server, password="pw", clock=clock), [run])
+        runner.start(START)
+        for minutes in (5, 10):
+            clock.now = START + timedelta(minutes=minutes)
+            assert runner.step(clock.now).errors
+        flags = [f["reason"] for f in runner.store.flags("g")]
+        assert len(flags) == 1 and "CAPTCHA" in flags[0] and "board admin must reset" in flags[0], flags
+        assert posts_to_login(server) == 1

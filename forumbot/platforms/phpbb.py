@@ -55,7 +55,7 @@ def locked(number: int) -> PlatformError:
     """A game topic locked: nobody can post a vote in it, so the read fails and no deadline fires."""
     return PlatformError(f"phpBB topic {number} is locked: the players cannot post in it. A moderator must unlock it "
                          "(or the host maps the game to another topic); until then the bot waits and no deadline "
-                         "fires", retryable=True)
+                         "fires")
 
 
 def marker(key: str) -> str:
