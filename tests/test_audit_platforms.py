@@ -137,3 +137,23 @@ def test_a_reddit_submission_is_audited(tmp_path: Path) -> None:
     assert evidence.read == "unvote" and evidence.post == f"t1_{ids[5]}" and "/comments/" in evidence.url
     report = render_report(result, thread.dialect)
     assert "**Vote count check**" in report and "[t1\\_" in report and "[url=" not in report
+
+
+def test_an_unrelated_sqlite_file_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    import sqlite3
+
+    notes = tmp_path / "notes.sqlite"
+    conn = sqlite3.connect(notes)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('keep me')")
+    conn.commit()
+    conn.close()
+    before = notes.read_bytes()
+    with pytest.raises(ConfigError, match="not a forumbot local forum"):
+        from_url(f"{notes}#x")
+    assert notes.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite"]
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database")
+    with pytest.raises(ConfigError, match="not a SQLite file"):
+        from_url(f"{text}#x")
+    assert text.read_text() == "not a database"

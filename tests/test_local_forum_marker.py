@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.platforms.local import LocalForum
+from forumbot.platforms.markers import token
 
 TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
@@ -44,4 +45,5 @@ def test_a_rendered_post_is_joined_to_its_marker_without_a_trim():
     inserts = [s for s in statements if s.startswith("INSERT INTO forum_posts")]
     assert ["rtrim(" in s for s in inserts] == [False, True, True]   # (the one rendered, then two that are not)
     assert [body for body, in forum.db.conn.execute("SELECT body FROM forum_posts ORDER BY id")] == [
-        "**Vote count**\n\n* Alice (1/2)\n[](#fb:g:1)", "no break at the end\n[](#fb:g:2)", "two breaks\n[](#fb:g:3)"]
+        f"**Vote count**\n\n* Alice (1/2)\n[](#{token('g:1')})", f"no break at the end\n[](#{token('g:2')})",
+        f"two breaks\n[](#{token('g:3')})"]

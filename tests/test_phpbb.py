@@ -16,6 +16,7 @@ from fakephpbb.recorded import SHARED, recorded_board
 from forumbot.config.bot import PlatformConfig
 from forumbot.engine.service import make_platform
 from forumbot.errors import ConfigError, PlatformError
+from forumbot.platforms.markers import token
 from forumbot.platforms.phpbb import PhpbbPlatform, split_text, topic_id
 
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="the phpBB recordings are not here")
@@ -61,13 +62,35 @@ def test_first_read_signs_in_and_reads_every_page_then_an_idle_poll_is_one_reque
     assert first.created.isoformat() == "2026-11-28T09:31:14+00:00"
     assert first.url.endswith("/viewtopic.php?p=14#p14")
     assert platform.members["том хэнкс"] == 63
-    assert json.loads(cursor)["topics"]["3"] == {"last": 42, "start": 20}
+    assert json.loads(cursor)["topics"]["3"] == {"last": 42, "start": 20, "count": 29, "seen": list(range(14, 43))}
     (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
     assert posts == [] and calls == [("GET", "/viewforum.php?f=3")]
     fake.board.add_post(3, 65, "[vote]Dave[/vote]")
     (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
     assert [(p.author, p.body) for p in posts] == [("Alice", "[vote]Dave[/vote]")]
     assert calls == [("GET", "/viewforum.php?f=3"), ("GET", "/viewtopic.php?t=3&start=20")]
+
+
+@pytest.mark.parametrize("late", ["approved", "restored"])
+def test_a_post_that_appears_behind_the_cursor_is_read(fake, late):
+    """A post held for approval (or soft-deleted before the bot saw it) and shown after later posts were read
+    sits in its place by its time: the topic's post count in the forum list tells, and it is read."""
+    platform = bot(fake)
+    _, cursor = platform.fetch_posts(["3"], None)
+    held = fake.board.add_post(3, 65, "[vote]Dave[/vote]", approved=late != "approved")
+    if late == "restored":
+        fake.board.soft_delete(held.id)
+    fake.board.add_post(3, 66, "[vote]Alice[/vote]")
+    posts, cursor = platform.fetch_posts(["3"], cursor)
+    assert [p.body for p in posts] == ["[vote]Alice[/vote]"]
+    fake.board.approve(held.id)
+    fake.board.restore(held.id)
+    (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
+    assert [(p.platform_id, p.body, p.created.timestamp()) for p in posts] == \
+        [(f"p{held.id}", "[vote]Dave[/vote]", held.time)]
+    assert calls[0] == ("GET", "/viewforum.php?f=3")
+    (posts, cursor), calls = requests_during(fake, lambda: platform.fetch_posts(["3"], cursor))
+    assert posts == [] and calls == [("GET", "/viewforum.php?f=3")]        # and it is read once
 
 
 def test_a_new_page_and_posts_moved_up_by_deletions_are_read(fake):
@@ -149,7 +172,7 @@ def test_a_session_ended_between_the_form_and_its_submission_signs_in_and_sends_
     pid, calls = requests_during(fake, lambda: platform.post("3", "[b]Vote count[/b]", key="k:1"))
     assert [c[0] for c in calls].count("POST") == 3           # the refused reply, the sign-in, the reply again
     assert [fake.board.posts[n].text for n in fake.board.topics[3].posts if n > 42] == [
-        "[b]Vote count[/b]\n[url=#fb:k:1][/url]"]
+        f"[b]Vote count[/b]\n[url=#{token('k:1')}][/url]"]
     assert pid == "p43"
 
 
@@ -178,12 +201,12 @@ def test_forms_wait_a_second_and_one_refused_as_too_fast_is_sent_again():
 def test_post_carries_the_marker_and_find_sent_finds_it(fake):
     platform = bot(fake)
     pid = platform.post("3", "[b]Vote count 1.2[/b]\n", key="mafia-1:7")
-    assert fake.board.posts[int(pid[1:])].text == "[b]Vote count 1.2[/b]\n[url=#fb:mafia-1:7][/url]"
+    assert fake.board.posts[int(pid[1:])].text == f"[b]Vote count 1.2[/b]\n[url=#{token('mafia-1:7')}][/url]"
     restarted = bot(fake)
     assert restarted.find_sent("mafia-1:7", thread="3") == pid
     assert restarted.find_sent("mafia-1:70", thread="3") is None
     restarted.edit(pid, "[b]Vote count 1.3[/b]")
-    assert fake.board.posts[int(pid[1:])].text == "[b]Vote count 1.3[/b]\n[url=#fb:mafia-1:7][/url]"
+    assert fake.board.posts[int(pid[1:])].text == f"[b]Vote count 1.3[/b]\n[url=#{token('mafia-1:7')}][/url]"
 
 
 def test_new_posts_while_replying_are_resubmitted(fake):
@@ -228,8 +251,8 @@ def test_a_message_too_long_for_the_board_is_split_in_order(fake):
     parts = [fake.board.posts[n].text for n in fake.board.topics[3].posts if n > 42]
     assert len(parts) > 3 and all(len(p) <= 200 for p in parts)
     joined = "\n".join(parts)
-    assert joined.replace("\n[url=#fb:g:9][/url]", "") == text
-    assert fake.board.posts[int(pid[1:])].text.endswith("[url=#fb:g:9][/url]")     # the marker on the last part
+    assert joined.replace(f"\n[url=#{token('g:9')}][/url]", "") == text
+    assert fake.board.posts[int(pid[1:])].text.endswith(f"[url=#{token('g:9')}][/url]")   # on the last part
     assert platform.max_chars == 200
     assert split_text("a\nb\nc", 2) == ["a", "b", "c"] and split_text("abcdef", 4) == ["abcd", "ef"]
 
@@ -281,11 +304,33 @@ def test_pm_dates_are_read_in_the_accounts_timezone(fake):
         bot(fake, timezone="Mars/Olympus")
 
 
+def test_find_sent_steps_back_by_the_boards_page_size(fake):
+    """29 posts and the bot's on page 3; 5 more make 34: the last page holds 4, the one before starts at 20."""
+    post = fake.board.add_post(3, 62, f"Vote count\n[url=#{token('g:5')}][/url]")
+    for n in range(4):
+        fake.board.add_post(3, 65, f"later {n}")
+    assert bot(fake).find_sent("g:5", thread="3") == f"p{post.id}"
+    assert ("GET", "/viewtopic.php?t=3&start=20") in fake.board.requests
+
+
+def test_messages_with_the_older_marker_are_found_as_phpbb_stores_them(fake):
+    """A post, a PM and a topic sent with `[url=#fb:KEY][/url]` (phpBB stores `#fb:mafia-1%3A20`) are found."""
+    post = fake.board.add_post(3, 62, "Vote count 1.1\n[url=#fb:mafia-1:20][/url]\n[url=#fb:mafia-1:thread:game][/url]")
+    pm = fake.board.add_pm(62, [65], "Role", "You are a Townie.\n[url=#fb:mafia-1:role:Alice][/url]")
+    topic = fake.board.new_topic(3, 62, "Night 1", "Night falls.\n[url=#fb:mafia-1:thread:night][/url]")
+    platform = bot(fake)
+    assert platform.find_sent("mafia-1:20", thread="3") == f"p{post.id}"
+    assert platform.find_sent("mafia-1:thread:game", thread="3") == f"p{post.id}"
+    assert platform.find_sent("mafia-1:role:Alice", to="Alice") == f"pm{pm.id}"
+    assert platform.find_thread("mafia-1:thread:night", "Night 1") == str(topic.id)
+    assert platform.find_sent("mafia-1:2", thread="3") is None
+
+
 def test_send_pm_by_name_and_find_it(fake):
     platform = bot(fake)
     pid = platform.send_pm("Мэрил Стрип", "Role", "You are the [b]Doctor[/b].", key="m:2")
     pm = fake.board.pms[int(pid[2:])]
-    assert pm.to == [64] and pm.subject == "Role" and pm.text.endswith("[url=#fb:m:2][/url]")
+    assert pm.to == [64] and pm.subject == "Role" and pm.text.endswith(f"[url=#{token('m:2')}][/url]")
     assert platform.find_sent("m:2", to="Мэрил Стрип") == pid
     assert platform.find_sent("m:3", to="Мэрил Стрип") is None
     _, calls = requests_during(fake, lambda: platform.send_pm("Мэрил Стрип", "", "again"))
@@ -310,6 +355,18 @@ def test_recheck_reports_edits_and_deletions(fake, policy):
     assert found.edited[0].edited is not None
     assert sorted(found.deleted) == ["p27", "p38"]
     assert len(found.flags) == 2 + (policy == "flag")
+
+
+def test_a_deleted_post_is_flagged_once_across_deadlines_and_restarts(fake):
+    kept = Kept()
+    platform = kept.attach(bot(fake))
+    posts, _ = platform.fetch_posts(["3"], None)
+    stored = [p for p in posts if p.platform_id in ("p18", "p27")]
+    fake.board.soft_delete(27)
+    first = platform.recheck(stored)
+    assert first.deleted == ["p27"] and [f.post_id for f in first.flags] == ["p27"]
+    again = kept.attach(bot(fake)).recheck(stored)            # the next deadline, after a restart
+    assert again.deleted == ["p27"] and again.flags == []
 
 
 @pytest.mark.parametrize("kind", ["500", "truncated", "timeout", "redirect"])

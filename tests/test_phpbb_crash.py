@@ -82,6 +82,9 @@ def test_killed_bot_on_phpbb_posts_exactly_what_an_uninterrupted_one_does(tmp_pa
     reference, _ = play(tmp_path / "reference", {})
     assert len(reference["votes"]) >= 5 and reference["game"] and reference["pms"]             # type: ignore
     assert reference["unread"] == []
+    counts = reference["votes"]                                              # type: ignore[union-attr]
+    assert not any("[s]" in text for text in counts)                         # stock phpBB has no [s]
+    assert any("[color=gray]" in text for text in counts)                    # a withdrawn vote, greyed
     plan = crash_plan()
     plan[1].insert(0, "fetched:1")           # killed after viewing the PM, before storing it
     crashed, killed = play(tmp_path / "crashed", plan)

@@ -15,6 +15,7 @@ from forumbot.config.game import load_scenario
 from forumbot.engine.cycle import GameRun, Runner
 from forumbot.engine.replay import VirtualClock, replay
 from forumbot.engine.service import attach_store
+from forumbot.platforms import markers
 from forumbot.platforms.phpbb import PhpbbPlatform
 from forumbot.storage import Store
 
@@ -101,7 +102,7 @@ def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> Non
         have = run.game.summary(runner.state(run))
         openers = {votes.posts[0], game.posts[0]}                  # the topics the test opened as the bot
         bot_posts = [p for p in board.posts.values() if p.author == 62 and p.id not in openers]
-        assert bot_posts and all("[url=#fb:game:" in p.text for p in bot_posts)
+        assert bot_posts and all(markers.keys_in(p.text)[-1].startswith("game:") for p in bot_posts)
         kinds = {row["kind"] for row in store.outbox("game")}
         assert {"vote_count", "day_end", "night_end", "night_result", "action_ack"} <= kinds, kinds
         assert all(row["delivered"] for row in store.outbox("game"))
@@ -109,11 +110,12 @@ def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> Non
         assert paper and board.posts[int(paper[0]["platform_id"][1:])].topic == game.id
         answered = {board.users[u].name for pm in board.pms.values() if pm.sender == 62 for u in pm.to}
         assert {"Alice", "Bob", "Carol"} <= answered                 # acknowledgements and the detective's result
-        # An idle poll costs one request (the forum's topic list); the inbox is read only when it has mail.
+        # An idle poll costs one request (the forum's topic list); the inbox is read only when it has mail, and in
+        # the poll that may fire a deadline (the night's end).
         topic_lists = sum(1 for m, p in board.requests if p.startswith("/viewforum.php"))
         assert topic_lists <= polls + 2
         inbox_reads = sum(1 for m, p in board.requests if p.startswith("/ucp.php?i=pm&folder=inbox"))
-        assert inbox_reads <= 1 + 3
+        assert inbox_reads <= 1 + 3 + 1
 
     expected = replay(load_scenario(write_scenario(tmp_path / "replay.toml", seen, until)))
     assert have["days"][0]["ended"] != "deadline"                  # four of seven on Dave: the day ended early
@@ -142,3 +144,68 @@ def test_an_edited_vote_under_each_policy_before_the_deadline(tmp_path: Path, po
         assert any("edited" in reason for reason in flags), flags
         day = run.game.summary(runner.state(run))["days"][0]
         assert day["tally"] == ({"Bob": 1} if policy == "edited" else {"Alice": 1}), day
+
+
+def test_a_night_action_sent_just_before_the_deadline_counts(tmp_path: Path) -> None:
+    """The poll before the night's deadline saw no unread PM; a kill PM comes 55 s before the deadline; the
+    poll that fires the deadline reads the inbox anyway, and the kill counts by its own time."""
+    clock = VirtualClock(START)
+    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    with FakePhpbb(board) as fake:
+        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
+                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
+                                 sleep=lambda _s: None, clock=clock)
+        store = Store(tmp_path / "bot.db")
+        attach_store(platform, store, platform.name)
+        runner = Runner(store, platform, [run])
+        runner.start(START)
+        clock.now = START + timedelta(minutes=10)
+        for name in ("Alice", "Bob", "Carol", "Erin"):
+            board.add_post(votes.id, IDS[name], "[b]vote Dave[/b]", at=clock.now.timestamp())
+        runner.step(clock.now)                                  # a majority: the day ends, the night begins
+        night_end = runner.next_deadline()
+        assert night_end is not None and night_end > clock.now
+        clock.now = night_end - timedelta(minutes=2)
+        runner.step(clock.now)                                  # the header shows no unread PM
+        assert platform.http.unread_pms == 0
+        board.add_pm(IDS["Alice"], [62], "Night action", "kill Carol",
+                     at=(night_end - timedelta(seconds=55)).timestamp())
+        clock.now = night_end + timedelta(seconds=65)
+        runner.step(clock.now)
+        summary = run.game.summary(runner.state(run))
+        assert summary["phase"] == "day2"
+        assert [(d["name"], d["cause"]) for d in summary["dead"]] == [("Dave", "lynch"), ("Carol", "night")]
+
+
+@pytest.mark.parametrize("approved_after_the_day", [False, True])
+def test_a_vote_approved_late_counts_by_its_time_or_is_flagged(tmp_path: Path, approved_after_the_day: bool) -> None:
+    clock = VirtualClock(START)
+    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    with FakePhpbb(board) as fake:
+        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
+                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
+                                 sleep=lambda _s: None, clock=clock)
+        runner = Runner(Store(tmp_path / "bot.db"), platform, [run])
+        runner.start(START)
+        clock.now = START + timedelta(minutes=5)
+        runner.step(clock.now)
+        held = board.add_post(votes.id, IDS["Dave"], "[b]vote Grace[/b]", approved=False,
+                              at=(START + timedelta(minutes=10)).timestamp())
+        board.add_post(votes.id, IDS["Erin"], "[b]vote Grace[/b]", at=(START + timedelta(minutes=12)).timestamp())
+        clock.now = START + timedelta(minutes=15)
+        runner.step(clock.now)
+        clock.now = START + timedelta(hours=2, minutes=5) if approved_after_the_day else START + timedelta(minutes=30)
+        if approved_after_the_day:
+            runner.step(clock.now)                          # the day ends without it
+        board.approve(held.id)
+        clock.now += timedelta(minutes=5)
+        runner.step(clock.now)
+        summary = run.game.summary(runner.state(run))
+        if approved_after_the_day:
+            assert summary["days"][0]["tally"].get("Grace") == 1
+            flags = runner.store.flags("g")                   # the host hears of the vote that came too late
+            assert [f["reason"] for f in flags if f["post"] == f"p{held.id}"], flags
+        else:
+            assert sorted(summary["votes"]["Grace"]) == ["Dave", "Erin"]        # it counts: the day is open

@@ -32,6 +32,7 @@ from forumbot.engine.replay import VirtualClock
 from forumbot.engine.service import Service
 from forumbot.errors import PlatformError
 from forumbot.model import PlayerRef
+from forumbot.platforms import markers
 from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store, migrations
 
@@ -183,7 +184,7 @@ def test_step_never_commits_over_a_state_it_did_not_read_in_any_interleaving(pla
         check.step(end)
         assert check.state(run).current == check.recount(run, end).current
         counts = [p["body"] for p in forum.thread_posts("g/votes") if p["author"] == forum.account]
-        keys = [b.rsplit("#fb:", 1)[1] for b in counts]
+        keys = [markers.keys_in(b)[-1] for b in counts]
         assert len(keys) == len(set(keys))
 
 

@@ -13,6 +13,7 @@ from fakereddit import FakeReddit, RedditState, no_retry_sleep
 from forumbot.config.bot import load_bot_config
 from forumbot.engine.service import make_platform
 from forumbot.errors import ConfigError, PlatformError
+from forumbot.platforms.markers import token
 from forumbot.platforms.reddit import RedditPlatform, submission_id
 
 
@@ -167,11 +168,11 @@ def test_post_edit_and_find_sent_keep_the_invisible_marker(fake: FakeReddit) -> 
     votes = s.add_submission("mafia", "votes")
     bot = platform(fake)
     cid = bot.post(votes, "**Vote count 1**\n", key="mafia-1:3")
-    assert s.comments[cid[3:]].body == "**Vote count 1**\n\n[](#fb:mafia-1:3)"
+    assert s.comments[cid[3:]].body == f"**Vote count 1**\n\n[](#{token('mafia-1:3')})"
     assert bot.find_sent("mafia-1:3", thread=votes) == cid
     assert bot.find_sent("mafia-1:4", thread=votes) is None
     platform(fake).edit(cid, "**Vote count 2**")           # a restarted bot: the marker is read back
-    assert s.comments[cid[3:]].body == "**Vote count 2**\n\n[](#fb:mafia-1:3)"
+    assert s.comments[cid[3:]].body == f"**Vote count 2**\n\n[](#{token('mafia-1:3')})"
     assert s.comments[cid[3:]].edited
 
 
@@ -179,7 +180,7 @@ def test_send_pm_and_find_it(fake: FakeReddit) -> None:
     bot = platform(fake)
     bot.send_pm("alice", "", "You are the doctor.", key="mafia-1:1")
     (message,) = fake.state.messages_to("alice")
-    assert message.subject == "forumbot" and message.body.endswith("[](#fb:mafia-1:1)")
+    assert message.subject == "forumbot" and message.body.endswith(f"[](#{token('mafia-1:1')})")
     assert bot.find_sent("mafia-1:1", to="alice") is not None
     assert bot.find_sent("mafia-1:1", to="bob") is None
 

@@ -107,7 +107,7 @@ def test_a_mafia_day_on_reddit_equals_its_replay(tmp_path: Path) -> None:
         have = run.game.summary(runner.state(run))
         bot_comments = state.comments_by("forumbot", votes)
         assert len(bot_comments) >= 5                         # vote counts after changes, then the result
-        assert all("[](#fb:" in c.body for c in bot_comments)
+        assert all("[](#fbx" in c.body for c in bot_comments)
         assert state.comments_by("forumbot", game)             # the phase posts in the discussion thread
         # An idle poll cost one request: the subreddit's listing, plus the inbox.
         polls = int((until - START).total_seconds() // 60) + 1
@@ -143,5 +143,5 @@ def test_the_vote_count_lives_in_one_comment_edited_in_place(tmp_path: Path) -> 
             state.add_comment(votes, author, f"##vote {target}", at=clock.now.timestamp())
             runner.step(clock.now + timedelta(seconds=30))
         counts = [c for c in state.comments_by("forumbot", votes) if "Vote count" in c.body]
-        assert len(counts) == 1 and "Vote count #3" in counts[0].body and "[](#fb:" in counts[0].body
+        assert len(counts) == 1 and "Vote count #3" in counts[0].body and "[](#fbx" in counts[0].body
         assert state.count("/api/editusertext") == 2

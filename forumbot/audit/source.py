@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,23 @@ def read_cached(platform: Platform, thread: str, cache_dir: Path | None, key: st
     return ordered
 
 
+def _check_local_forum(path: Path) -> None:
+    """Raises ConfigError unless `path` is a forumbot local forum, looked at read-only: opening another SQLite
+    file as a forum would switch it to WAL and add the forum's tables to it."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error as err:
+        raise ConfigError(f"{path} is not a SQLite file ({err})", fix="give FORUM.db#THREAD of a forumbot local "
+                                                                      "forum") from None
+    if not {"forum_posts", "forum_threads"} <= tables:
+        raise ConfigError(f"{path} is not a forumbot local forum (it has no forum_posts table); it was left as it "
+                          "is", fix="give FORUM.db#THREAD of a forumbot local forum")
+
+
 def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None = None,
              min_interval: float = 1.0, local_dialect: str = "markdown") -> Thread:
     """A thread on a forum: a phpBB topic URL (read as a guest), a Reddit submission (read through
@@ -96,6 +114,7 @@ def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None
     if hash_ and thread and Path(path).is_file():
         from forumbot.platforms.local import LocalForum
 
+        _check_local_forum(Path(path))
         forum = LocalForum(path, dialect=local_dialect)
         return Thread(read_cached(forum, thread, None, url), forum.dialect)
     raise ConfigError(f"'{url}' is no thread audit can read",

@@ -36,9 +36,10 @@ BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
                  "inbox_every", "edit_policy", "settle_seconds",
                  # phpbb: url, forum (new topics), password_env or password_file (never the password itself),
-                 # min_interval (seconds between requests), form_wait, timeout, max_chars, timezone (the account's)
+                 # min_interval (seconds between requests), form_wait, timeout, max_chars, timezone (the account's),
+                 # bbcode_extra (the board's BBCodes beyond stock phpBB's, e.g. ["s", "vote"])
                  "url", "forum", "password_env", "password_file", "min_interval", "form_wait", "timeout", "max_chars",
-                 "timezone")
+                 "timezone", "bbcode_extra")
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")

@@ -138,6 +138,9 @@ class Runner:
         fires only once the platform has been read successfully that long after it."""
         self.store = store
         self.platform = platform
+        # A platform that reads its inbox only when told of mail (phpBB) is told of a poll that may fire a
+        # deadline: it reads the inbox then whatever its count said, so no PM sent before it is read after.
+        self._before_deadline: Callable[[], None] | None = getattr(platform, "before_deadline", None)
         self.runs = runs
         self.settle = settle
         # The last state this runner read or wrote per game: (the store's version of it, the state, the host
@@ -440,6 +443,10 @@ class Runner:
         store = self.store
         read: datetime | None
         try:
+            if self._before_deadline is not None:
+                due = self.next_deadline()
+                if due is not None and due <= now:
+                    self._before_deadline()
             pms: list[Post] = self.platform.fetch_pms()
             result.posts_fetched = self._fetch(threads, pms, now)
             crashpoint("stored")
@@ -449,6 +456,11 @@ class Runner:
             pms = []   # perhaps not stored: not marked read (they come back next poll)
             log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
                         err)
+            if not err.retryable:   # one the bot cannot fix (a refused sign-in, a locked topic): the host is told once
+                reason = f"{self.platform.name} cannot be read, so no deadline fires: {err}"
+                for run in self.runs:
+                    if not store.has_open_flag(run.name, reason):
+                        store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
             saved = store.cursor(self.platform.name, "read_until")
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made

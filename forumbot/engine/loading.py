@@ -3,6 +3,7 @@ its config (or from a lobby's record of a game it started)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -84,8 +85,10 @@ class GameRun:
 
     @classmethod
     def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,
-              thread_ids: dict[str, str] | None = None, open_threads: bool = False) -> GameRun:
-        """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template."""
+              thread_ids: dict[str, str] | None = None, open_threads: bool = False,
+              bbcode_extra: Collection[str] | None = None) -> GameRun:
+        """Everything a game needs, from its config. Raises ConfigError for a bad grammar or template.
+        `bbcode_extra`: the BBCodes the board has beyond stock phpBB's (None: as a board with [s])."""
         game = get_game(config.game)
         grammar = shared_grammar(config.game, config.lang)
         if config.grammar:
@@ -93,7 +96,8 @@ class GameRun:
         roster = shared_roster(tuple(config.players), config.lang)
         renderer = Renderer(dialect if dialect in DIALECTS else "markdown", config.lang,
                             template_dir=config.templates, overrides=config.phrases,
-                            genders={p.name: p.gender for p in config.players if p.gender})
+                            genders={p.name: p.gender for p in config.players if p.gender},
+                            bbcode_extra=bbcode_extra)
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
         return cls(config, game, PostParser(grammar, roster, config.reading, config.host),
                    renderer, prefix, dict(thread_ids or {}), open_threads)

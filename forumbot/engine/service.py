@@ -224,7 +224,8 @@ class Service:
             # Reddit and phpBB games open the threads [games.threads] does not name (forumbot/engine/threads.py);
             # on the local forum a thread is made by posting in it.
             opens = platform_config.kind != "local"
-            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads, open_threads=opens)
+            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads, open_threads=opens,
+                                  bbcode_extra=getattr(platform, "bbcode_extra", None))
                     for g in games]
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             attach_store(platform, runner.store, name)
@@ -294,6 +295,10 @@ class Service:
             if stopping:
                 return
             log.info("signal %d: finishing the running poll, then stopping", signum)
+            for worker in self.workers.values():   # a platform that can (phpBB) ends its running exchange now
+                halt = getattr(worker.runner.platform, "stop", None)
+                if halt is not None:
+                    halt()
             stopping.append(threading.Thread(target=scheduler.shutdown, kwargs={"wait": True}, name="stop"))
             stopping[0].start()
 

@@ -69,6 +69,9 @@ class Platform(Protocol):
         """Re-read stored posts (the runner asks for those carrying commands, before a deadline): which were
         edited (their current versions), deleted or removed; flags for the host under `policy`."""
 
+    # Optional (the runner asks for it with getattr): `before_deadline()`, called before the fetch_pms of a
+    # poll that may fire a deadline (phpBB then reads its inbox whatever the header's unread count said).
+    #
     # Optional (the runner asks for it with getattr; Reddit and phpBB have none):
     #     def changed_posts(self, since: datetime) -> Collection[str]
     # the platform ids of the thread posts made since `since` that may have changed since they were posted

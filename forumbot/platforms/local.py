@@ -20,6 +20,7 @@ from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post, filled, format_time, parse_time
+from forumbot.platforms import markers
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.storage.sqlite import Transaction, open_database
 
@@ -81,13 +82,14 @@ _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipien
         "WHERE recipient = ?1 AND read = 0 AND created > ?2 ORDER BY id")
 
 
+_ANY_LIKE = "(body LIKE ? OR body LIKE ? OR body LIKE ?)"     # markers.like_patterns
 _new = object.__new__   # (add_posts: a Post made as model.filled makes it)
 
 # A post's permalink on a forum no web forum serves (post_url), and the invisible marker of a message by its
-# key in each dialect (marker): made by a C call, not a method's frame and an f-string, for every post.
+# key in each dialect (marker, see markers.py).
 _LOCAL_URL = "local://{}#p{}".format
-_MARKERS = {"bbcode": "\n[url=#fb:{}][/url]".format}
-_MARKER = "\n[](#fb:{})".format
+_MARKERS = {"bbcode": lambda key: f"\n[url=#{markers.token(key)}][/url]",
+            "markdown": lambda key: f"\n[](#{markers.token(key)})"}
 
 
 # A post as fetch_posts reads it: id, thread, author, body, created, edited.
@@ -151,7 +153,7 @@ class LocalForum:
         self.edit_policy = edit_policy
         self.base_url = base_url.rstrip("/")   # the web forum's address: links in posts open its pages
         self._url = self._page_url if self.base_url else _LOCAL_URL   # (post_url)
-        self._marker = _MARKERS.get(dialect, _MARKER)   # (marker)
+        self._marker = _MARKERS.get(dialect, _MARKERS["markdown"])   # (marker)
         self.batch = batch
         # Threads known to exist (nothing deletes a thread): a post in one is then a single insert.
         self._threads: set[str] = set()
@@ -448,23 +450,21 @@ class LocalForum:
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
         return self.add_pm(self.account, to, text.rstrip("\n") + self.marker(key), subject)
 
-    def _needle(self, key: str) -> str:
-        return f"%(#fb:{key})%" if self.dialect != "bbcode" else f"%[url=#fb:{key}]%"
-
     def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
-        needle = self._needle(key)
+        """The bot's newest message carrying `key`'s marker, in the current form or the older `#fb:KEY`."""
+        needles = markers.like_patterns(key)
         if to:
-            row = self.db.execute("SELECT id FROM forum_pms WHERE sender = ? AND recipient = ? AND body LIKE ? "
-                                  "ORDER BY id DESC LIMIT 1", [self.account, to, needle]).fetchone()
+            row = self.db.execute(f"SELECT id FROM forum_pms WHERE sender = ? AND recipient = ? AND {_ANY_LIKE} "
+                                  "ORDER BY id DESC LIMIT 1", [self.account, to, *needles]).fetchone()
             return f"local-pm:{row[0]}" if row else None
-        row = self.db.execute("SELECT id FROM forum_posts WHERE thread = ? AND author = ? AND body LIKE ? "
-                              "ORDER BY id DESC LIMIT 1", [thread, self.account, needle]).fetchone()
+        row = self.db.execute(f"SELECT id FROM forum_posts WHERE thread = ? AND author = ? AND {_ANY_LIKE} "
+                              "ORDER BY id DESC LIMIT 1", [thread, self.account, *needles]).fetchone()
         return f"local:{row[0]}" if row else None
 
     def find_thread(self, key: str, title: str = "") -> str | None:
         """The thread the bot opened with `key`'s marker on its first post, if any."""
-        row = self.db.execute("SELECT thread FROM forum_posts WHERE author = ? AND body LIKE ? ORDER BY id LIMIT 1",
-                              [self.account, self._needle(key)]).fetchone()
+        row = self.db.execute(f"SELECT thread FROM forum_posts WHERE author = ? AND {_ANY_LIKE} ORDER BY id LIMIT 1",
+                              [self.account, *markers.like_patterns(key)]).fetchone()
         return row[0] if row else None
 
     def edit(self, platform_id: str, text: str) -> None:

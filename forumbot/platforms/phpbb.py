@@ -2,16 +2,20 @@
 
 Reading is scraping as the bot's own account (phpbb_http.py signs in and keeps the session; phpbb_html.py
 reads the pages). An idle poll costs one request per forum holding game topics: the forum's topic list
-shows each topic's last post id, so only a topic whose last post is newer than the cursor is read, from the
-page where the cursor stopped (stepping back a page when deletions moved posts up). Feeds were not used:
+shows each topic's last post id and post count, so only a topic whose last post is newer than the cursor
+(or whose count changed: a post approved or restored behind it) is read, from the page where the cursor
+stopped (stepping back a page when deletions moved posts up). Feeds were not used:
 they hold only the newest 15 posts and no user ids; `view=unread` and the unread searches depend on the
 board's read marks, which the bot's own reading moves. The private message inbox is read only when the
-header's unread count says so (and once at start): viewing a PM marks it read on the board, so the
-adapter keeps its own acknowledgements (in the store) and returns a viewed PM until `mark_read`.
+header's unread count says so, once at start, and in a poll that may fire a deadline whatever the count
+said (before_deadline: a PM sent after the last page read is not in its count): viewing a PM marks it read
+on the board, so the adapter keeps its own acknowledgements (in the store) and returns a viewed PM until
+`mark_read`.
 
-Posts carry an invisible marker, an empty link `[url=#fb:KEY][/url]`, that `find_sent` looks for; a
-message longer than the board allows is split at line ends and posted in order, the marker on the last
-part (a crash between parts resends the earlier ones rather than losing the rest).
+Posts carry an invisible marker, an empty link `[url=#fbx<hex of KEY>][/url]` (markers.py), that `find_sent`
+looks for, in that form or the older `#fb:KEY` as phpBB stores it (`#fb:mafia-1%3A20`); a message longer
+than the board allows is split at line ends and posted in order, the marker on the last part (a crash
+between parts resends the earlier ones rather than losing the rest).
 """
 
 from __future__ import annotations
@@ -29,13 +33,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post
+from forumbot.platforms import markers
 from forumbot.platforms import phpbb_html as html
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.platforms.phpbb_http import USER_AGENT, Page, PhpbbSession, SessionLost
 
 log = logging.getLogger("forumbot.phpbb")
 T = TypeVar("T")
-MARKER = re.compile(r"\n?\[url=#fb:([^\]\s]+)\]\[/url\]")
+MARKER = markers.BBCODE
 _TOPIC = re.compile(r"(?:[?&]t=|^t?=?)(\d+)(?:\D.*)?$")
 _MAX_CHARS = re.compile(r"maximum number of allowed characters is (\d+)")
 STEP_BACK = 3            # pages to step back when deletions moved the cursor's post up
@@ -46,8 +51,15 @@ class TopicHidden(PlatformError):
     """A topic page without posts: the board refuses the bot this topic (its forum's permissions)."""
 
 
+def locked(number: int) -> PlatformError:
+    """A game topic locked: nobody can post a vote in it, so the read fails and no deadline fires."""
+    return PlatformError(f"phpBB topic {number} is locked: the players cannot post in it. A moderator must unlock it "
+                         "(or the host maps the game to another topic); until then the bot waits and no deadline "
+                         "fires")
+
+
 def marker(key: str) -> str:
-    return f"\n[url=#fb:{key}][/url]" if key else ""
+    return f"\n[url=#{markers.token(key)}][/url]" if key else ""
 
 
 def topic_id(thread: str) -> int:
@@ -80,11 +92,14 @@ class PhpbbPlatform:
 
     def __init__(self, url: str, account: str, password: Callable[[], str], *, name: str = "phpbb",
                  forum: int | None = None, edit_policy: str = "first_seen", max_chars: int = 60000,
-                 timezone: str = "UTC", clock: Callable[[], datetime] | None = None, **http: Any) -> None:
+                 timezone: str = "UTC", clock: Callable[[], datetime] | None = None,
+                 bbcode_extra: Sequence[str] = (), **http: Any) -> None:
         if edit_policy not in EDIT_POLICIES:
             raise ConfigError(f"unknown edit_policy '{edit_policy}'", fix="edit_policy: " + ", ".join(EDIT_POLICIES))
         self.name, self.account, self.edit_policy = name, account, edit_policy
         self.forum, self.max_chars = forum, max_chars
+        # the BBCodes the board has beyond stock phpBB's ("s", "vote"...): the games' posts use only these
+        self.bbcode_extra = tuple(t.strip().strip("[]").lower() for t in bbcode_extra if t.strip())
         try:
             self.zone = ZoneInfo(timezone)     # the bot account's timezone: PM and edit dates are text in it
         except (ZoneInfoNotFoundError, ValueError):
@@ -96,8 +111,10 @@ class PhpbbPlatform:
         self._pending: dict[str, Post] = {}         # PMs viewed (so read on the board) and not yet acknowledged
         self._pm_state = {"floor": None, "acked": []}
         self._inbox_read = False
+        self._deadline_poll = False                 # before_deadline: the next fetch_pms reads the inbox
         self._requests_seen = -1                    # the session's request count at the last look at the inbox
         self._save_state: Callable[[str, str], None] = lambda _name, _value: None
+        self._flagged_deleted: list[str] = []        # deleted posts the host was told of (recheck), kept
 
     # ---- the store keeps the session and the PM acknowledgements ---------------------------------
     def use_store(self, load: Callable[[str], str | None], save: Callable[[str, str], None]) -> None:
@@ -107,6 +124,7 @@ class PhpbbPlatform:
         kept = load("pms")
         if kept:
             self._pm_state = json.loads(kept)
+        self._flagged_deleted = json.loads(load("deleted") or "[]")
 
     # ---- reading topics ----------------------------------------------------------------------------
     def topic_of_post(self, post: int) -> int:
@@ -124,14 +142,18 @@ class PhpbbPlatform:
         topics = {topic_id(t): t for t in threads}
         found: dict[int, Post] = {}
         latest: dict[int, int | None] = {}
+        counts: dict[int, int | None] = {}
         for forum in sorted({state["forum"][str(t)] for t in topics if str(t) in state["forum"]}):
             page = self.http.get(f"viewforum.php?f={forum}", what=f"reading forum {forum}")
             for row in html.topic_rows(page.soup):
                 latest[row.id] = row.last_post
+                counts[row.id] = row.replies + 1 if row.replies is not None else None
+                if row.locked and row.id in topics:
+                    raise locked(row.id)
         for number, thread in topics.items():
             mark = state["topics"].get(str(number))
             if mark is not None and str(number) in state["forum"] and number in latest \
-                    and (latest[number] or 0) <= mark["last"]:
+                    and (latest[number] or 0) <= mark["last"] and counts.get(number) in (None, mark.get("count")):
                 continue                            # nothing new: the forum list said so
             if str(number) in state["missing"]:
                 continue
@@ -142,14 +164,21 @@ class PhpbbPlatform:
         posts = sorted(found.values(), key=lambda p: (p.created, int(p.platform_id[1:])))
         return posts, json.dumps(state, sort_keys=True)
 
-    def _read_topic(self, number: int, thread: str, mark: dict[str, int], state: dict[str, Any],
+    def _read_topic(self, number: int, thread: str, mark: dict[str, Any], state: dict[str, Any],
                     found: dict[int, Post]) -> None:
+        """The posts after the cursor's, from the page where it stopped. The cursor keeps the topic's post count
+        and the ids seen: when the count grew by more than the posts found after the cursor, posts appeared
+        behind it (approved, restored) and the pages before are read again for them."""
         per = state.get("per_page") or 10
         start, last = mark["start"], mark["last"]
+        seen = set(mark.get("seen", ()))
+        before = len(found)
         page = self._topic_page(number, start)
         if page is None:
             state["missing"].append(str(number))
             return
+        if page.locked:
+            raise locked(number)
         for _ in range(STEP_BACK):                  # deletions moved our place up: step back
             if start == 0 or not page.posts or page.posts[0].id <= last:
                 break
@@ -163,19 +192,38 @@ class PhpbbPlatform:
                 per = len(page.posts)
             for item in page.posts:
                 self._learn(item.author, item.author_id)
-                if item.id > last and not item.deleted:
+                if not item.deleted and (item.id > last or "seen" in mark and item.id not in seen):
                     found[item.id] = self._post(item, thread)
-            mark = {"last": max([mark["last"], *(p.id for p in page.posts)]), "start": (page.page - 1) * per}
+            total = page.total if page.total is not None else len(page.posts)
+            seen.update(p.id for p in page.posts if not p.deleted)
+            new = {"last": max([mark["last"], *(p.id for p in page.posts)]), "start": (page.page - 1) * per}
             if page.next_start is None:
                 break
             at = page.next_start
             page = self._topic_page(number, at)
             if page is None:
                 break
-        state["topics"][str(number)] = mark
+        if "seen" in mark and mark.get("count") is not None and total > mark["count"] + len(found) - before:
+            self._read_behind(number, thread, start, per, seen, found)     # posts appeared behind the cursor
+        state["topics"][str(number)] = {**new, "count": total, "seen": sorted(seen)}
         if page is not None and page.forum_id:
             state["forum"][str(number)] = page.forum_id
         state["per_page"] = per
+
+    def _read_behind(self, number: int, thread: str, until: int, per: int, seen: set[int],
+                     found: dict[int, Post]) -> None:
+        """The pages before `until` read again: the posts on them not seen before (a post approved or restored
+        after later ones were read sits in its place by its time). Each counts by its own time."""
+        for at in range(0, until, per):
+            page = self._topic_page(number, at)
+            if page is None:
+                return
+            for item in page.posts:
+                if item.id not in seen and not item.deleted:
+                    log.info("phpBB post %s appeared in topic %s behind posts already read (approved or "
+                             "restored late)", item.id, number)
+                    found[item.id] = self._post(item, thread)
+                    seen.add(item.id)
 
     def _topic_page(self, number: int, start: int) -> html.TopicPage | None:
         got = self.http.get(f"viewtopic.php?t={number}" + (f"&start={start}" if start else ""),
@@ -201,11 +249,22 @@ class PhpbbPlatform:
             self.members[name.lower()] = user_id
 
     # ---- private messages ----------------------------------------------------------------------
+    def stop(self) -> None:
+        """The bot is stopping (SIGTERM): the running request and every wait end now, as a retryable failure
+        (a message that may have gone out is found by its marker at the next start)."""
+        self.http.stop()
+
+    def before_deadline(self) -> None:
+        """The next poll may fire a deadline: its fetch_pms reads the inbox whatever the header said (a PM
+        sent since the last page was read is not in that page's count)."""
+        self._deadline_poll = True
+
     def fetch_pms(self) -> list[Post]:
         """The PMs the bot has not acknowledged. The inbox is read once a run, when the last page read shows
-        unread PMs in its header, or when no page was read since the last call (the header is unknown)."""
+        unread PMs in its header, when no page was read since the last call (the header is unknown), and in a
+        poll that may fire a deadline (before_deadline)."""
         fresh = self.http.requests != self._requests_seen
-        if self._inbox_read and fresh and not self.http.unread_pms:
+        if self._inbox_read and fresh and not self.http.unread_pms and not self._deadline_poll:
             self._requests_seen = self.http.requests
             return self._owed()
         rows = self._inbox()
@@ -228,6 +287,7 @@ class PhpbbPlatform:
             self._pending[key] = Post(platform_id=key, thread="", author=pm.author,
                                       created=pm.sent or self.clock(), body=pm.body, dialect=self.dialect, pm=True)
         self._inbox_read = True
+        self._deadline_poll = False
         self.http.unread_pms = 0
         self._requests_seen = self.http.requests
         return self._owed()
@@ -367,7 +427,7 @@ class PhpbbPlatform:
             topic = self._topic_page(row.id, 0)
             first = topic.posts[0] if topic is not None and topic.posts and topic.page == 1 else None
             if first is not None and first.author.lower() == self.account.lower() \
-                    and f"[url=#fb:{key}]" in first.body:
+                    and markers.carries(first.body, key):
                 return str(row.id)
         return None
 
@@ -381,8 +441,8 @@ class PhpbbPlatform:
         page = self.http.get(f"posting.php?mode=edit&p={platform_id[1:]}", what=what)
         self._check_form_page(page, what)
         current = page.soup.select_one("form#postform textarea#message")
-        kept = MARKER.search(current.get_text() if current else "")
-        body = MARKER.sub("", text).rstrip("\n") + marker(kept.group(1) if kept else "")
+        kept = markers.keys_in(current.get_text() if current else "")
+        body = MARKER.sub("", text).rstrip("\n") + marker(kept[-1] if kept else "")
         answer = self.http.submit(page, "postform", {"message": body}, what=what)
         if answer.status != 302:
             raise self._refused(answer, what)
@@ -411,7 +471,6 @@ class PhpbbPlatform:
 
     # ---- exactly once --------------------------------------------------------------------------
     def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
-        needle = f"[url=#fb:{key}]"
         if to:
             for folder in ("outbox", "sentbox"):
                 page = self.http.get(f"ucp.php?i=pm&folder={folder}", what=f"looking for a sent PM in {folder}")
@@ -419,7 +478,7 @@ class PhpbbPlatform:
                 for row in rows:
                     view = html.pm_view(self.http.get(f"ucp.php?i=pm&mode=view&p={row.id}",
                                                       what=f"reading sent PM {row.id}").soup)
-                    if view is not None and needle in view.body:
+                    if view is not None and markers.carries(view.body, key):
                         return f"pm{row.id}"
             return None
         if thread is None:
@@ -429,12 +488,12 @@ class PhpbbPlatform:
         seen = 0
         while page is not None and seen < 2:          # the last two pages: an unconfirmed post is a recent one
             for item in reversed(page.posts):
-                if item.author.lower() == self.account.lower() and needle in item.body:
+                if item.author.lower() == self.account.lower() and markers.carries(item.body, key):
                     return f"p{item.id}"
             seen += 1
             if page.page <= 1:
                 break
-            page = self._topic_page(number, (page.page - 2) * max(1, len(page.posts)))
+            page = self._topic_page(number, (page.page - 2) * _per_page(page))
         return None
 
     # ---- edits and deletions -------------------------------------------------------------------
@@ -462,8 +521,11 @@ class PhpbbPlatform:
             item = current.get(number)
             if item is None or item.deleted:
                 result.deleted.append(old.platform_id)
-                result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen text "
-                                                "still counts", post_id=old.platform_id, author=old.author, at=now))
+                if old.platform_id not in self._flagged_deleted:     # told once, not before every deadline
+                    self._flagged_deleted.append(old.platform_id)
+                    result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen "
+                                                    "text still counts", post_id=old.platform_id, author=old.author,
+                                             at=now))
                 continue
             if item.body == old.body:
                 continue
@@ -474,7 +536,17 @@ class PhpbbPlatform:
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,
                                          line=item.body[:200]))
+        if result.flags:
+            self._flagged_deleted = self._flagged_deleted[-2000:]
+            self._save_state("deleted", json.dumps(self._flagged_deleted))
         return result
+
+
+def _per_page(page: html.TopicPage) -> int:
+    """The board's posts per page, from a page past the first: the pages before it are full."""
+    if page.total is not None and page.page > 1 and page.page == page.pages:
+        return max(1, (page.total - len(page.posts)) // (page.page - 1))
+    return max(1, len(page.posts))
 
 
 def _load(cursor: str | None) -> dict[str, Any]:
@@ -522,6 +594,15 @@ def password_from(options: dict[str, Any], name: str) -> Callable[[], str]:
     return read
 
 
+def _names(value: Any) -> list[str]:
+    """A list of BBCode names from the config: ["s", "vote"] or "s, vote"."""
+    if isinstance(value, str):
+        return [v for v in re.split(r"[\s,]+", value) if v]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    raise ConfigError(f"bbcode_extra = {value!r} is not a list of BBCode names", fix='bbcode_extra = ["s", "vote"]')
+
+
 def from_options(name: str, options: dict[str, Any], clock: Callable[[], datetime] | None = None) -> PhpbbPlatform:
     """The platform a [platforms.NAME] table with kind = "phpbb" describes (service.make_platform)."""
     if not options.get("url") or not options.get("account"):
@@ -533,4 +614,5 @@ def from_options(name: str, options: dict[str, Any], clock: Callable[[], datetim
                          edit_policy=str(options.get("edit_policy", "first_seen")),
                          max_chars=int(options.get("max_chars", 60000)), clock=clock,
                          timezone=str(options.get("timezone", "UTC")),
+                         bbcode_extra=_names(options.get("bbcode_extra", ())),
                          user_agent=str(options.get("user_agent", USER_AGENT)), **http)

@@ -4,6 +4,12 @@ pacing, retries with backoff and jitter, sign-in through the login form, the ses
 
 A failed session is silent on phpBB (200 with a login box or guest pages), so every page asked for with
 `login=True` is checked for the logout link and, when it is missing, the bot signs in and asks again once.
+
+So is a disabled board (200 "currently unavailable"): that page is a failure here, as a 5xx is. A sign-in
+refused for a reason another try cannot fix (a wrong password, a ban, the CAPTCHA phpBB wants after
+`max_login_attempts` failures) is not tried again until the bot restarts: each try would count as one more
+failure. Every answer is read within `timeout` seconds as a whole (not per read) and up to `max_bytes`;
+redirects are followed only on the board's own host, and forms are sent only there.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import json
 import logging
 import random
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +26,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import urllib3
 from bs4 import BeautifulSoup
 
 from forumbot.errors import PlatformError
@@ -28,6 +36,10 @@ log = logging.getLogger("forumbot.phpbb")
 USER_AGENT = "Mozilla/5.0 (compatible; forumbot/0.1; play-by-post game master)"
 FORM_INVALID = "The submitted form was invalid"
 MAX_HOPS = 5
+MAX_BYTES = 16 * 1024 * 1024          # an answer larger than this is refused (a topic page of 10 long posts: ~2 MB)
+CHUNK = 64 * 1024
+DISABLED = "this board is currently unavailable"            # phpBB's BOARD_UNAVAILABLE (English)
+ATTEMPTS = "maximum allowed number of login attempts"
 
 
 class SessionLost(PlatformError):
@@ -50,8 +62,8 @@ class PhpbbSession:
 
     def __init__(self, base_url: str, account: str, password: Callable[[], str], *, user_agent: str = USER_AGENT,
                  min_interval: float = 1.0, form_wait: float = 1.1, timeout: float = 30.0, retries: int = 3,
-                 backoff: float = 2.0, sleep: Callable[[float], None] = time.sleep,
-                 rng: random.Random | None = None, guest: bool = False) -> None:
+                 backoff: float = 2.0, sleep: Callable[[float], None] | None = None,
+                 rng: random.Random | None = None, guest: bool = False, max_bytes: int = MAX_BYTES) -> None:
         self.guest = guest                                # read as a guest: never sign in
         self.base = base_url.rstrip("/") + "/"
         self.account = account
@@ -60,7 +72,10 @@ class PhpbbSession:
         self.http.headers["User-Agent"] = user_agent      # phpBB's browser_check: never change it mid-session
         self.min_interval, self.form_wait, self.timeout = min_interval, form_wait, timeout
         self.retries, self.backoff = retries, backoff
-        self.sleep = sleep
+        self.max_bytes = max_bytes
+        self.refused: str | None = None                   # why signing in cannot work until a restart
+        self.stopping = threading.Event()                 # stop(): the bot is stopping, no more waits or reads
+        self._sleep = sleep or self.stopping.wait
         self.rng = rng or random.Random()
         self.keep: Callable[[str], None] = lambda _text: None
         self.requests = 0                                 # how many requests this session made (benchmarks)
@@ -89,6 +104,18 @@ class PhpbbSession:
     def url(self, path: str) -> str:
         return urljoin(self.base, path.removeprefix("/").removeprefix("./"))
 
+    def stop(self) -> None:
+        """End the running exchange at its next chunk and every wait now (SIGTERM): it fails retryably."""
+        self.stopping.set()
+
+    def sleep(self, seconds: float) -> None:
+        self._sleep(seconds)
+        self._check_stopping()
+
+    def _check_stopping(self) -> None:
+        if self.stopping.is_set():
+            raise PlatformError("the bot is stopping", retryable=True)
+
     def _pace(self) -> None:
         wait = self._last + self.min_interval - time.monotonic()
         if wait > 0:
@@ -103,10 +130,10 @@ class PhpbbSession:
         for attempt in range(1, attempts + 1):
             try:
                 page = self._once(method, path, data, what)
-                for _ in range(MAX_HOPS):         # a GET follows redirects (http → https, a moved board)
+                for _ in range(MAX_HOPS):         # a GET follows redirects (http → https) on the board's host
                     if method != "GET" or page.status not in (301, 302, 303, 307, 308) or not page.location:
                         break
-                    page = self._once("GET", urljoin(page.url, page.location), None, what)
+                    page = self._once("GET", self._on_board(urljoin(page.url, page.location), what), None, what)
                 return page
             except PlatformError as err:
                 if not err.retryable or attempt == attempts:
@@ -116,12 +143,47 @@ class PhpbbSession:
                 self.sleep(delay)
         raise AssertionError("unreachable")
 
+    def _on_board(self, url: str, what: str) -> str:
+        """`url` if it is on the board's host (http → https allowed); a board that sends the bot elsewhere is
+        refused: its cookies and password go nowhere else."""
+        here, there = urlsplit(self.base), urlsplit(url)
+        if there.hostname != here.hostname or (here.scheme == "https" and there.scheme != "https") \
+                or (there.scheme == here.scheme and there.port != here.port):
+            raise PlatformError(f"phpBB sent the bot to another address ({there.scheme}://{there.netloc}) while "
+                                f"{what}; it follows only the board's own ({here.scheme}://{here.netloc}): check "
+                                "the url in the config (is the board at another address now?)")
+        return url
+
+    def _body(self, response: requests.Response, started: float, what: str) -> bytes:
+        """The whole answer, read in chunks: at most `timeout` seconds from the request (a board sending a
+        byte at a time is not waited on for ever) and `max_bytes`."""
+        parts: list[bytes] = []
+        size = 0
+        try:
+            while chunk := response.raw.read1(CHUNK, decode_content=True):
+                size += len(chunk)
+                if size > self.max_bytes:
+                    raise PlatformError(f"phpBB sent more than {self.max_bytes} bytes while {what}", retryable=True)
+                self._check_stopping()
+                if time.monotonic() - started > self.timeout:
+                    raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True)
+                parts.append(chunk)
+        except (OSError, urllib3.exceptions.HTTPError) as err:
+            raise PlatformError(f"the phpBB board broke off its answer while {what}: {err}", retryable=True) from None
+        finally:
+            response.close()
+        return b"".join(parts)
+
     def _once(self, method: str, path: str, data: list[tuple[str, str]] | None, what: str) -> Page:
+        self._check_stopping()
         self._pace()
         url = self.url(path)
         self.requests += 1
+        started = time.monotonic()
         try:
-            response = self.http.request(method, url, data=data, timeout=self.timeout, allow_redirects=False)
+            response = self.http.request(method, url, data=data, timeout=self.timeout, allow_redirects=False,
+                                         stream=True)
+            body = self._body(response, started, what)
         except requests.Timeout:
             raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True) from None
         except requests.RequestException as err:
@@ -135,7 +197,7 @@ class PhpbbSession:
         if response.status_code in (401, 403):
             raise PlatformError(f"the board refused access ({response.status_code}) while {what}: its firewall may "
                                 "block the bot's address or User-Agent; ask the board's admins")
-        text = response.text
+        text = body.decode(response.encoding or "utf-8", errors="replace")
         if not response.is_redirect and "</html>" not in text[-4096:].lower():
             raise PlatformError(f"phpBB sent a truncated page while {what}", retryable=True)
         soup = html.parse(text) if text else html.parse("<html></html>")
@@ -144,6 +206,10 @@ class PhpbbSession:
         badge = html.unread_pm_count(soup)
         if badge is not None:
             self.unread_pms = badge
+        said = html.info_message(soup)
+        if said and DISABLED in said.lower():
+            raise PlatformError(f"the phpBB board is disabled ('{said}') while {what}: the bot waits for it, and no "
+                                "deadline fires until the board is back and read", retryable=True)
         if response.cookies:
             self._save()
         return Page(response.status_code, soup, response.headers.get("Location", ""), url)
@@ -177,8 +243,8 @@ class PhpbbSession:
             # phpBB refuses a form younger than a second; a refused form is sent again a full second later
             self.sleep(max(self.form_wait, 1.1) if attempt else
                        self.form_wait if waited is None else max(0.0, self.form_wait - waited))
-            action = str(form.get("action") or page.url)
-            answer = self.request("POST", urljoin(page.url or self.base, action), data, what=what)
+            action = self._on_board(urljoin(page.url or self.base, str(form.get("action") or page.url)), what)
+            answer = self.request("POST", action, data, what=what)
             if form_id != "login" and html.login_box(answer.soup):
                 raise SessionLost(what)            # phpBB dropped the session: nothing was posted
             if attempt == 0 and any(FORM_INVALID in e for e in html.form_errors(answer.soup)):
@@ -189,18 +255,20 @@ class PhpbbSession:
         return answer
 
     def login(self) -> None:
-        """Sign in through the login form. Raises a final PlatformError for a refused account."""
+        """Sign in through the login form. Raises a final PlatformError for a refused account, and again without
+        asking the board until the bot restarts (`refused`)."""
+        if self.refused:
+            raise PlatformError(self.refused)
         page = self.request("GET", "ucp.php?mode=login", what="opening the login form")
         if html.logged_in(page.soup):
             return
         if page.soup.select_one("form#login") is None:
             said = html.info_message(page.soup)
             if said and "banned" in said.lower():
-                raise PlatformError(f"phpBB: the account {self.account} is banned: {said}")
+                raise self._refuse(f"phpBB: the account {self.account} is banned: {said}")
             raise PlatformError(f"phpBB sent no login form ({said or 'is the board URL right?'})")
-        if page.soup.select_one('form#login input[name*="confirm"], form#login .captcha'):
-            raise PlatformError(f"phpBB asks for a CAPTCHA to sign in {self.account} (too many failed logins): sign "
-                                "in once in a browser, then restart the bot")
+        if _captcha(page.soup):
+            raise self._refuse(self._captcha_text())
         answer = self.submit(page, "login", {"username": self.account, "password": self._password(),
                                              "autologin": "on"}, what="signing in", submit="login")
         if answer.status == 302 or html.logged_in(answer.soup):
@@ -208,12 +276,27 @@ class PhpbbSession:
             log.info("signed in to phpBB as %s", self.account)
             return
         errors = " ".join(html.form_errors(answer.soup)) or html.info_message(answer.soup) or "no reason given"
+        if _captcha(answer.soup) or ATTEMPTS in errors:
+            raise self._refuse(self._captcha_text())
         if re.search(r"banned", errors, re.I):
-            raise PlatformError(f"phpBB: the account {self.account} is banned: {errors}")
+            raise self._refuse(f"phpBB: the account {self.account} is banned: {errors}")
         if re.search(r"incorrect (password|username)", errors, re.I):
-            raise PlatformError(f"phpBB refused the sign-in of {self.account}: {errors} (check the password in the "
-                                "environment variable or password file the config names)")
+            raise self._refuse(f"phpBB refused the sign-in of {self.account}: {errors} (check the password in the "
+                               "environment variable or password file the config names, then restart the bot; it "
+                               "does not try again by itself: after max_login_attempts failures phpBB wants a "
+                               "CAPTCHA)")
         raise PlatformError(f"phpBB refused the sign-in of {self.account}: {errors}", retryable=True)
+
+    def _refuse(self, why: str) -> PlatformError:
+        self.refused = why
+        log.error("%s", why)
+        return PlatformError(why)
+
+    def _captcha_text(self) -> str:
+        return (f"phpBB wants a CAPTCHA to sign in {self.account}: too many failed sign-ins (max_login_attempts). A "
+                f"board admin must reset them (ACP > Users > {self.account}: or in the database, "
+                "user_login_attempts = 0 and the account's phpbb_login_attempts rows deleted), or someone signs in "
+                f"once as {self.account} in a browser; then restart the bot (it does not try again by itself)")
 
     def forget(self) -> None:
         self.http.cookies.clear()
@@ -222,3 +305,7 @@ class PhpbbSession:
     @staticmethod
     def query_of(location: str) -> dict[str, Any]:
         return html.query(location)
+
+
+def _captcha(soup: BeautifulSoup) -> bool:
+    return soup.select_one('form#login input[name*="confirm"], form#login .captcha') is not None

@@ -27,6 +27,7 @@ from typing import Any
 
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post
+from forumbot.platforms import markers
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.platforms.reddit_errors import platform_error
 
@@ -35,7 +36,7 @@ log = logging.getLogger("forumbot.reddit")
 PAGE = 100                  # the most a Reddit listing returns per request
 INFO_BATCH = 100            # the most ids /api/info takes
 MAX_PAGES = 10              # a listing reaches back about 1,000 items: 10 pages of 100
-MARKER = re.compile(r"\n?\[\]\(#fb:([^)\s]+)\)")
+MARKER = markers.MARKDOWN
 _SUBMISSION = re.compile(r"(?:^t3_|/comments/|^)([a-z0-9]{1,12})(?:[/?#].*)?$")
 
 
@@ -65,7 +66,7 @@ def to_b36(number: int) -> str:
 
 def marker(key: str) -> str:
     """The invisible marker a message carries: an empty markdown link."""
-    return f"\n\n[](#fb:{key})" if key else ""
+    return f"\n\n[](#{markers.token(key)})" if key else ""
 
 
 def _when(value: Any) -> datetime | None:
@@ -352,18 +353,17 @@ class RedditPlatform:
         key = self._markers.get(platform_id)
         if key is None:                              # keep the marker the comment was posted with
             for thing in self._info([platform_id]):
-                found = MARKER.search(str(getattr(thing, "body", "")))
-                key = found.group(1) if found else ""
+                found = markers.keys_in(str(getattr(thing, "body", "")))
+                key = found[-1] if found else ""
         body = MARKER.sub("", text).rstrip("\n") + marker(key or "")
         with self._calling(f"editing {platform_id}"):
             self.reddit.comment(platform_id[3:]).edit(body)
 
     def find_sent(self, key: str, *, thread: str | None = None, to: str | None = None) -> str | None:
-        needle = f"(#fb:{key})"
         if to:
             listing = self._get("message/sent", {"limit": PAGE})
             for message in getattr(listing, "children", None) or []:
-                if str(getattr(message, "dest", "")).lower() == to.lower() and needle in str(message.body):
+                if str(getattr(message, "dest", "")).lower() == to.lower() and markers.carries(str(message.body), key):
                     return f"pm:{to}:{key}"
             return None
         sid = submission_id(thread) if thread else None
@@ -372,7 +372,7 @@ class RedditPlatform:
             listing = self._get(f"user/{self.account}/comments", {"limit": PAGE, "sort": "new",
                                                                   **({"after": after} if after else {})})
             for comment in getattr(listing, "children", None) or []:
-                if needle in str(comment.body) and (sid is None or str(comment.link_id) == f"t3_{sid}"):
+                if markers.carries(str(comment.body), key) and (sid is None or str(comment.link_id) == f"t3_{sid}"):
                     return str(comment.name)
             after = getattr(listing, "after", None)
             if not after:
@@ -384,7 +384,7 @@ class RedditPlatform:
         crash), among its 100 newest submissions."""
         listing = self._get(f"user/{self.account}/submitted", {"limit": PAGE, "sort": "new"})
         for submission in getattr(listing, "children", None) or []:
-            if f"(#fb:{key})" in str(getattr(submission, "selftext", "")):
+            if markers.carries(str(getattr(submission, "selftext", "")), key):
                 return str(submission.id)
         return None
 

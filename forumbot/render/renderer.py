@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -101,6 +101,8 @@ _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
                "emphasis": lambda s: f"[i]{s}[/i]", "mono": str,
                "codeblock": _codeblock_bbcode, "item_breaks": str, "markup": _MARKUP["bbcode"].__getitem__},
 }
+# A board without [s] (stock phpBB: Renderer(bbcode_extra=())) shows a withdrawn vote greyed out instead.
+_STOCK_STRIKE: dict[str, Callable[..., str]] = {"strike": lambda s: f"[color=gray]{s}[/color]"}
 # Phrase parameters that name a status, weapon, kind or action are shown in the post's language.
 _TRANSLATED_PARAMS = ("status", "weapon", "kind", "action")
 # Phrase parameters that are a player's name: a phrase may decline them ({target:gent}) or agree with them
@@ -207,7 +209,9 @@ class Renderer:
     """Renders events for one game: its dialect, language, threads and the host's overrides."""
 
     def __init__(self, dialect: str = "markdown", lang: str = "en", *, template_dir: str | Path | None = None,
-                 overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None) -> None:
+                 overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None,
+                 bbcode_extra: Collection[str] | None = None) -> None:
+        """`bbcode_extra`: the BBCodes the board has beyond phpBB's stock ones (None: a board with [s])."""
         if dialect not in DIALECTS:
             raise ConfigError(f"no post templates for dialect '{dialect}'", fix="use markdown or bbcode")
         # A template is looked up in the host's folder for this dialect (<folder>/<dialect>/<event>.j2), then
@@ -221,6 +225,8 @@ class Renderer:
         self.dialect = dialect
         self.lang = lang
         self._filters = _DIALECT_FILTERS[dialect]
+        if dialect == "bbcode" and bbcode_extra is not None and "s" not in bbcode_extra:
+            self._filters = {**self._filters, **_STOCK_STRIKE}
         self.env = self.environment(jinja2.ChoiceLoader(loaders))
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}

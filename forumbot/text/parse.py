@@ -293,6 +293,8 @@ class PostParser:
             if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
                 self._not_counted(parsed, found.start, line.text, NOT_BOLD, source)
             return
+        if self._host is not None and source.author == self._host_name and intent.kind in VOTE_KINDS:
+            return              # the host, not a player, writes votes only as examples ("Vote with [b]vote: X[/b]")
         parsed.intents.append(intent)
         parsed.more = found.command.data.get("more_lines")
         parsed.flags += flags

@@ -116,7 +116,7 @@ def to_html(text: str, dialect: str) -> Markup:
     return plain_html(text)
 
 
-MARKER = re.compile(r"\n?(\[\]\(#fb:[^)]*\)|\[url=#fb:[^\]]*\]\[/url\])")
+MARKER = re.compile(r"\n?(\[\]\(#fb[^)]*\)|\[url=#fb[^\]]*\]\[/url\])")     # markers.py: both forms
 
 
 def quoted(author: str, text: str, dialect: str) -> str:

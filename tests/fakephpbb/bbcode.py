@@ -118,7 +118,7 @@ class _Renderer:
         if name == "vote":
             return f'<span class="bbvote">{inner}</span>'
         if name == "url":
-            href = arg or re.sub(r"<[^>]+>", "", inner)
+            href = _stored_url(arg or re.sub(r"<[^>]+>", "", inner))
             return f'<a href="{html.escape(href)}" class="postlink">{inner}</a>'
         if name == "list":
             items = [item.replace("<br>\n", "").strip("\n") for item in inner.split("[*]")[1:]]
@@ -143,6 +143,14 @@ class _Renderer:
                 'onclick="if(document.getElementById(hash.substr(1)))href=hash"><i class="icon fa-arrow-circle-up '
                 f'fa-fw" aria-hidden="true"></i></a><span class="responsive-hide">{found.date_text}</span></cite>'
                 f"{inner}</div></blockquote>")
+
+
+def _stored_url(url: str) -> str:
+    """A link as s9e TextFormatter stores it: a URL with no scheme has the last colon before its first slash
+    percent-encoded, so that it cannot be read as a scheme (recorded: `#fb:mafia-1:20` → `#fb:mafia-1%3A20`)."""
+    if re.match(r"[a-z][-+.\w]*:", url, re.IGNORECASE):
+        return url
+    return re.sub(r"^([^/]*):", r"\1%3A", url)
 
 
 def _closed(tokens: list[tuple[str, ...]], i: int, name: str) -> bool:

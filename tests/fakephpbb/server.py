@@ -4,7 +4,11 @@ Behaviours as recorded (../shared/phpbb/README.md): cookies `<name>_u/_k/_sid` a
 cookies come back; a missing, expired or foreign-User-Agent session answers 200 with guest pages or a
 login box; forms carry creation_time/form_token and are refused within `form_min_age` seconds; topics
 paginate at `posts_per_page`; replies are refused with a review when new posts came in since the form;
-flood limit, too long, empty, locked; PM sends answer 200 with a meta refresh. Faults: Board.fail().
+flood limit, too long, empty, locked; PM sends answer 200 with a meta refresh. From the second recording: a
+disabled board answers 200 "currently unavailable" everywhere but the login form; after max_login_attempts
+failures the login POST wants a CAPTCHA, the right password too; a held post answers 200 "will need to be
+approved" and stays invisible (its permalink 404s) until approved; the title counts unread PMs. Faults:
+Board.fail().
 """
 
 from __future__ import annotations
@@ -31,6 +35,14 @@ from .state import Board, Session
 _env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True)
 LOCKED = "This topic is locked, you cannot edit posts or make further replies."
 FORM_INVALID = "The submitted form was invalid. Try submitting again."
+INCORRECT = ("You have specified an incorrect {0}. Please check your {0} and try again. If you continue to have "
+             'problems please contact the <a href="./memberlist.php?mode=contactadmin">Board Administrator</a>.')
+DISABLED = "Sorry but this board is currently unavailable."
+ATTEMPTS = ("You exceeded the maximum allowed number of login attempts. In addition to your username and password "
+            "you now also have to pass the CAPTCHA test.")
+HELD = ("This message has been submitted successfully, but it will need to be approved by a moderator before it is "
+        "publicly viewable. You will be notified when your post has been approved.<br /><br />"
+        '<a href="./viewforum.php?f={forum}">Return to the forum last visited</a>')
 
 
 def board_date(seconds: float) -> str:
@@ -83,6 +95,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send(int(fault.kind), "<html><body>Refused</body></html>")
             if fault.kind == "redirect":                  # a proxy or a moved board: the same page elsewhere
                 return self._send(301, "", [("Location", f"{self.base}{self.path}")])
+            if fault.kind == "redirect_away":             # the same server under another host name
+                away = self.base.replace("127.0.0.1", "localhost")
+                return self._send(302, "", [("Location", f"{away}{self.path}")])
             if fault.kind == "timeout":
                 time.sleep(3)
             if fault.kind == "login_box":                 # the session is gone, "remember me" keys too
@@ -91,6 +106,8 @@ class Handler(BaseHTTPRequestHandler):
         with board.lock:
             self.session = self._session()
             try:
+                if board.disabled and not (split.path == "/ucp.php" and self.q.get("mode") == "login"):
+                    self.message(DISABLED)
                 route = getattr(self, "r_" + split.path.strip("/").replace(".php", "").replace("/", "_"), None)
                 if route is None:
                     raise Answer(404, "<html><body>Not Found</body></html>")
@@ -166,11 +183,11 @@ class Handler(BaseHTTPRequestHandler):
     def message(self, text: str, status: int = 200, refresh: str = "") -> None:
         self.page("message.html", "Information", status, heading="Information", text=Markup(text), refresh=refresh)
 
-    def login_box(self, reason: str, error: str = "", username: str = "") -> None:
+    def login_box(self, reason: str, error: str = "", username: str = "", captcha: bool = False) -> None:
         ctime, token = self.board.form_token()
         self.page("login.html", "Login", reason=reason, error=Markup(error), username=username,
                   redirect="./" + self.path.lstrip("/"), creation_time=ctime, form_token=token,
-                  section="ucp")
+                  section="ucp", captcha=secrets.token_hex(16) if captcha else "")
 
     def need_login(self, reason: str) -> None:
         if self.me is None:
@@ -215,7 +232,7 @@ class Handler(BaseHTTPRequestHandler):
         post_id = int(self.q["p"]) if self.q.get("p", "").isdigit() else None
         if post_id is not None:
             post = board.posts.get(post_id)
-            if post is None:
+            if post is None or not post.approved:
                 self.message("The requested topic does not exist.", 404)
             topic = board.topics[post.topic]
             visible = [p.id for p in board.visible(topic.id)]
@@ -316,11 +333,14 @@ class Handler(BaseHTTPRequestHandler):
             self.login_box("Login", error=FORM_INVALID, username=self.form.get("username", ""))
         user = self.board.user_named(self.form.get("username", ""))
         if user is None:
-            self.login_box("Login", error="You have specified an incorrect username. Please check your username "
-                                          "and try again.", username=self.form.get("username", ""))
+            self.login_box("Login", error=INCORRECT.format("username"), username=self.form.get("username", ""))
+        if user.login_attempts >= self.board.max_login_attempts:       # no CAPTCHA answer can come from a bot
+            user.login_attempts += 1
+            self.login_box("Login", error=ATTEMPTS, captcha=True)
         if user.password != self.form.get("password"):
-            self.login_box("Login", error="You have specified an incorrect password. Please check your password and "
-                                          "try again.", username=user.name)
+            user.login_attempts += 1
+            self.login_box("Login", error=INCORRECT.format("password"), username=user.name)
+        user.login_attempts = 0
         self.board.sessions.pop(self.session.sid, None)
         session = self.board.new_session(user.id, self.session.agent)
         self._cookies(session, remember=self.form.get("autologin") == "on")
@@ -382,8 +402,11 @@ class Handler(BaseHTTPRequestHandler):
             newer = [p for p in board.visible(topic.id) if p.id > seen]
             if seen and newer:
                 self._posting_form(mode, forum, topic, review=newer, **values)
-            post = board.add_post(topic.id, self.me.id, message, subject=values["subject"])
+            post = board.add_post(topic.id, self.me.id, message, subject=values["subject"],
+                                  approved=not self.me.needs_approval)
             board.last_post_at[self.me.id] = time.time()
+            if not post.approved:
+                self.message(HELD.format(forum=topic.forum))
             raise Answer(302, "", [("Location", f"{self.base}/viewtopic.php?p={post.id}#p{post.id}")])
         if mode == "post":
             topic = board.new_topic(forum, self.me.id, values["subject"], message)

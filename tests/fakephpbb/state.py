@@ -19,6 +19,8 @@ class User:
     name: str
     password: str = ""
     colour: str = ""                     # group colour: "username-coloured" links
+    login_attempts: int = 0              # failed sign-ins since the last good one (max_login_attempts)
+    needs_approval: bool = False         # f_noapprove = NEVER: the user's posts wait for a moderator
 
 
 @dataclass
@@ -34,6 +36,7 @@ class Post:
     edit_user: int = 0
     edit_reason: str = ""
     soft_deleted: bool = False
+    approved: bool = True                # False: held for a moderator, invisible to the others
 
 
 @dataclass
@@ -70,7 +73,8 @@ class Fault:
     """One injected failure: the next request whose "METHOD /path?query" contains `match` gets it."""
 
     match: str
-    kind: str            # an HTTP status ("500", "403", ...), "redirect", "timeout", "truncated", "login_box"
+    kind: str            # an HTTP status ("500", "403", ...), "redirect", "redirect_away" (to localhost),
+    #                      "timeout", "truncated", "login_box"
     times: int = 1
 
 
@@ -81,7 +85,7 @@ class Board:
 
     def __init__(self, *, clock: Callable[[], float] = time.time, posts_per_page: int = 10,
                  form_min_age: int = 1, flood_interval: int = 0, max_post_chars: int = 60000,
-                 session_length: int = 3600, cookie_name: str = "phpbb3_fk7q2") -> None:
+                 session_length: int = 3600, cookie_name: str = "phpbb3_fk7q2", max_login_attempts: int = 3) -> None:
         self.clock = clock
         self.posts_per_page = posts_per_page
         self.form_min_age = form_min_age
@@ -89,6 +93,8 @@ class Board:
         self.max_post_chars = max_post_chars
         self.session_length = session_length
         self.cookie_name = cookie_name
+        self.max_login_attempts = max_login_attempts
+        self.disabled = False                        # board_disable: every page but the login form says so
         self.lock = threading.RLock()
         self.users: dict[int, User] = {1: User(1, "Anonymous"), 2: User(2, "admin", colour="#AA0000")}
         self.forums: dict[int, str] = {1: "Games"}
@@ -130,13 +136,13 @@ class Board:
             return topic
 
     def add_post(self, topic: int, author: int, text: str, at: float | None = None, subject: str = "",
-                 post_id: int | None = None) -> Post:
+                 post_id: int | None = None, approved: bool = True) -> Post:
         with self.lock:
             number = post_id or self._next_post
             self._next_post = max(self._next_post, number + 1)
             title = self.topics[topic].title
             post = Post(number, topic, author, int(at if at is not None else self.clock()), text,
-                        subject or f"Re: {title}")
+                        subject or f"Re: {title}", approved=approved)
             self.posts[number] = post
             self.topics[topic].posts.append(number)
             self.last_post_at[author] = self.clock()
@@ -153,6 +159,14 @@ class Board:
 
     def soft_delete(self, post_id: int) -> None:
         self.posts[post_id].soft_deleted = True
+
+    def restore(self, post_id: int) -> None:
+        """A moderator restores a soft-deleted post: back in its place, with its own time."""
+        self.posts[post_id].soft_deleted = False
+
+    def approve(self, post_id: int) -> None:
+        """A moderator approves a held post: it appears in its place by its own time, already "read"."""
+        self.posts[post_id].approved = True
 
     def hard_delete(self, post_id: int) -> None:
         with self.lock:
@@ -185,10 +199,11 @@ class Board:
 
     # ---- reading -------------------------------------------------------------------------------
     def visible(self, topic: int) -> list[Post]:
-        return [self.posts[p] for p in self.topics[topic].posts if not self.posts[p].soft_deleted]
+        return [self.posts[p] for p in self.topics[topic].posts
+                if not self.posts[p].soft_deleted and self.posts[p].approved]
 
     def post_count(self, user: int) -> int:
-        return sum(1 for p in self.posts.values() if p.author == user and not p.soft_deleted)
+        return sum(1 for p in self.posts.values() if p.author == user and not p.soft_deleted and p.approved)
 
     # ---- sessions and forms --------------------------------------------------------------------
     def new_session(self, user: int, agent: str) -> Session:
