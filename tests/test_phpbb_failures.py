@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from fakephpbb import Board, FakePhpbb
 from fakephpbb.recorded import SHARED, recorded_board
-from forumbot.storage import Store
 from test_phpbb_e2e import IDS, START, write_scenario
 
 from forumbot.config.game import load_scenario
@@ -24,6 +23,7 @@ from forumbot.engine.replay import VirtualClock
 from forumbot.errors import PlatformError
 from forumbot.platforms.phpbb import PhpbbPlatform
 from forumbot.platforms.phpbb_http import PhpbbSession
+from forumbot.storage import Store
 
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="the phpBB recordings are not here")
 
