@@ -91,7 +91,7 @@ def test_crash_points_are_inert_unless_asked_for():
     # Without FORUMBOT_CRASH a crash point is a function that does nothing (not even compare the name); with
     # it set, the real one is in place.
     assert "FORUMBOT_CRASH" not in os.environ and crashpoints.crashpoint is crashpoints.inert
-    armed = subprocess.run([sys.executable, "-c", "from forumbot import crashpoints as c; "
+    armed = subprocess.run([sys.executable, "-c", "from forumbot.engine import crashpoints as c; "
                             "print(c.crashpoint is c.inert)"], capture_output=True, text=True, check=True,
                            env={**os.environ, "FORUMBOT_CRASH": "committed:2"})
     assert armed.stdout.strip() == "False"
