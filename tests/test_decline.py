@@ -1,4 +1,4 @@
-"""Names in the bot's Russian posts as a host writes them (issue 18, item 7): declined, and with words in the
+"""Names in the bot's Russian posts as a host writes them: declined, and with words in the
 player's gender instead of "ходил(а)"; notes of several lines; the classic detective's "mafia"."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The bot's post on the local forum: its text less its trailing line breaks, then the invisible marker of its
 key. A rendered post ends in one line break, and every marker starts with one: SQLite then joins the text and
-the rest of the marker as they are (issue 16), without the copy of the whole text that rtrim makes; any other
+the rest of the marker as they are, without the copy of the whole text that rtrim makes; any other
 text is still trimmed. Either way the post is what `text.rstrip("\\n") + marker` gives."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The local forum's round trips (issue 16): a post is one statement, fetch_pms reads the PMs only when
+"""The local forum's round trips: a post is one statement, fetch_pms reads the PMs only when
 one may be due (something was written, by this connection or another, or a PM's time has come), and
 fetch_posts reads the posts only when something but this connection's own posts was written since a read
 that found none after its cursor. What both return must stay what the full query returns, whoever writes

@@ -1,4 +1,4 @@
-"""The host's warning from the console (issue 18, item 4): `forumbot host` stores the command as the host's
+"""The host's warning from the console: `forumbot host` stores the command as the host's
 PM, the bot reads it at its next poll, the ledger counts it and the player is told."""
 
 from __future__ import annotations

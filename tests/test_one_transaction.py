@@ -1,4 +1,4 @@
-"""A step is one transaction on the store (issue 16): what it fetched (posts, PMs, the cursor and the read
+"""A step is one transaction on the store: what it fetched (posts, PMs, the cursor and the read
 time) goes in with the first game's step, or at the step's end when no game writes. Until then it is held,
 uncommitted: a crash there loses it with the cursor, so it is fetched again; the games of the step read it
 from memory meanwhile, each post once; one game's failure keeps it for the others; a failed write rolls

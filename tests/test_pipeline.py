@@ -1,4 +1,4 @@
-"""What the runner relies on when it does not read back what it wrote itself (issue 16): a message it put in
+"""What the runner relies on when it does not read back what it wrote itself: a message it put in
 the outbox goes out without a search on the platform, any other is searched for first; the game's row is
 written only over the version the step read, even when no read came before the write; a game, the cursor
 or the corrections written by another connection (or through the runner's own store by someone else) are

@@ -1,4 +1,4 @@
-"""Issue 9's safety rails for data: one bot per store, steps that never commit over a state they did not
+"""Safety rails for data: one bot per store, steps that never commit over a state they did not
 read, no post lost to a `replace` in the same poll, a truncated store refused, progress carried through
 every schema migration, deadlines that wait for a read of the platform, crash tests that catch PMs marked
 read too early, a clock stepped back, and `forumbot run`'s options. Each test is named after its item."""

@@ -1,4 +1,4 @@
-"""Safety rails (issue 9, items 10, 11, 17, 18): the demo deletes only its own files, a simulation runs on
+"""Safety rails: the demo deletes only its own files, a simulation runs on
 copies, host templates run sandboxed, and text players wrote is republished without links, pings or
 bidi controls. Each test is named after its item and failed on the code before the fix."""
 

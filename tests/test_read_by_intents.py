@@ -1,4 +1,4 @@
-"""A post with an intent is read by its intents' rows alone (issue 16): a vote writes one row, not a row in
+"""A post with an intent is read by its intents' rows alone: a vote writes one row, not a row in
 `processed` and a row in `intents`. Every reader of the posts a game has read (its new posts, the posts a
 recount plays, the edited texts the console shows) takes the posts of the game's intents too, so it reads
 what it read when each processed post had its own row (a store written before keeps those rows)."""

@@ -1,4 +1,4 @@
-"""The deadline's recheck asks the local forum which posts changed (issue 16): only those stored are built and
+"""The deadline's recheck asks the local forum which posts changed: only those stored are built and
 re-read, and what it finds (edits, deletions, flags, posts read again, the mark) is what re-reading every
 post that carried a command found."""
 

@@ -1,4 +1,4 @@
-"""A step renders only the events that owe a message (issue 16): a single vote's event has no template and
+"""A step renders only the events that owe a message: a single vote's event has no template and
 no address, and the runner no longer makes its key and calls the renderer for it (Renderer.silent)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Speed work (issue 16) must not change a byte of what the bot posts or reports: every sample's replay
+"""Simplifying or speeding up the code must not change a byte of what the bot posts or reports: every sample's replay
 JSON, and generated days of 12, 50 and 200 players, hash exactly as they did before it (the digests in
 tests/replay_digests.json were taken from the code before the change; `python tests/test_replay_bytes.py`
 rewrites them, for a change that means to alter the output)."""

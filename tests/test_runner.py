@@ -100,7 +100,7 @@ def test_the_step_is_one_transaction():
         runner.step(at(2))
     assert store.db["intents"].count == 0 and store.db["processed"].count == 0
     # the fetched post was in the same transaction: gone with it, and with it the cursor that passed it, so
-    # the next step fetches it again (it was stored before, in a transaction of its own, until issue 16)
+    # the next step fetches it again (it was stored before, in a transaction of its own)
     assert store.db["posts"].count == 0 and store.cursor("local") is None
     assert Runner(store, forum, [GameRun.build(config())]).state(run).current == {}
     store.db.execute("DROP TRIGGER fail")

@@ -1,4 +1,4 @@
-"""A step's own machinery and the replay's driver (issue 16): each shortcut pinned against the work it replaces."""
+"""A step's own machinery and the replay's driver: each shortcut pinned against the work it replaces."""
 
 from __future__ import annotations
 
