@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from forumbot.engine import cycle as runner
 from forumbot.model import Event
 
-HEADLINE = runner._LOGGED_SHORT["vote_count"]
+HEADLINE = runner.LOGGED_SHORT["vote_count"]
 
 
 def _shortened_before(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:

@@ -24,6 +24,7 @@ def check_config(paths: tuple[str, ...]) -> None:
     from forumbot.engine.service import platform_dialect
 
     def check_game(config: Any, path: str, dialect: str) -> None:
+        from forumbot.engine.samples import sample_events
         from forumbot.render.check import check_templates
 
         try:
@@ -31,7 +32,7 @@ def check_config(paths: tuple[str, ...]) -> None:
             check_setup(config)
         except ConfigError as err:
             raise locate(err, path) from None
-        problems = check_templates(run.renderer, config.game)   # each names its template's line
+        problems = check_templates(run.renderer, config.game, sample_events(config.game))   # each names its line
         if problems:
             raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
                               + "\n".join(str(problem) for problem in problems))

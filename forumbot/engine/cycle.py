@@ -45,9 +45,9 @@ class StepResult:
 
 
 # Events whose full data is already in the outbox as rendered text: the event log keeps their headline.
-_LOGGED_SHORT = {"vote_count": ("day", "count", "at", "alive", "needed", "rule")}
+LOGGED_SHORT = {"vote_count": ("day", "count", "at", "alive", "needed", "rule")}
 # ... each as (the keys kept, the same as a set)
-_SHORTENED = {kind: (keys, frozenset(keys)) for kind, keys in _LOGGED_SHORT.items()}
+_SHORTENED = {kind: (keys, frozenset(keys)) for kind, keys in LOGGED_SHORT.items()}
 
 
 _key = attrgetter("key")   # an outgoing message's key
@@ -71,7 +71,7 @@ def _for_log(event: Event) -> Event:
 
 
 def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:
-    """A step's (event, post) pairs as the event log keeps them (_LOGGED_SHORT): `events` itself when none is
+    """A step's (event, post) pairs as the event log keeps them (LOGGED_SHORT): `events` itself when none is
     shortened (a talk or a vote step: told without a loop of our own), and without one where only the last is
     (a count ends the events of a step that reads votes)."""
     shortened = _SHORTENED.keys()

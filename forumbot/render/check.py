@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ from forumbot.render.renderer import SANDBOX_FIX, Renderer, host_templates, temp
 
 UNSAFE_NAMES = {"mro", "format_map", *UNSAFE_GENERATOR_ATTRIBUTES, *UNSAFE_COROUTINE_ATTRIBUTES,
                 *UNSAFE_ASYNC_GENERATOR_ATTRIBUTES}
-SAMPLES_PER_KIND = 6
 FORMATS = ("format", "format_map")
 
 
@@ -67,45 +65,15 @@ def _reached(tree: nodes.Template) -> Iterator[tuple[str, int]]:
             yield str(name), node.lineno
 
 
-@lru_cache(maxsize=8)
-def sample_events(game: str) -> tuple[tuple[str, str], ...]:
-    """(kind, data as JSON) of every event the shipped samples of `game` produce, a few of each kind."""
-    from forumbot.config.game import load_scenario
-    from forumbot.config.paths import data_dir
-    from forumbot.engine.cycle import _LOGGED_SHORT  # kinds the event log keeps only the headline of
-    from forumbot.engine.replay import replay
-
-    seen: dict[str, list[str]] = {}
-    for path in sorted(data_dir("samples").glob("*.toml")):
-        try:
-            scenario = load_scenario(path)
-        except ConfigError:
-            continue
-        if scenario.config.game != game:
-            continue
-        result = replay(scenario)
-        assert result.store is not None
-        for row in result.store.events(scenario.config.name):
-            found = [] if row["kind"] in _LOGGED_SHORT else [(row["kind"], row["data"])]
-            view = json.loads(row["data"]).get("view")
-            if row["kind"] == "day_end" and isinstance(view, dict):
-                found.append(("vote_count", json.dumps(view)))    # the day's last vote count, in full
-            for kind, data in found:
-                kept = seen.setdefault(kind, [])
-                if len(kept) < SAMPLES_PER_KIND and data not in kept:
-                    kept.append(data)
-    return tuple((kind, data) for kind, rows in seen.items() for data in rows)
-
-
-def check_templates(renderer: Renderer, game: str) -> list[ConfigError]:
-    """What is wrong with the host's templates of `renderer` (none when it has none), for a `game`: those
+def check_templates(renderer: Renderer, game: str, samples: tuple[tuple[str, str], ...]) -> list[ConfigError]:
+    """What is wrong with the host's templates of `renderer` (none when it has none), for a `game`, rendered
+    against `samples` (kind, data as JSON: the shipped samples' events, engine/samples.py): those
     in its folder for the renderer's dialect and its dialect-neutral ones. Each is rendered as the renderer
     would find it: its own folder first, then the ones after it (a neutral template a dialect's one of the
     same name hides is still checked)."""
     problems: list[ConfigError] = []
     loader = renderer.env.loader
     chain = list(loader.loaders) if isinstance(loader, jinja2.ChoiceLoader) else [loader]
-    samples = sample_events(game)
     for index, (folder, neutral) in enumerate(renderer.host_folders):
         strict = renderer.env if index == 0 else renderer.environment(jinja2.ChoiceLoader(chain[index:]))
         probe = renderer.environment(jinja2.ChoiceLoader(chain[index:]), undefined=_Probe)
