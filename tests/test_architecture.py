@@ -1,4 +1,5 @@
-"""The package's layering, read from its imports: no import cycles; games are pure (no engine, storage,
+"""The package's layering, read from its imports: no import cycles; render, text and storage import nothing
+above them; games are pure (no engine, storage,
 web, platform or renderer code); only the platforms talk to praw or HTTP, only the web forum to Flask."""
 
 from __future__ import annotations
@@ -104,3 +105,19 @@ def test_only_the_platforms_speak_to_sites_and_only_the_web_forum_serves(name):
         assert [m for m in found if m.split(".")[0] in ("praw", "prawcore", "requests", "urllib3")] == []
     if not name.startswith("forumbot.web"):
         assert [m for m in found if m.split(".")[0] in ("flask", "werkzeug", "waitress")] == []
+
+
+LOWER = {   # a layer, and what it must not import: nothing above it
+    "forumbot.render": ("forumbot.engine", "forumbot.storage", "forumbot.web", "forumbot.cli", "forumbot.platforms",
+                        "forumbot.audit", "forumbot.games"),
+    "forumbot.text": ("forumbot.engine", "forumbot.storage", "forumbot.web", "forumbot.cli", "forumbot.platforms",
+                      "forumbot.audit", "forumbot.games", "forumbot.render"),
+    "forumbot.storage": ("forumbot.engine", "forumbot.web", "forumbot.cli", "forumbot.platforms", "forumbot.audit",
+                         "forumbot.games", "forumbot.render", "forumbot.text"),
+}
+
+
+@pytest.mark.parametrize("name", [n for layer in LOWER for n in _under(layer)])
+def test_a_lower_layer_imports_nothing_above_it(name):
+    banned = next(LOWER[layer] for layer in LOWER if name == layer or name.startswith(layer + "."))
+    assert [m for m in imports(name) if m.startswith(banned)] == []
