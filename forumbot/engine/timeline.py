@@ -242,7 +242,7 @@ def _for_this_game(run: GameRun, intents: list[Intent], host_games: tuple[str, .
 
 def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:
     """A vote posted where votes do not count (the game thread) is not read, but the host hears of it."""
-    if not run.parser.may_hold_vote(post) or not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
+    if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
     where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
     step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "
