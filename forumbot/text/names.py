@@ -342,8 +342,8 @@ class Roster:
         # Stages 1-3 as one table, each key with the method of the first stage that has it.
         self._whole: dict[str, tuple[str, frozenset[int]]] = {}
         for method, table in (("exact", self._exact), ("alias", self._alias), ("inflection", self._inflected)):
-            for key, players in table.items():
-                self._whole.setdefault(key, (method, players))
+            for key, indexes in table.items():
+                self._whole.setdefault(key, (method, indexes))
 
     # -- building -------------------------------------------------------------------------------------------
 

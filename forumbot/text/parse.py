@@ -183,18 +183,19 @@ class PostParser:
                 continue
             span = line.bold_span(at) if line.bold else None
             first = True
-            while at is not None and parsed.found < MAX_COMMANDS:
-                found = self._match(text, at, span, where, slots_first)
+            next_at: int | None = at
+            while next_at is not None and parsed.found < MAX_COMMANDS:
+                found = self._match(text, next_at, span, where, slots_first)
                 if found is None:
                     if first and (span is not None or why == "tag") and where == "thread":
-                        self._keyword_only(parsed, line.text, at, span, source)
+                        self._keyword_only(parsed, line.text, next_at, span, source)
                     break
                 first = False
                 done = found.next_from
                 parsed.found += 1
                 self._consider(parsed, line, found, why, mode, span, source)
                 # "Unvote Vote Bob": a command without a target may be followed at once by another.
-                at = found.end if not found.slots else None
+                next_at = found.end if not found.slots else None
 
     def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str,
                slots_first: bool) -> Match | None:
