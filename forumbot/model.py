@@ -9,15 +9,6 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def filled(cls: type[T], **fields: Any) -> T:
-    """A frozen dataclass made with every one of its fields, as its __init__ would make it, without the
-    object.__setattr__ that __init__ calls per field: for the few made on every vote (an Intent, a vote
-    entry, a wagon). Only for a class with no __post_init__ and no __slots__; tests compare with __init__."""
-    made = object.__new__(cls)
-    made.__dict__.update(fields)
-    return made
-
-
 def parse_time(text: str) -> datetime:
     """An ISO-8601 time ("2026-03-01T20:00:00Z"); a time without a zone is taken as UTC.
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from forumbot.errors import AmbiguousName, ConfigError, UnknownName
 from forumbot.model import PlayerRef
-from forumbot.text import names as names_module
 from forumbot.text.names import STAGES, Resolution, Roster, word_forms
 from forumbot.text.normalize import tokens
 
@@ -468,9 +467,3 @@ def test_random_roster_names_resolve_to_themselves(names: list[str], lang: str) 
         for text, rest in ((name, ""), (f"{name}, он мафия", "он мафия"), (name.upper(), "")):
             res = roster.resolve(text)
             assert (res.name, res.method, res.rest) == (name, "exact", rest), roster.explain(text)
-
-
-@given(st.text(max_size=40))
-def test_fast_fold_matches_normalize_tokens(text: str) -> None:
-    assume("\x00" not in text)
-    assert names_module._fold_words(text) == tokens(text)

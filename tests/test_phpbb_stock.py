@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 from helpers import act, new_game, votes
 
-from forumbot.engine.loading import shared_grammar, shared_roster
+from forumbot.engine.loading import shared_grammar
 from forumbot.errors import ConfigError
 from forumbot.games.mafia.game import view
 from forumbot.model import Event, PlayerRef
 from forumbot.platforms.phpbb import from_options
 from forumbot.render import Renderer
+from forumbot.text.names import Roster
 from forumbot.text.parse import PostParser
 
 
@@ -40,7 +41,7 @@ def test_the_phpbb_config_names_the_boards_extra_bbcodes(monkeypatch: pytest.Mon
 
 
 def test_the_hosts_example_vote_is_not_read_as_a_vote():
-    roster = shared_roster((PlayerRef("Alice"), PlayerRef("Bob")), "en")
+    roster = Roster([PlayerRef("Alice"), PlayerRef("Bob")], lang="en")
     parser = PostParser(shared_grammar("mafia", "en"), roster, None, "Host")
     opening = "Day 1 begins. Vote with [b]vote: Alice[/b]."
     assert parser.parse_text(opening, "bbcode", author="Host").intents == []

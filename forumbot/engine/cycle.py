@@ -20,7 +20,7 @@ from forumbot.engine.host import HostState, looks_like
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
-from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
+from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.storage import Store
 
@@ -66,8 +66,8 @@ def _for_log(event: Event) -> Event:
     keys, every = short
     data = event.data
     if every <= data.keys():   # (a count carries every one: taken without a loop of our own)
-        return filled(Event, kind=event.kind, data=dict(zip(keys, map(data.__getitem__, keys), strict=True)))
-    return filled(Event, kind=event.kind, data={k: data[k] for k in keys if k in data})
+        return Event(event.kind, dict(zip(keys, map(data.__getitem__, keys), strict=True)))
+    return Event(event.kind, {k: data[k] for k in keys if k in data})
 
 
 def _logged(events: list[tuple[Event, str]]) -> list[tuple[Event, str]]:

@@ -41,14 +41,6 @@ def _compiled_grammar(game: str, lang: str, *stamps: tuple[int, int] | None) -> 
     return grammar.with_commands(load_grammar("host", lang).commands, "host commands")
 
 
-@lru_cache(maxsize=16)
-def shared_roster(players: tuple[PlayerRef, ...], lang: str) -> Roster:
-    """A game's roster, built once for every game of the same players and language: a replay (and the host
-    console's replay of a game per page) built each name's forms through pymorphy3 and every table of them
-    again. A Roster is not changed once built, and is a function of these two alone."""
-    return Roster(players, lang=lang)
-
-
 def setup_of(config: GameConfig) -> GameSetup:
     return GameSetup(game=config.game, players=config.players, start=config.start, options=config.options,
                      phase=config.phase, lang=config.lang, host=config.host, dead=config.dead,
@@ -93,7 +85,7 @@ class GameRun:
         grammar = shared_grammar(config.game, config.lang)
         if config.grammar:
             grammar = grammar.with_commands(config.grammar, config.source)
-        roster = shared_roster(tuple(config.players), config.lang)
+        roster = Roster(config.players, lang=config.lang)
         renderer = Renderer(dialect if dialect in DIALECTS else "markdown", config.lang,
                             template_dir=config.templates, overrides=config.phrases,
                             genders={p.name: p.gender for p in config.players if p.gender},
@@ -102,20 +94,16 @@ class GameRun:
         return cls(config, game, PostParser(grammar, roster, config.reading, config.host),
                    renderer, prefix, dict(thread_ids or {}), open_threads)
 
-    # The game's name, config.name: a plain attribute, set with the config (a step asks it a dozen times).
-    name: str = field(init=False, repr=False, compare=False)
-
-    def __setattr__(self, key: str, value: Any) -> None:
-        object.__setattr__(self, key, value)
-        if key == "config":
-            object.__setattr__(self, "name", value.name)
+    @property
+    def name(self) -> str:
+        """The game's name (its config's)."""
+        return self.config.name
 
     def use_roster(self, players: tuple[PlayerRef, ...] | None) -> None:
         """Read names against `players`, and write with their genders (a game that makes its roster as it
         goes: Mafia's sign-ups); None leaves it all as it is. The parser is rebuilt only on a change."""
-        if players is None or players is self.parser.roster.players \
-                or tuple(p.name for p in players) == self.parser.roster.names:
-            return   # the same tuple as last time (a game keeps it while its roster is the same): not compared
+        if players is None or tuple(p.name for p in players) == self.parser.roster.names:
+            return
         # The same reading mode and host as the game was built with: only the roster is new.
         self.parser = PostParser(self.parser.grammar, Roster(players, lang=self.config.lang),
                                  self.config.reading, self.config.host)

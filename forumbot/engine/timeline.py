@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +17,6 @@ from forumbot.model import Event, Flag, Intent, Post
 from forumbot.text.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.engine.timeline")
-_new = object.__new__
 HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
              "modkill PLAYER")
 
@@ -35,9 +34,6 @@ class Step:
     corrections: dict[str, Any] = field(default_factory=dict)   # the host's, by post (forumbot/engine/corrections.py)
 
 
-# play() fills every Step field itself (model.filled): a field added to Step must be added there too.
-assert [f.name for f in fields(Step)] == ["state", "host", "events", "intents", "flags", "processed", "corrections"] \
-    and not hasattr(Step, "__post_init__") and not hasattr(Step, "__slots__")
 
 
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
@@ -54,11 +50,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     `corrections`: the host's corrections in force, by post: a corrected post is read as corrected."""
     game = run.game
     reach = now if reach is None else min(reach, now)
-    # Step(...) as its dataclass __init__ would fill it (model.filled), at a third of the bytecodes of its
-    # default factories.
-    step = _new(Step)   # model.filled's, without its frame
-    step.__dict__.update(state=state, host=host or HostState(), events=[], intents=[], flags=[], processed=[],
-                         corrections=corrections or {})
+    step = Step(state=state, host=host or HostState(), corrections=corrections or {})
     commands = set(map(run.thread_id, game.command_threads(state)))
     # What the game offers, asked once a step rather than at each post (a game's methods do not change).
     guard, roster = getattr(game, "guard_post", None), getattr(game, "roster", None)
@@ -242,7 +234,7 @@ def _for_this_game(run: GameRun, intents: list[Intent], host_games: tuple[str, .
 
 def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:
     """A vote posted where votes do not count (the game thread) is not read, but the host hears of it."""
-    if not run.parser.may_hold_vote(post) or not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
+    if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
     where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
     step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -19,7 +20,7 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import ConfigError, PlatformError
-from forumbot.model import Flag, Post, filled, format_time, parse_time
+from forumbot.model import Flag, Post, format_time, parse_time
 from forumbot.platforms import markers
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.storage.sqlite import Transaction, open_database
@@ -83,7 +84,6 @@ _PMS = ("SELECT id, sender, body, created, subject FROM forum_pms WHERE recipien
 
 
 _ANY_LIKE = "(body LIKE ? OR body LIKE ? OR body LIKE ?)"     # markers.like_patterns
-_new = object.__new__   # (add_posts: a Post made as model.filled makes it)
 
 # A post's permalink on a forum no web forum serves (post_url), and the invisible marker of a message by its
 # key in each dialect (marker, see markers.py).
@@ -222,9 +222,9 @@ class LocalForum:
                     when = parse_time(created)
                 if marker:   # (as the statement put it together)
                     body = body.rstrip("\n") + marker
-                tail.posts.append(filled(Post, platform_id=f"local:{row_id}", thread=thread, author=author,
-                                         created=when, body=body, dialect=self.dialect, edited=None,
-                                         url=self._url(thread, row_id), pm=False))
+                tail.posts.append(Post(platform_id=f"local:{row_id}", thread=thread, author=author,
+                                       created=when, body=body, dialect=self.dialect, edited=None,
+                                       url=self._url(thread, row_id), pm=False))
                 if thread not in tail.asked:
                     tail.strays = True
         return f"local:{row_id}"
@@ -276,11 +276,8 @@ class LocalForum:
             if author != account:   # (as add_post keeps each)
                 if at.tzinfo is not UTC or at.microsecond:   # (as add_post makes it)
                     at = parse_time(created)
-                # (as model.filled makes it, without a frame and a second dict of the fields: every post of a replay)
-                post = _new(Post)
-                post.__dict__.update(platform_id=f"local:{number}", thread=thread, author=author, created=at,
-                                     body=body, dialect=dialect, edited=None, url=url(thread, number), pm=False)
-                kept.append(post)
+                kept.append(Post(platform_id=f"local:{number}", thread=thread, author=author, created=at,
+                                 body=body, dialect=dialect, edited=None, url=url(thread, number), pm=False))
                 if thread not in tail.asked:
                     tail.strays = True
         tail.latest = latest
@@ -298,7 +295,7 @@ class LocalForum:
             self._post_changes += conn.total_changes - before
             tail = self._tail
             if tail is not None:
-                tail.posts = [filled(Post, **{**post.__dict__, "body": body, "edited": parse_time(edited)})
+                tail.posts = [replace(post, body=body, edited=parse_time(edited))
                               if post.platform_id == f"local:{number}" else post for post in tail.posts]
 
     def delete_post(self, platform_id: str) -> None:
@@ -381,11 +378,10 @@ class LocalForum:
         return self._posts(rows), str(until)
 
     def _posts(self, rows: list[_Row]) -> list[Post]:
-        """The Posts of fetched rows (made without Post's per-field __init__: one for every post read)."""
-        dialect, url = self.dialect, self._url
-        return [filled(Post, platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]),
-                       body=r[3], dialect=dialect, edited=parse_time(r[5]) if r[5] else None,
-                       url=url(r[1], r[0]), pm=False) for r in rows]
+        """The Posts of fetched rows."""
+        return [Post(platform_id=f"local:{r[0]}", thread=r[1], author=r[2], created=parse_time(r[4]), body=r[3],
+                     dialect=self.dialect, edited=parse_time(r[5]) if r[5] else None, url=self._url(r[1], r[0]),
+                     pm=False) for r in rows]
 
     def _mark(self, mine: int) -> tuple[int, int]:
         """What has been written to the forum: by other connections (data_version moves when one commits;

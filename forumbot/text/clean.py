@@ -71,13 +71,7 @@ BOLD_CLOSE = "\ue001"
 
 def _newlines(text: str) -> str:
     """\\r\\n and lone \\r (old Mac, some forum exports) become \\n."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
-# What str.splitlines() splits at.
-_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _tidy_lines(text: str) -> str:
@@ -86,16 +80,12 @@ def _tidy_lines(text: str) -> str:
     Lines are split as str.splitlines() splits them (U+2028, \\x0b, \\x85... too), because that is how
     the caller reads them: every line it sees is then stripped, and "\\n" is the only separator left.
     """
-    if _LINE_BREAK.search(text) is None:           # one line (most posts): only its edges to strip
-        return text.strip(_EDGE)
     text = "\n".join([line.strip(_EDGE) for line in text.splitlines()])
-    if "\n\n\n" in text:
-        text = _BLANK_RUNS.sub("\n\n", text)
-    return text.strip("\n")
+    return _BLANK_RUNS.sub("\n\n", text).strip("\n")
 
 
 def _clean_plain(raw: str, marks: bool = False) -> str:
-    return _tidy_lines(_newlines(raw) if "\r" in raw else raw)
+    return _tidy_lines(_newlines(raw))
 
 
 # ---------------------------------------------------------------------------------------------- markdown
@@ -110,8 +100,6 @@ _MD_INDENTED = re.compile(r" {4}| {0,3}\t")
 _MD_BLOCK_START = re.compile(r" {0,3}[>`~\t]| {4}")
 _MD_BLOCK_START_AFTER_NL = re.compile(r"\n(?: {0,3}[>`~\t]| {4})")
 _MD_BLANK_LINE = re.compile(r"\n[ \t]*\n")
-# The characters _markdown_inline's passes are gated on (`, \, >!, ~~, ](, ^, *, _, &).
-_MD_INLINE_MARK = re.compile(r"[`\\>~\]^*_&]")
 _MD_BACKTICKS = re.compile(r"`+")
 # ~~struck~~. A failed attempt means no `~~` follows at all, so the lazy scan never repeats: linear.
 _MD_STRIKE = re.compile(r"~~.*?~~", re.DOTALL)
@@ -143,15 +131,9 @@ _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 def _clean_markdown(raw: str, marks: bool = False) -> str:
     # Reddit's API hands back the body with & < > escaped; undo that before `>` can be seen as a quote.
-    text = html.unescape(raw) if "&" in raw else raw
-    if "\r" in text:
-        text = _newlines(text)
+    text = _newlines(html.unescape(raw) if "&" in raw else raw)
     if _MD_BLOCK_START.match(text) or _MD_BLOCK_START_AFTER_NL.search(text):
         paragraphs = ["\n".join(lines) for lines in _markdown_blocks(text)]
-    elif _MD_INLINE_MARK.search(text) is None:
-        # No block and no character an inline pass looks for (most posts): every paragraph is left as it is,
-        # and a line of spaces between two is blank to _tidy_lines as it is.
-        return _tidy_lines(text)
     else:
         paragraphs = _MD_BLANK_LINE.split(text)
     return _tidy_lines("\n\n".join([_markdown_inline(para, marks) for para in paragraphs]))
@@ -572,13 +554,6 @@ def _html_hidden(tag: Any, name: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------- API
 
-# A post (raw text) in which every pass of clean() would find nothing to do: no invisible character, no bold
-# mark, no line break, no entity or inline markdown mark, no tab (an indented block). Such a post, markdown or
-# plain, is its own text stripped, found by one scan instead of each pass's own (most votes are one such line).
-_NOTHING_TO_CLEAN = re.compile(f"[{_INVISIBLE.pattern[1:-1]}{_LINE_BREAK.pattern[1:-1]}{_MD_INLINE_MARK.pattern[1:-1]}"
-                               f"{BOLD_OPEN}{BOLD_CLOSE}\t]")
-_QUIET_DIALECTS = frozenset({"markdown", "plain"})
-
 _CLEANERS: dict[str, Callable[[str, bool], str]] = {
     "plain": _clean_plain,
     "markdown": _clean_markdown,
@@ -593,15 +568,10 @@ def clean(raw: str, dialect: str, *, marks: bool = False) -> str:
     (newline-separated), each stripped, runs of blank lines collapsed. With `marks`, bold text is kept
     between BOLD_OPEN and BOLD_CLOSE (the `bold` reading mode needs to know what was bold). Raises
     forumbot.errors.ConfigError for an unknown dialect; never raises for any post text."""
-    if dialect in _QUIET_DIALECTS and _NOTHING_TO_CLEAN.search(raw) is None and raw[:1] != " ":
-        # (a leading space may open an indented block: the passes below look)
-        return raw.strip(_EDGE)
     cleaner = _CLEANERS.get(dialect)
     if cleaner is None:
         raise ConfigError(f"unknown text dialect {dialect!r}",
                           fix=f"use one of: {', '.join(DIALECTS)}")
-    if _INVISIBLE.search(raw):
-        raw = _INVISIBLE.sub("", raw)
-    if BOLD_OPEN in raw or BOLD_CLOSE in raw:
-        raw = raw.replace(BOLD_OPEN, "").replace(BOLD_CLOSE, "")   # a player cannot forge bold
+    raw = _INVISIBLE.sub("", raw)
+    raw = raw.replace(BOLD_OPEN, "").replace(BOLD_CLOSE, "")   # a player cannot forge bold
     return cleaner(raw, marks)

@@ -55,8 +55,7 @@ class Command:
 
 
 class Match(NamedTuple):
-    """A line that matched a template: the command and the raw text of each slot. (A tuple: made for every
-    command of every post read, and a frozen dataclass is several times slower to make.)"""
+    """A line that matched a template: the command and the raw text of each slot."""
 
     command: Command
     template: str
@@ -152,19 +151,6 @@ def _compile_template(command: Command, template: str, number: int) -> tuple[str
     return pattern, _Compiled(command, template, group, tuple(slots), literal_length)
 
 
-_UNSEEN: Any = object()
-_new_tuple = tuple.__new__
-_LEADS_KEPT = 4096          # two-character line starts whose regex is kept (a line start's is a pure function)
-
-
-class Finder(NamedTuple):
-    """Grammar.finder's answer: where commands of some kinds may start in a line, and their templates."""
-
-    places: re.Pattern[str]
-    templates: re.Pattern[str]
-    by_first: dict[str, re.Pattern[str]]     # the templates that can start with a character, by it
-
-
 class Grammar:
     """The commands of one game in one language, compiled for matching lines."""
 
@@ -196,67 +182,20 @@ class Grammar:
         self._slot_regex = _alternation(slot_first) if slot_first else None
         self._anchors = tuple(sorted({_anchor(c.template) for _, c in slot_first}))
         self._keys, self._short_keys = _start_keys(c for _, c in lead)
-        # The same keys by kind, for a kind no slot-first template has (may_start(kind=...)): a vote's name
-        # that only another command could start with ("Брэда" and "бр...") needs no matching at all.
-        slot_kinds = {c.command.kind for _, c in slot_first}
-        self._keys_of_kind = {kind: _start_keys(c for _, c in lead if c.command.kind == kind)
-                              for kind in {c.command.kind for _, c in lead} - slot_kinds}
-        # The templates a line may start with, by its first character: one regex of the few that begin
-        # with it rather than the whole alternation (Python tries every alternative in turn). A template
-        # whose first character is not plain is in every one.
-        self._lead = lead
-        firsts = [_first_chars(c) for _, c in lead]
-        self._by_first_of = {ch: [i for i, chars in enumerate(firsts) if chars is None or ch in chars]
-                             for ch in {ch for chars in firsts if chars is not None for ch in chars}}
-        self._everywhere = [i for i, chars in enumerate(firsts) if chars is None]
-        self._by_first: dict[str, re.Pattern[str]] = {}
-        # The regex to try where a line's first two characters are these (None: no template starts so):
-        # may_start() and _lead_regex() in one dict look-up. Bounded: a stranger's text cannot grow it.
-        self._by_lead: dict[str, re.Pattern[str] | None] = {}
-        self._may: dict[tuple[str, str | None], bool] = {}      # may_start's answers, bounded the same way
-        # A Match's slot types by template (the same for every match of it; nobody changes them).
-        self._types = {c.group: {name: kind for name, kind, _ in c.slots} for _, c in compiled}
-        # What a Match of a one-slot template takes from it, in one tuple: (command, template, where it is read,
-        # slot types, slot name, slot group).
-        self._one_slot = {c.group: (c.command, c.template, c.command.where, self._types[c.group], c.slots[0][0],
-                                    c.slots[0][2]) for _, c in compiled if len(c.slots) == 1}
         # The same as a regex (for forumbot.text.reading.starts): what a literal-first command starts with.
         self.start_pattern = _trie(self._keys | self._short_keys)
-        self._finders: dict[frozenset[str], Finder | None] = {}
-        self._compiled = compiled
 
     def match(self, line: str, where: str = "thread") -> Match | None:
         """The command a line starts with, or None. `where` is "thread" or "pm"."""
         text = unicodedata.normalize("NFKC", line)
-        return self._match_at(text, len(text) - len(text.lstrip()), where, None, self.slot_line(text))
+        return self.match_at(text, len(text) - len(text.lstrip()), where, None, self.slot_line(text))
 
-    def match_at(self, text: str, start: int, where: str = "thread", end: int | None = None,
-                 slots_first: bool = True) -> Match | None:
-        """The command that starts at `start` of an already normalized text (reading no further than
-        `end`), or None. `slots_first=False` skips the templates that start with a slot (the caller knows
-        from slot_line() that the line cannot hold one). The Match's positions are positions in `text`."""
-        return self._match_at(text, start, where, end, slots_first)
-
-    def may_start(self, text: str, at: int, kind: str | None = None) -> bool:
-        """Whether a template that starts with literal text could start at `at` (its first two characters).
-        With `kind`: whether match() could find a command of that kind there (False only when no template
-        of the kind could start there, and none of the kind starts with a slot)."""
-        raw = text[at:at + 2]
-        known = self._may.get((raw, kind))      # a pure function of the two characters and the kind
-        if known is None:
-            known = self._may_start(raw, kind)
-            if len(self._may) < _LEADS_KEPT:
-                self._may[raw, kind] = known
-        return known
-
-    def _may_start(self, raw: str, kind: str | None) -> bool:
-        key = raw.lower().replace("ё", "е")
+    def may_start(self, text: str, at: int) -> bool:
+        """Whether a template that starts with literal text could start at `at` (its first two characters)."""
+        key = text[at:at + 2].lower().replace("ё", "е")
         if len(key) == 2 and key[1].isspace():
             key = key[0] + " "
-        keys, short = self._keys, self._short_keys
-        if kind is not None:
-            keys, short = self._keys_of_kind.get(kind, (keys, short))
-        return key in keys or key[:1] in short
+        return key in self._keys or key[:1] in self._short_keys
 
     def slot_line(self, text: str) -> bool:
         """Whether a template that starts with a slot could match somewhere in this line."""
@@ -271,26 +210,23 @@ class Grammar:
         slots_first = self.slot_line(text)
         found = []
         for start in (0, *(m.end() for m in _SENTENCE_END.finditer(text))):
-            match = self._match_at(text, start, where, None, slots_first)
+            match = self.match_at(text, start, where, None, slots_first)
             if match is not None:
                 found.append(match)
         return found
 
-    def _match_at(self, text: str, start: int, where: str, end: int | None = None,
-                  slots_first: bool = True) -> Match | None:
+    def match_at(self, text: str, start: int, where: str = "thread", end: int | None = None,
+                 slots_first: bool = True) -> Match | None:
+        """The command that starts at `start` of an already normalized text (reading no further than
+        `end`), or None. `slots_first=False` skips the templates that start with a slot (the caller knows
+        from slot_line() that the line cannot hold one). The Match's positions are positions in `text`."""
         end = len(text) if end is None else end
         best = None
         lead = start
         while lead < end and text[lead].isspace():
             lead += 1
-        key = text[lead:lead + 2]
-        regex = self._by_lead.get(key, _UNSEEN)
-        if regex is _UNSEEN:
-            regex = self._lead_regex(text[lead]) if self.may_start(text, lead) else None
-            if len(self._by_lead) < _LEADS_KEPT:
-                self._by_lead[key] = regex
-        if regex is not None:
-            best = regex.match(text, start, end)
+        if self.may_start(text, lead):
+            best = self._regex.match(text, start, end)
         if slots_first and self._slot_regex is not None:
             other = self._slot_regex.match(text, start, end)
             if other is not None and (best is None or self._by_group[other.lastgroup or ""].literal_length
@@ -298,74 +234,15 @@ class Grammar:
                 best = other
         if best is None:
             return None
-        group = best.lastgroup or ""
-        one = self._one_slot.get(group)
-        if one is not None:     # most commands (a vote): the general lines below, for one slot, from one tuple
-            command, template, read_in, types, name, slot_group = one
-            if read_in != where and read_in != "any":
-                return None
-            value = best.group(slot_group)
-            first_slot = best.start(slot_group)
-            return _new_tuple(Match, (command, template, {name: value.strip() if value else ""}, types,
-                                      best.start(group), best.end(), first_slot, first_slot))
-        compiled = self._by_group[group]
+        compiled = self._by_group[best.lastgroup or ""]
         if compiled.command.where not in (where, "any"):
             return None
-        types = self._types[compiled.group]
-        if len(compiled.slots) == 1:
-            name, _, group = compiled.slots[0]
-            value = best.group(group)
-            slots = {name: value.strip() if value else ""}
-            first_slot = next_from = best.start(group)
-        else:
-            slots = {name: (best.group(group) or "").strip() for name, _, group in compiled.slots}
-            first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
-            next_from = best.start(compiled.slots[-1][2]) + 1 if len(compiled.slots) > 1 else first_slot
-        # tuple.__new__: the same tuple as Match(...) without the Python frame of its __new__
-        return _new_tuple(Match, (compiled.command, compiled.template, slots, types, best.start(compiled.group),
-                                  best.end(), first_slot, next_from))
-
-    def finder(self, kinds: frozenset[str]) -> Finder | None:
-        """(places, templates, by_first) for commands of these kinds: `places` finds (every place the IGNORECASE
-        keys find and a few more, without IGNORECASE: _places) a place where one of their literal-first
-        templates may start, by its first two characters (as may_start gates _match_at); `templates` is their
-        alternation, tried at such a place;
-        `by_first` the alternation of those that can start with a character, by that character (as
-        _lead_regex: a template whose first character is not plain is in each; a character not in it, such
-        as one that is not plain, is tried with `templates`). A line in which no place matches its
-        templates holds no command of these kinds wherever a reading starts (match_at with no `end`). None
-        when that cannot be told so: a template of these kinds starts with a slot, or with a character
-        whose case the regex engine and str.lower() may fold apart."""
-        if kinds not in self._finders:
-            chosen = [(p, c) for p, c in self._compiled if c.command.kind in kinds]
-            text = [unicodedata.normalize("NFKC", c.template.strip()) for _, c in chosen]
-            if not chosen or any(t.startswith("{") or not all(map(_plain, t[:3])) for t in text):   # (typos swap 3)
-                self._finders[kinds] = None
-            else:
-                keys, short = _start_keys(c for _, c in chosen)
-                firsts = [_first_chars(c) for _, c in chosen]
-                by_first: dict[str, re.Pattern[str]] = {}
-                for key in {ch for chars in firsts if chars is not None for ch in chars}:
-                    regex = re.compile("|".join(p for (p, _), chars in zip(chosen, firsts, strict=True)
-                                                if chars is None or key in chars), re.IGNORECASE)
-                    for char in {key, key.upper(), *(("ё", "Ё") if key == "е" else ())}:
-                        if _plain(char) and char.lower().replace("ё", "е") == key:
-                            by_first[char] = regex
-                self._finders[kinds] = Finder(_places(keys, short),
-                                              re.compile("|".join(p for p, _ in chosen), re.IGNORECASE), by_first)
-        return self._finders[kinds]
-
-    def _lead_regex(self, char: str) -> re.Pattern[str]:
-        """The alternation of the literal-first templates that can start with `char` (in the same order, so
-        the same one wins); the whole alternation for a character that is not plain."""
-        if not _plain(char):
-            return self._regex
-        key = char.lower().replace("ё", "е")
-        found = self._by_first.get(key)
-        if found is None:
-            chosen = self._by_first_of.get(key, self._everywhere)
-            found = self._by_first[key] = _alternation([self._lead[i] for i in chosen])
-        return found
+        slots = {name: (best.group(group) or "").strip() for name, _, group in compiled.slots}
+        types = {name: kind for name, kind, _ in compiled.slots}
+        first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
+        next_from = best.start(compiled.slots[-1][2]) + 1 if len(compiled.slots) > 1 else first_slot
+        return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group), best.end(),
+                     first_slot, next_from)
 
     def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
@@ -390,9 +267,6 @@ def _trie(keys: Iterable[str]) -> str:
         else:
             branches.append(char(first) + "(?:" + "|".join(char(c) for c in sorted(seconds)) + ")")
     pattern = f"(?=[{firsts}])(?:{'|'.join(branches)})" if branches else "(?!)"
-    if len(_TRIE_KEYS) >= _LEADS_KEPT:
-        _TRIE_KEYS.clear()
-    _TRIE_KEYS[pattern] = frozenset(keys)
     return pattern
 
 
@@ -403,58 +277,6 @@ def _by_first(keys: Iterable[str]) -> dict[str, set[str]]:
     for key in keys:
         by_first.setdefault(key[0], set()).add(key[1:])
     return by_first
-
-
-def _cased_branches(by_first: dict[str, set[str]], second_also: str = "") -> list[str]:
-    """A branch a first character of plain keys (_by_first's), matching without IGNORECASE what the key matches
-    with it: a class of the first character's folds, then one of its second characters' (and `second_also`),
-    none for a first character that is a key by itself."""
-    return [f"[{_folds(first)}]" + ("" if "" in seconds else f"[{''.join(map(_folds, sorted(seconds)))}{second_also}]")
-            for first, seconds in sorted(by_first.items())]
-
-
-# The keys of each regex _trie made, by its text (for start_check). Bounded: one a grammar is made.
-_TRIE_KEYS: dict[str, frozenset[str]] = {}
-
-
-def start_check(lookahead: str) -> re.Pattern[str]:
-    r"""re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE), the same answer at every place, for a regex `_trie`
-    made (start_pattern): where the two characters at the place (past the spaces) are plain, their keys
-    compared without IGNORECASE, which matches exactly the same (see _plain) and costs a line a third of it
-    (each of the trie's branches is passed over in C by its first class); else the IGNORECASE regex itself."""
-    keys = _TRIE_KEYS.get(lookahead)
-    if keys is None or not all(_plain(ch) for key in keys for ch in key):
-        return re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE)
-    cased = "|".join(_cased_branches(_by_first(keys)))
-    return re.compile(rf"\s*(?:(?=[{_NOT_PLAIN}]|[^{_NOT_PLAIN}][{_NOT_PLAIN}])(?i:{lookahead})|{cased})")
-
-
-# The characters that are not plain (grammar._plain): the regex engine may fold one of them with a plain one.
-_NOT_PLAIN = "\x7f-\u03ff\u0460-\U0010ffff"
-
-
-def _folds(char: str) -> str:
-    """The plain characters that match `char` (a key's: lower case, ё as е) case-insensitively, for a regex class
-    without IGNORECASE (" ": any whitespace, as _trie's)."""
-    if char == " ":
-        return r"\s"
-    folded = {char, char.upper(), *(("ё", "Ё") if char == "е" else ())}
-    return "".join(sorted(re.escape(c) for c in folded if _plain(c)))
-
-
-def _places(keys: frozenset[str], short: frozenset[str]) -> re.Pattern[str]:
-    """A regex that finds every place _trie(keys | short) finds under IGNORECASE, and a few more, without
-    IGNORECASE: a plain character matches a plain key character case-insensitively exactly when their lower
-    cases are equal (see _plain), and a character that is not plain is taken as matching any. Without
-    IGNORECASE the engine folds no character at each position of a line (a line of talk: about a fifth
-    cheaper). (A key character that is not plain: the IGNORECASE regex.)"""
-    every = keys | short
-    if not every or not all(_plain(ch) for key in every for ch in key):
-        return re.compile(_trie(every), re.IGNORECASE)
-    by_first = _by_first(every)
-    branches = _cased_branches(by_first, _NOT_PLAIN)
-    branches.append(f"[{_NOT_PLAIN}]")   # a first character that is not plain: whatever follows it
-    return re.compile(f"(?=[{''.join(map(_folds, sorted(by_first)))}{_NOT_PLAIN}])(?:{'|'.join(branches)})")
 
 
 def _alternation(compiled: list[tuple[str, _Compiled]]) -> re.Pattern[str]:
@@ -471,24 +293,6 @@ def _anchor(template: str) -> str:
     found = _SLOT.search(after)
     words = (after[:found.start()] if found else after).lower().replace("ё", "е").split()
     return max(words, key=len) if words else ""
-
-
-def _plain(char: str) -> bool:
-    """ASCII or basic Cyrillic: two plain characters match case-insensitively exactly when their lower
-    cases are equal (the regex engine's other equivalences, ı ~ i, ſ ~ s, ᲀ ~ в, all involve a character
-    that is not plain)."""
-    return char < "\x7f" or "\u0400" <= char <= "\u045f"
-
-
-def _first_chars(item: _Compiled) -> frozenset[str] | None:
-    """The characters (lower case, ё as е) a literal-first template can start with, typos and `;` for `:`
-    included; None when one of them is not plain (the template is then tried whatever the line starts with)."""
-    text = unicodedata.normalize("NFKC", item.template.strip())
-    if not _plain(text[:1]) or not _plain(text[:1].lower()):
-        return None
-    keys, short = _start_keys([item])
-    chars = frozenset(key[0] for key in keys) | frozenset(key[:1] for key in short)
-    return chars if chars and all(_plain(ch) and ch == ch.lower() for ch in chars) else None
 
 
 def _start_keys(compiled: Iterable[_Compiled]) -> tuple[frozenset[str], frozenset[str]]:

@@ -73,7 +73,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -110,16 +109,10 @@ LEADING_PREPOSITIONS = frozenset({
 _WORD = re.compile(r"[\w]+(?:['’.\-][\w]+)*")
 _CYRILLIC = re.compile(r"[а-яё]")
 _LOOSE = str.maketrans({"э": "е", "'": None, "’": None, ".": None, "-": None})
-_span_of = re.Match.span
-_key_of = operator.itemgetter(0)        # a _Word's folded key
-_new_tuple = tuple.__new__
 _BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a name
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
 STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy")
-# A text of letters and digits (ASCII and basic Cyrillic) in words one space apart: NFC, NFKC and casefold
-# leave it as lower() does, and the chain's words are its words (resolve's direct answers).
-_PLAIN_RUN = re.compile(r"[0-9A-Za-zА-яЁё]+(?: [0-9A-Za-zА-яЁё]+)*")
 _MENTION = re.compile(r"\s*(?:/?u/|@)(?=\w)", re.IGNORECASE)
 LONG_HANDLE = 8                 # a one-word handle this long also offers its first 4-7 letters to fuzzy
 
@@ -129,7 +122,7 @@ LONG_HANDLE = 8                 # a one-word handle this long also offers its fi
 
 
 class Resolution(NamedTuple):
-    """How the start of a text was read as a player name. (A tuple: made for every name of every post read.)"""
+    """How the start of a text was read as a player name."""
 
     query: str                          # the text that was looked at
     name: str | None                    # the roster name, or None
@@ -334,7 +327,6 @@ class Roster:
         self._prefix: dict[str, frozenset[int]] = {}
         self._fuzzy: dict[int, tuple[list[str], list[tuple[int, ...]]]] = {}   # words → (choices, players)
         self._name_words: set[str] = set()          # every single word any table knows (preposition check)
-        self._whole_tables = (("exact", self._exact), ("alias", self._alias), ("inflection", self._inflected))
 
         spellings = self._check(self.players)
         fuzzy: dict[int, dict[str, set[int]]] = {}
@@ -347,37 +339,11 @@ class Roster:
         self.max_words = max((len(w) for words_of in spellings for w in words_of), default=1)
         self._shapes = Shapes((index, spelling) for index, player in enumerate(self.players)
                               for spelling in (player.name, *player.aliases))
-        # The three whole-name tables as one, each key with the method of the first table that has it: one
-        # look-up a length instead of three.
+        # Stages 1-3 as one table, each key with the method of the first stage that has it.
         self._whole: dict[str, tuple[str, frozenset[int]]] = {}
-        for method, table in self._whole_tables:
-            for key, players in table.items():
-                self._whole.setdefault(key, (method, players))
-        self._direct = self._direct_answers()
-
-    def _direct_answers(self) -> dict[str, tuple[str | None, str, tuple[str, ...]]]:
-        """What resolve() answers for a text that is exactly a whole name (a name, an alias or one of their
-        forms), or one word that is part of a name and no whole one, when the text is a plain run of words
-        (_PLAIN_RUN): (name or None, method, candidates), by the folded text. For such a text the chain's
-        first stage that finds anything finds it at its longest run, the whole text, so its answer is this
-        one; resolve() takes it without splitting, folding and trying run after run."""
-        out: dict[str, tuple[str | None, str, tuple[str, ...]]] = {}
-        tables: list[tuple[str, str, frozenset[int]]] = [(key, method, players)
-                                                         for key, (method, players) in self._whole.items()]
-        if self.max_words > 1:      # a one-word text reaches the partial stage only when names have 2+ words
-            tables += [(key, "partial", players) for key, players in self._partial.items()
-                       if " " not in key and key not in self._whole]
-        for key, method, players in tables:
-            words = key.split(" ")
-            # Only keys the slow path reads as these very words: plain, no longer than the longest name, and
-            # no leading preposition it would skip.
-            if _PLAIN_RUN.fullmatch(key) is None or len(words) > self.max_words or (
-                    len(words) > 1 and words[0] in LEADING_PREPOSITIONS and words[0] not in self._name_words):
-                continue
-            chosen = sorted(players)
-            out[key] = ((self.names[chosen[0]], method, ()) if len(chosen) == 1
-                        else (None, "ambiguous", tuple(self.names[i] for i in chosen)))
-        return out
+        for method, table in (("exact", self._exact), ("alias", self._alias), ("inflection", self._inflected)):
+            for key, indexes in table.items():
+                self._whole.setdefault(key, (method, indexes))
 
     # -- building -------------------------------------------------------------------------------------------
 
@@ -477,16 +443,7 @@ class Roster:
         """The player named at the START of `text`; words after the name are returned in `rest`.
 
         Never raises: whatever the text, the answer is a Resolution."""
-        # Most slots of a vote are a name as written, nothing around it: one look-up (see _direct_answers).
-        direct = self._direct.get(text.lower().replace("ё", "е"))
-        if direct is not None and _PLAIN_RUN.fullmatch(text) is not None:
-            # tuple.__new__: Resolution(text, *direct..., matched=text) without the frame of its __new__
-            return _new_tuple(Resolution, (text, direct[0], direct[1], text, "", direct[2], None))
-        return self._resolve(text)
-
-    def _resolve(self, text: str) -> Resolution:
-        """resolve() through the whole chain, without its direct answers (tests compare the two)."""
-        text = unicodedata.normalize("NFC", text) if not text.isascii() else text
+        text = unicodedata.normalize("NFC", text)
         mention = _MENTION.match(text)
         if mention is not None:
             text = text[mention.end():]
@@ -502,24 +459,15 @@ class Roster:
     def _leading_words(self, text: str) -> list[_Word]:
         """The first words of `text`, folded, at most as many as the longest name; one leading
         preposition that is not a name word is skipped."""
-        if _BREAKS.isdisjoint(text):        # most names: nothing can end the run early
-            spans = list(map(_span_of, itertools.islice(_WORD.finditer(text), self.max_words + 1)))
-        else:
-            spans = []
-            for match in itertools.islice(_WORD.finditer(text), self.max_words + 1):
-                if spans and not _BREAKS.isdisjoint(text[spans[-1][1]:match.start()]):
-                    break                                       # "Alice, Bob": a comma ends a name
-                spans.append(match.span())
-        if not spans:
-            return []
-        keys = _fold_words(text[spans[0][0]:spans[-1][1]])     # one fold for the whole leading run
-        if len(keys) == len(spans):
-            words = list(zip(keys, *zip(*spans, strict=True), strict=True))   # (key, start, end), in C
-        else:                                                   # NFKC split a word ("½" → "1⁄2")
-            words = [(key, start, end) for start, end in spans for key in _fold_words(text[start:end])]
+        spans: list[tuple[int, int]] = []
+        for match in itertools.islice(_WORD.finditer(text), self.max_words + 1):
+            if spans and not _BREAKS.isdisjoint(text[spans[-1][1]:match.start()]):
+                break                                       # "Alice, Bob": a comma ends a name
+            spans.append(match.span())
+        words = [(key, start, end) for start, end in spans for key in tokens(text[start:end])]
         if len(words) > 1 and words[0][0] in LEADING_PREPOSITIONS and words[0][0] not in self._name_words:
             del words[0]
-        return words[: self.max_words] if len(words) > self.max_words else words
+        return words[:self.max_words]
 
     def _found(self, text: str, words: list[_Word], n: int, method: str, players: Iterable[int],
                score: float | None = None) -> Resolution:
@@ -527,24 +475,22 @@ class Roster:
         chosen = sorted(players)
         start, end = words[0][1], words[n - 1][2]
         matched, rest = text[start:end], text[end:].lstrip(_REST_LEAD).rstrip()
-        if len(chosen) == 1:    # tuple.__new__: Resolution(...) without the Python frame of its __new__
-            return _new_tuple(Resolution, (text.strip(), self.names[chosen[0]], method, matched, rest, (), score))
+        if len(chosen) == 1:
+            return Resolution(text.strip(), self.names[chosen[0]], method, matched, rest, (), score)
         return Resolution(text.strip(), None, "ambiguous", matched, rest,
                           tuple(self.names[i] for i in chosen), score)
 
     def _whole_name(self, text: str, words: list[_Word]) -> Resolution | None:
         # The longest run first; at one length exact, then alias, then inflected forms.
-        keys = list(map(_key_of, words))
-        whole = self._whole
         for n in range(len(words), 0, -1):
-            found = whole.get(" ".join(keys[:n]))
+            found = self._whole.get(" ".join(key for key, _, _ in words[:n]))
             if found is not None:
                 return self._found(text, words, n, *found)
         return None
 
     def _partial_name(self, text: str, words: list[_Word]) -> Resolution | None:
         for n in range(min(len(words), self.max_words - 1), 0, -1):
-            players = self._partial.get(" ".join(map(_key_of, words[:n])))
+            players = self._partial.get(" ".join(key for key, _, _ in words[:n]))
             if players:
                 return self._found(text, words, n, "partial", players)
         return None
@@ -679,13 +625,6 @@ def _slips(query: str) -> list[str]:
     if len(query) >= 5:
         out += [query[:i] + key + query[i + 1:] for i, ch in enumerate(query) for key in _NEIGHBOURS.get(ch, "")]
     return out
-
-
-def _fold_words(text: str) -> list[str]:
-    """`normalize.tokens(text)`, without collapsing whitespace the word pattern skips anyway (faster)."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    return _WORD.findall(text.casefold().replace("ё", "е"))
 
 
 def _put(table: dict[str, frozenset[int]], key: str, index: int) -> None:

@@ -18,7 +18,4 @@ def fold(text: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """The folded words of `text`, punctuation between words dropped."""
-    # fold() without collapsing the whitespace no word holds, nor NFKC for ASCII (its own normal form)
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    return _TOKEN.findall(text.casefold().replace("ё", "е"))
+    return _TOKEN.findall(fold(text))

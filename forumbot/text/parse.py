@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from forumbot.errors import ConfigError
 from forumbot.model import Flag, Intent, PlayerRef, Post
-from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
+from forumbot.text.clean import clean
 from forumbot.text.grammar import Grammar, Match
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
@@ -30,9 +30,9 @@ from forumbot.text.reading import (
     NOT_NOW,
     READINGS,
     SELF_WORDS,
-    SENTENCE_LIMIT,
-    TERMINATOR,
     Line,
+    default_reading,
+    is_question,
     lines_of,
     starts,
     words_before,
@@ -44,7 +44,6 @@ _FIELD_OF_SLOT = {"player": "target"}
 VOTE_KINDS = frozenset({"vote", "unvote", "no_lynch"})
 MAX_COMMANDS = 100           # commands read from one post; no real post has more
 _WHOLE_NAME = frozenset({"exact", "alias", "inflection"})
-_TARGET_STOPS = LEADING_PREPOSITIONS | CHAT_TARGETS     # a target's first words _check_target looks at
 _CLOSERS = re.compile(r"\[/[^\[\]]*\]|[\s:;.!\-]+")
 
 
@@ -53,12 +52,10 @@ def _bare(text: str) -> str:
     return _CLOSERS.sub("", text.lower().replace("ё", "е"))
 
 
-_READS_KEPT = 4096     # one-slot commands whose reading is kept (PostParser._keep_read)
-
 _CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 
 
-@dataclass(init=False)
+@dataclass
 class Parsed:
     """What one post asks for, in order, and what the host should look at."""
 
@@ -69,16 +66,6 @@ class Parsed:
     # How each name slot was read, by command: (its slots, {slot: Resolution}). Only `parse --explain` shows
     # it, so the lines of `names` are written when asked for, not for every post the bot reads.
     read: list[tuple[dict[str, str], dict[str, Resolution]]] = field(default_factory=list)
-
-    def __init__(self, intents: list[Intent] | None = None, flags: list[Flag] | None = None, found: int = 0,
-                 more: str | None = None,
-                 read: list[tuple[dict[str, str], dict[str, Resolution]]] | None = None) -> None:
-        # Written out: the dataclass's own __init__ costs a post twice the bytecodes (its default factories).
-        self.intents = [] if intents is None else intents
-        self.flags = [] if flags is None else flags
-        self.found = found
-        self.more = more
-        self.read = [] if read is None else read
 
     @property
     def names(self) -> list[str]:
@@ -91,7 +78,7 @@ class Parsed:
 
 
 class _Source(NamedTuple):
-    """Where a post's commands come from (a tuple: made for every post read, in C)."""
+    """Where a post's commands come from."""
 
     author: str
     post_id: str
@@ -99,11 +86,6 @@ class _Source(NamedTuple):
     url: str
 
 
-_new_tuple = tuple.__new__
-_new = object.__new__       # model.filled inline: the object, then its fields in its __dict__
-# _intent fills every Intent field itself (model.filled): a field added to Intent must be added there too.
-assert [f.name for f in fields(Intent)] == ["kind", "data", "post_id", "author", "at", "line", "url"] \
-    and not hasattr(Intent, "__post_init__") and not hasattr(Intent, "__slots__")
 NOT_BOLD = "not bold: this game counts only bold votes or vote tags"
 # Why a vote-like line did not count → its code (phrases `error_not_counted_<code>` in render/phrases).
 NOT_COUNTED_CODES = {"a question": "question", "more words follow: part of a sentence": "sentence",
@@ -134,15 +116,12 @@ class PostParser:
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
-        self._read: dict[tuple[Any, ...], tuple[Any, str, dict[str, Any], dict[str, Resolution]]] = {}   # _keep_read
-        self._read_roster: Any = roster
         # The no-lynch phrases by their first word: a vote's name is compared with those that start like it.
         self._no_lynch: dict[str, list[tuple[str, ...]]] = {}
         for word in grammar.no_lynch_words:
             phrase = tuple(tokens(word))
             if phrase:
                 self._no_lynch.setdefault(phrase[0], []).append(phrase)
-        self._vote_finder = grammar.finder(VOTE_KINDS)     # for may_hold_vote
         # What a vote template says before its name ("vote:", "[vote]"): alone, it is a vote for nobody.
         self._heads = frozenset(_bare(template.split("{", 1)[0]) for command in grammar.commands
                                 if command.kind == "vote" for template in command.templates if "{" in template)
@@ -151,57 +130,24 @@ class PostParser:
         """The reading mode for a post in this dialect (private messages: always `commands`)."""
         if where == "pm":
             return "commands"
-        return self.reading or self.grammar.readings.get(dialect, "commands")     # default_reading, inline
+        return self.reading or default_reading(self.grammar.readings, dialect)
 
     def parse(self, post: Post) -> Parsed:
         """The intents of a stored post (its thread decides thread or PM commands)."""
-        source = _new_tuple(_Source, (post.author, post.platform_id, post.created, post.url))
-        if post.pm:
-            return self._parse(post.body, post.dialect, "pm", "commands", source)
-        # self.mode(post.dialect), without its frame
-        return self._parse(post.body, post.dialect, "thread",
-                           self.reading or self.grammar.readings.get(post.dialect, "commands"), source)
-
-    def may_hold_vote(self, post: Post) -> bool:
-        """False when parse(post) gives no vote, unvote or no-lynch vote whatever the thread, the reading
-        mode or the author: no template of those kinds matches at any place of a line where one may start
-        (Grammar.finder), and those are the only commands such an intent is read from. The cheap answer for a
-        post where votes do not count (the game's talk), read in full only when it may hold one."""
-        found = self._vote_finder
-        if found is None:
-            return True
-        cleaned = unicodedata.normalize("NFKC", clean(post.body, post.dialect, marks=True))
-        if BOLD_OPEN in cleaned or BOLD_CLOSE in cleaned:
-            return True     # bold spans bound a match (match_at's `end`): not told apart here
-        search, templates, by_first = found
-        search = search.search
-        for line in cleaned.split("\n") if "\n" in cleaned else (cleaned,):   # lines_of's lines, no bold
-            place = search(line)
-            while place is not None:     # every place, overlapping ones too: the next is looked for one on
-                at = place.start()
-                # Only the templates that can start with its character (all of them, for one that is not plain).
-                if by_first.get(line[at], templates).match(line, at) is not None:
-                    return True
-                place = search(line, at + 1)
-        return False
+        where = "pm" if post.pm else "thread"
+        return self._parse(post.body, post.dialect, where, self.mode(post.dialect, where),
+                           _Source(post.author, post.platform_id, post.created, post.url))
 
     def parse_text(self, text: str, dialect: str = "plain", *, where: str = "thread", author: str = "",
                    post_id: str = "", at: datetime | None = None, url: str = "",
                    reading: str | None = None) -> Parsed:
         """The intents of raw post text. Never raises for any text (a bad dialect is a ConfigError)."""
         mode = self.mode(dialect, where) if reading is None or where == "pm" else reading
-        return self._parse(text, dialect, where, mode, _new_tuple(_Source, (author, post_id, at, url)))
+        return self._parse(text, dialect, where, mode, _Source(author, post_id, at, url))
 
     def _parse(self, text: str, dialect: str, where: str, mode: str, source: _Source) -> Parsed:
         parsed = Parsed()
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
-        if "\n" not in cleaned and BOLD_OPEN not in cleaned and BOLD_CLOSE not in cleaned:
-            # One line and nothing bold (most posts): the loop below for lines_of's one Line, without it.
-            if cleaned.strip():
-                self._read_line(parsed, _new_tuple(Line, (cleaned, ())), mode, where, source)
-                if parsed.found >= MAX_COMMANDS:
-                    self._too_many(parsed, source)
-            return parsed
         more: str | None = None   # the text slot that takes the following lines (a note of several lines)
         for line in lines_of(cleaned):
             before, last = parsed.found, len(parsed.intents)
@@ -230,22 +176,6 @@ class PostParser:
         grammar, text = self.grammar, line.text
         slots_first = grammar.slot_line(text)
         places = starts(line, mode, "" if slots_first else grammar.start_pattern)
-        if type(places) is tuple and not line.bold:
-            # One place at most and no bold (most lines: starts() gives a tuple only for a line of one piece):
-            # the loops below for it, without their bookkeeping, when its command has a target (else nothing
-            # may follow it, "Unvote Vote Bob": the loops below read it).
-            if not places:
-                return
-            at, why = places[0]
-            found = grammar._match_at(text, at, where, None, slots_first)
-            if found is None:
-                if why == "tag" and where == "thread":
-                    self._keyword_only(parsed, text, at, None, source)
-                return
-            if found.slots:
-                parsed.found += 1
-                self._consider(parsed, line, found, why, mode, None, source)
-                return
         for at, why in places:
             if parsed.found >= MAX_COMMANDS:
                 break
@@ -253,19 +183,19 @@ class PostParser:
                 continue
             span = line.bold_span(at) if line.bold else None
             first = True
-            while at is not None and parsed.found < MAX_COMMANDS:
-                found = (self._match(text, at, span, where, slots_first) if span is not None
-                         else grammar._match_at(text, at, where, None, slots_first))   # _match without bold
+            next_at: int | None = at
+            while next_at is not None and parsed.found < MAX_COMMANDS:
+                found = self._match(text, next_at, span, where, slots_first)
                 if found is None:
                     if first and (span is not None or why == "tag") and where == "thread":
-                        self._keyword_only(parsed, line.text, at, span, source)
+                        self._keyword_only(parsed, line.text, next_at, span, source)
                     break
                 first = False
                 done = found.next_from
                 parsed.found += 1
                 self._consider(parsed, line, found, why, mode, span, source)
                 # "Unvote Vote Bob": a command without a target may be followed at once by another.
-                at = found.end if not found.slots else None
+                next_at = found.end if not found.slots else None
 
     def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str,
                slots_first: bool) -> Match | None:
@@ -276,7 +206,7 @@ class PostParser:
             if found is not None and found.command.kind in VOTE_KINDS \
                     and all(_bare(value) for value in found.slots.values()):
                 return found        # else the name follows the bold: "[b]vote:[/b] Alice"
-        return self.grammar._match_at(text, at, where, None, slots_first)   # match_at without its wrapper
+        return self.grammar.match_at(text, at, where, None, slots_first)
 
     def _consider(self, parsed: Parsed, line: Line, found: Match, why: str, mode: str,
                   span: tuple[int, int] | None, source: _Source) -> None:
@@ -327,11 +257,7 @@ class PostParser:
         if found.template.startswith("[") or found.command.kind not in VOTE_KINDS:
             return                      # a tag is never chat; night actions and moves are read as before
         bound = span[1] if mode == "bold" and span is not None else len(text)
-        # is_question(text, found.literal_end, bound), without its frame, and without a regex call where the
-        # sentence's reach holds no "?" (most commands): the first "?" is its end when no other end comes first.
-        after = found.literal_end
-        asked = text.find("?", after, min(bound, after + SENTENCE_LIMIT))
-        if asked >= 0 and TERMINATOR.search(text, after, asked) is None:
+        if is_question(text, found.literal_end, bound):
             raise _Chat("a question")
         if why == "word":
             before = words_before(text, found.start)
@@ -357,7 +283,7 @@ class PostParser:
     # -- one command -------------------------------------------------------------------------------------
 
     def _is_no_lynch(self, words: tuple[str, ...]) -> bool:
-        phrases = self._no_lynch.get(words[0]) if words else None   # most names start no no-lynch phrase
+        phrases = self._no_lynch.get(words[0]) if words else None
         return phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases)
 
     def _data_of(self, command: Any) -> dict[str, Any]:
@@ -366,8 +292,6 @@ class PostParser:
 
     def _inner(self, kind: str, raw: str) -> str:
         """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
-        if not self.grammar.may_start(raw, 0, kind):
-            return raw                          # the common case: a name, not a command of this kind
         inner = self.grammar.match(raw)
         if inner is not None and inner.command.kind == kind and "player" in inner.slots:
             return inner.slots["player"]
@@ -376,54 +300,31 @@ class PostParser:
     def _intent(self, found: Match, line: str, mode: str,
                 source: _Source) -> tuple[Intent, list[Flag], dict[str, Resolution]]:
         """The intent of one command, the flags it raises, and how each name slot was read."""
-        slots = found.slots
-        if len(slots) == 1 and self._read_roster is self.roster:
-            # A one-slot command read before with the same text in its slot (players write the same few names
-            # all day): what it was read as then, for this post (see _keep_read).
-            read = self._read.get((found.template, *slots.values(), mode))
-            if read is not None and read[0] is found.command:
-                data = dict(read[2])
-                if "matched" in data:
-                    data["matched"] = dict(data["matched"])
-                intent = _new(Intent)     # model.filled's Intent, without its frame
-                intent.__dict__.update(kind=read[1], data=data, post_id=source.post_id, author=source.author,
-                                       at=source.at, line=line, url=source.url)
-                return intent, [], dict(read[3])
         kind = found.command.kind
         data = self._data_of(found.command)
         flags: list[Flag] = []
         how: dict[str, Resolution] = {}
-        by_author = False   # a self-vote's reading ("vote: me") depends on who wrote it
-        for slot, raw in slots.items():
+        for slot, raw in found.slots.items():
             slot_type = found.slot_types[slot]
             name = _FIELD_OF_SLOT.get(slot, slot)
             if slot_type != "player":
                 data[name] = raw
                 continue
-            if self.grammar._may.get((raw[:2], kind)) is not False:    # grammar.may_start(raw, 0, kind), kept
-                raw = self._inner(kind, raw)
+            raw = self._inner(kind, raw)
             voting = kind in VOTE_KINDS
-            # _bare(raw) is not empty when raw starts with a letter or a digit (no closing tag, space or
-            # punctuation it drops): most names.
-            if voting and not raw[:1].isalnum() and not _bare(raw):
+            if voting and not _bare(raw):
                 raise _Chat("a vote that names nobody")
             words = tuple(tokens(raw))   # the slot's folded words, once for every check below
-            if kind == "vote" and words:   # self._is_no_lynch(words), without its frame
-                phrases = self._no_lynch.get(words[0])     # most names start no no-lynch phrase
-                if phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases):
-                    kind = "no_lynch"
-                    continue
+            if kind == "vote" and self._is_no_lynch(words):
+                kind = "no_lynch"
+                continue
             resolution = self.roster.resolve(raw)
-            by_author = by_author or (bool(words) and words[0] in SELF_WORDS)
             if kind == "vote" and (mode == "bold" or found.template.startswith("[")):
                 resolution = self._self_vote(words, resolution, source.author)
-            # _check_target finds nothing to say unless the first word is a preposition or a chat word, or
-            # words follow a name read outside bold text.
-            if voting and ((words and words[0] in _TARGET_STOPS)
-                           or (resolution.rest and resolution.name is not None and mode != "bold")):
+            if voting:
                 self._check_target(words, resolution, mode)
             how[slot] = resolution
-            if resolution.name is not None:      # resolution.ok, without the property's frame
+            if resolution.ok:
                 data[name] = resolution.name
                 if resolution.method != "exact":
                     data.setdefault("matched", {})[name] = f"{resolution.matched} ({resolution.method})"
@@ -447,29 +348,9 @@ class PostParser:
                               candidates=resolution.candidates, line=line))
         if kind == "vote" or (kind == "no_lynch" and "final" in data):
             data["final"] = bool(data.get("final", False))
-        # Intent(...) as its frozen dataclass __init__ would fill it (model.filled), at a third of the bytecodes.
-        intent = _new(Intent)     # model.filled's Intent, without its frame
-        intent.__dict__.update(kind=kind, data=data, post_id=source.post_id, author=source.author, at=source.at,
-                               line=line, url=source.url)
-        if len(slots) == 1 and not flags and not by_author:
-            self._keep_read(found, mode, kind, data, how)
+        intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,
+                        url=source.url)
         return intent, flags, how
-
-    def _keep_read(self, found: Match, mode: str, kind: str, data: dict[str, Any],
-                   how: dict[str, Resolution]) -> None:
-        """Keep how a one-slot command was read, by (its template, its slot's text, the reading mode), with the
-        command itself, which a look-up checks by identity: the same text reads the same for every author but
-        in a self-vote, whatever the post (a name's reading, its checks and the command's data are pure
-        functions of the command, the slot's text, the mode and whether the template is a tag, and of the
-        parser's roster, grammar and host; the template's text tells the last, and is a key cheaper to make
-        than the command's id). Only a reading that counts and raises no flag is kept; the roster's identity
-        is checked (a test swaps it). Bounded: a stranger's text cannot grow it."""
-        if self._read_roster is not self.roster:
-            self._read, self._read_roster = {}, self.roster
-        if len(self._read) < _READS_KEPT:
-            self._read[(found.template, *found.slots.values(), mode)] = (
-                found.command, kind, {**data, "matched": dict(data["matched"])} if "matched" in data else dict(data),
-                dict(how))
 
     def _self_vote(self, words: tuple[str, ...], resolution: Resolution, author: str) -> Resolution:
         """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player."""
@@ -485,7 +366,7 @@ class PostParser:
             words = words[1:]
         if words and words[0] in CHAT_TARGETS and resolution.method not in _WHOLE_NAME:
             raise _Chat("the target is not a name")
-        if resolution.name is not None and mode != "bold":          # resolution.ok
-            rest = resolution.rest     # most names end their line: nothing after them to read
-            if rest and not CONDITIONS.isdisjoint(words_until_break(rest, 0, len(rest))):
+        if resolution.ok and mode != "bold":
+            rest = resolution.rest
+            if not CONDITIONS.isdisjoint(words_until_break(rest, 0, len(rest))):
                 raise _Chat("a condition follows")

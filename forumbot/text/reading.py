@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN
-from forumbot.text.grammar import READINGS, start_check
+from forumbot.text.grammar import READINGS
 
 __all__ = ["READINGS", "Line", "default_reading", "lines_of", "starts"]
 
@@ -43,24 +43,11 @@ __all__ = ["READINGS", "Line", "default_reading", "lines_of", "starts"]
 # opening tag, after "and"/"then" ("Unvote and vote Bob").
 _BOUNDARY = re.compile(r"[.!?…]+\s+|[,;]\s*|\[/[^\[\]\n]{0,40}\]\s*|(?=\[[^\[\]/\s])"
                        r"|\s(?:and|then|&|и|потом)\s+", re.IGNORECASE)
-# What every _BOUNDARY match holds, found without IGNORECASE (which makes the regex engine fold each character
-# it looks at) and with a first character the engine skips to in C: its punctuation or any character that is not
-# plain (ASCII or basic Cyrillic: grammar._plain), else a joining word between plain spaces, its letters in either
-# case (for plain characters that is all IGNORECASE matches). A line in which neither is found is one piece.
-_MAY_SPLIT = re.compile("[.!?,;\\[\u0080-\u03ff\u0460-\U0010ffff]")
-_PLAIN_SPACE = r"[\t-\r\x1c-\x1f ]"
-_MAY_JOIN = re.compile(rf"{_PLAIN_SPACE}(?:[aA][nN][dD]|[tT][hH][eE][nN]|&|[иИ]|[пП][оО][тТ][оО][мМ]){_PLAIN_SPACE}")
-# The two in one search (what starts() asks: a regex call costs ~2,000 instructions before any work): a character
-# of _MAY_SPLIT, or a plain space that starts a _MAY_JOIN, skipped to in C by one class.
-_MAY_BREAK = re.compile(f"[{_MAY_SPLIT.pattern[1:-1]}{_PLAIN_SPACE[1:-1]}]"
-                        f"(?:(?<={_PLAIN_SPACE}){_MAY_JOIN.pattern[len(_PLAIN_SPACE):]}|(?<!{_PLAIN_SPACE}))")
 _MARK = re.compile(f"[{BOLD_OPEN}{BOLD_CLOSE}]")
 TERMINATOR = re.compile(r"[.!?…\n]")     # where a sentence ends (is_question)
 _SENTENCE_BREAK = re.compile(r"[.!?…]\s|[.!?…]$")
 _WORDS = re.compile(r"[\w'’]+")
 _PIECE_END = re.compile(r"[.,;!?…]")
-_new_tuple = tuple.__new__     # Line(...) without the Python frame of a NamedTuple's __new__
-_end_of = re.Match.end
 SENTENCE_LIMIT = 300         # how far a guard looks for the end of a sentence
 
 # Words that cannot be the target of a real vote unless they are a player's name.
@@ -87,8 +74,7 @@ CONDITIONS = frozenset("if unless если ежели".split())
 
 
 class Line(NamedTuple):
-    """One line of a cleaned post, bold marks removed; `bold` holds the bold spans as (start, end). (A tuple:
-    made for every line of every post read.)"""
+    """One line of a cleaned post, bold marks removed; `bold` holds the bold spans as (start, end)."""
 
     text: str
     bold: tuple[tuple[int, int], ...] = ()
@@ -108,10 +94,6 @@ def default_reading(readings: dict[str, str], dialect: str) -> str:
 
 def lines_of(cleaned: str) -> list[Line]:
     """The lines of text cleaned with marks=True, each with its bold spans (a bold span may run over lines)."""
-    if BOLD_OPEN not in cleaned and BOLD_CLOSE not in cleaned:     # most posts: no bold, no spans
-        if "\n" not in cleaned:
-            return [_new_tuple(Line, (cleaned, ()))]
-        return [_new_tuple(Line, (raw, ())) for raw in cleaned.split("\n")]
     out: list[Line] = []
     depth = 0
     for raw in cleaned.split("\n"):
@@ -143,83 +125,25 @@ def lines_of(cleaned: str) -> list[Line]:
     return out
 
 
-class _Checked(dict[tuple[str, str], bool]):
-    """Whether a lookahead's check matches a line (`_finders`' check.match(text, 0)), by the lookahead and the two
-    characters the line starts with past its spaces: the check's keys read two characters at most, so its answer
-    is a pure function of them, and a look-up here costs a fraction of a regex call (~2,000 instructions before
-    any work). Bounded: a stranger's text cannot grow it."""
-
-    def __missing__(self, key: tuple[str, str]) -> bool:
-        lookahead, two = key
-        found = _finders(lookahead)[2].match(two) is not None   # (`two` starts past the spaces)
-        if len(self) < _CHECKED_KEPT:
-            self[key] = found
-        return found
-
-
-_CHECKED_KEPT = 4096
-_CHECKED = _Checked()
-
-
 @functools.lru_cache(maxsize=64)
 def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
     """The boundary, word-start and start-check patterns for `lookahead` (what a command may start with),
     so that the regex engine, not a Python loop, skips the places where no command can start."""
     look = f"(?=\\s*(?:{lookahead}))" if lookahead else ""
-    boundary = re.compile(f"(?=[.!?…,;\\[\\s])(?:{_BOUNDARY.pattern}){look}", re.IGNORECASE)
+    boundary = re.compile(f"(?:{_BOUNDARY.pattern}){look}", re.IGNORECASE)
     word = re.compile(f"(?:{lookahead})" if lookahead else r"[\w#/\[]", re.IGNORECASE)
-    check = start_check(lookahead) if lookahead else None   # (\s*(?:lookahead), IGNORECASE's answers)
+    check = re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE) if lookahead else None
     return boundary, word, check
 
 
-def starts(line: Line, mode: str, lookahead: str = "") -> Iterable[tuple[int, str]]:
+def starts(line: Line, mode: str, lookahead: str = "") -> Iterator[tuple[int, str]]:
     """Where a command may start in a line (`lookahead`: what a command may start with, a grammar's
-    start_pattern, which reads two characters at most: a line's start check is kept by those two, _Checked;
-    empty: anything), in order: (position of its first non-space character, why) with why one of `start` (a line,
-    sentence or piece start), `bold` (a bold span), `tag` (an opening tag), `word` (any word, natural mode).
-    In `bold` mode the `start`s outside bold text are kept as `plain` (read only to flag them). Lazy: a
-    reader that stops early never pays for the rest of a long line."""
+    start_pattern; empty: anything), in order: (position of its first non-space character, why) with why one
+    of `start` (a line, sentence or piece start), `bold` (a bold span), `tag` (an opening tag), `word` (any
+    word, natural mode). In `bold` mode the `start`s outside bold text are kept as `plain` (read only to flag
+    them). Lazy: a reader that stops early never pays for the rest of a long line."""
     text = line.text
     boundary, word, check = _finders(lookahead)
-    if not line.bold and mode != "natural":         # most lines: one source of places, nothing bold
-        why = "plain" if mode == "bold" else "start"
-        if _MAY_BREAK.search(text) is None or boundary.search(text) is None:
-            # One piece (most lines): its start only, no generator.
-            lead = len(text) - len(text.lstrip())   # the first character that is not a space
-            # (check.match(text, 0), kept by the two characters it reads: _Checked)
-            if lead < len(text) and (check is None or _CHECKED[lookahead, text[lead:lead + 2]]):
-                return ((lead, "tag" if text[lead] == "[" else why),)
-            return ()
-        return _unmarked_starts(text, boundary, check, why)
-    return _marked_starts(line, mode, text, boundary, word, check)
-
-
-def _unmarked_starts(text: str, boundary: re.Pattern[str], check: re.Pattern[str] | None,
-                     why: str) -> Iterator[tuple[int, str]]:
-    """starts() of a line with no bold text outside natural mode: the line and piece starts only (in bold
-    mode they are all `plain`: no bold span holds them)."""
-    end = len(text)
-    lead = 0
-    while lead < end and text[lead].isspace():
-        lead += 1
-    last = -1
-    if lead < end and (check is None or check.match(text, 0)):     # the line's start
-        last = lead
-        yield lead, "tag" if text[lead] == "[" else why
-    for found in boundary.finditer(text):                          # the starts of its pieces
-        at = lead = found.end()
-        if check is not None and not check.match(text, at):
-            continue
-        while lead < end and text[lead].isspace():
-            lead += 1
-        if lead >= end or lead == last:
-            continue
-        last = lead
-        yield lead, "tag" if text[lead] == "[" else why
-
-
-def _marked_starts(line: Line, mode: str, text: str, boundary: re.Pattern[str], word: re.Pattern[str],
-                   check: re.Pattern[str] | None) -> Iterator[tuple[int, str]]:
     places: Iterable[tuple[int, int]] = itertools.chain([(0, 0)], ((m.end(), 0) for m in boundary.finditer(text)))
     if line.bold or mode == "natural":          # more sources: merged in order, lazily
         sources = [places, [(start, 1) for start, _ in line.bold]]

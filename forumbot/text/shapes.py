@@ -35,7 +35,6 @@ def parts_of(name: str) -> tuple[str, ...]:
     return tuple(part.casefold().replace("ё", "е") for part in _PARTS.findall(name))
 
 
-@functools.lru_cache(maxsize=4096)
 def _initials(query: str, parts: tuple[str, ...]) -> bool:
     """Whether `query` is made of non-empty starts of `parts`, in order, beginning with the first part."""
 
