@@ -254,7 +254,7 @@ BANDS_CASES = [
 ]
 
 
-# Handles as forum players write them, and how people shorten them (issue 10). Our own invented handles.
+# Handles as forum players write them, and how people shorten them. Our own invented handles.
 HANDLES = [PlayerRef("Quiet-fox-in-snow"), PlayerRef("NightOwlHoots"), PlayerRef("bluemoonrising"),
            PlayerRef("Stargazer2049"), PlayerRef("Paper_Tiger"), PlayerRef("Xander"), PlayerRef("Kim of the Hills"),
            PlayerRef("Pinewood"), PlayerRef("Penwood"), PlayerRef("Skyline", ("sky",))]

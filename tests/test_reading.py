@@ -1,4 +1,4 @@
-"""Reading posts as a careful human host does (issue 10): the reading modes, every command of a post in order,
+"""Reading posts as a careful human host does: the reading modes, every command of a post in order,
 tolerant tags and keywords, guards against chat, invisible characters, hidden HTML, and flags for every
 vote-like line that does not count. Table-driven, English and Russian; the examples are our own."""
 
@@ -239,7 +239,7 @@ def test_invisible_characters_never_hide_a_command(en, ru, char):
     '<p><span style="color:red; DISPLAY : NONE">vote: Bob</span></p><p>vote: Alice</p>',
 ])
 def test_hidden_html_never_counts_issue_9_item_19(en, html):
-    """Issue 9 item 19 (second half): text a browser does not show is never a command."""
+    """Text a browser does not show is never a command."""
     assert read(en, html, "html", reading="commands") == [("vote", "Alice")]
     assert "Bob" not in clean(html, "html")
 
