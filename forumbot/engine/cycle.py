@@ -139,6 +139,8 @@ class Runner:
         self.store = store
         self.platform = platform
         self.runs = runs
+        for run in runs:
+            run.accounts_before = store.accounts_before
         self.settle = settle
         # The last state this runner read or wrote per game: (the store's version of it, the state, the host
         # layer's state, the game's event count at that version, and what the game reads there when known).
@@ -555,6 +557,7 @@ class Runner:
                     except ConfigError as err:
                         log.error("%s: cannot start %s: %s", lobby.name, entry["name"], err)
                         continue
+                    child.accounts_before = self.store.accounts_before
                     self.runs.append(child)
                 if entry["finished"] or child not in self.started():
                     continue

@@ -3,7 +3,9 @@ its config (or from a lobby's record of a game it started)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -81,6 +83,8 @@ class GameRun:
     thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
     thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
     open_threads: bool = False       # threads not named are opened on the platform (forumbot/engine/threads.py)
+    # The accounts that had written on the platform before a time (the store's; None: not known).
+    accounts_before: Callable[[datetime], Iterable[str]] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,

@@ -14,6 +14,7 @@ from forumbot.engine.host import HOST_KINDS, HostState, account_key, apply_host
 from forumbot.engine.loading import GameRun
 from forumbot.games.base import refusal
 from forumbot.model import Event, Flag, Intent, Post
+from forumbot.seating import Taken, name_taken, same_name
 from forumbot.text.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.engine.timeline")
@@ -103,8 +104,12 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             if account_player is not None:
                 player = account_player(step.state, player)
         if player != post.author:
+            if same_name(player, run.config.host):   # never the host's powers by a name a player chose
+                step.flags.append(Flag(reason=f"{post.author} plays under the host's name {player}; the post is not "
+                                              "counted", post_id=post.platform_id, author=post.author, at=post.created))
+                continue
             post = replace(post, author=player)
-        _isolated(run, step, post, account, _read, account, host_games, guard, roster)
+        _isolated(run, step, post, account, _read, account, host_games, guard, roster, bot)
 
 
 def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable[..., None], *args: Any) -> None:
@@ -153,9 +158,9 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
 
 
 def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...],
-          guard: Callable[..., list[Event]] | None, roster: Callable[[Any], Any] | None) -> None:
+          guard: Callable[..., list[Event]] | None, roster: Callable[[Any], Any] | None, bot: str) -> None:
     """`guard`, `roster`: the game's guard_post (a game that moderates its threads: Food Chain's channels) and
-    roster, or None."""
+    roster, or None. `account`: the account that sent the post (the host is known by it alone)."""
     if guard is not None and not post.pm:
         refused = guard(step.state, post.author, run.thread_name(post.thread),
                         Intent("post", post_id=post.platform_id, author=post.author, at=post.created,
@@ -173,7 +178,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
     answers_for_host = not host_games or host_games[0] == run.name
-    from_host = post.pm and bool(run.config.host) and post.author == run.config.host and not corrected
+    from_host = post.pm and bool(run.config.host) and account == run.config.host and not corrected
     if from_host:
         picked = _for_this_game(run, intents, host_games, answers_for_host)
         if picked is None:
@@ -198,6 +203,11 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
                                                          run.config.host, tuple(p.name for p in run.config.players))
+        elif (taken := _name_claimed(run, step.state, intent, account, bot)) is not None:
+            name = taken[0]
+            happened = [refusal(intent, f"{name} cannot be taken: it is or looks like {taken[1].holder}",
+                                code=taken[1].code, params={"name": name, "holder": taken[1].holder}, pm=True,
+                                subject="refused")]
         else:
             step.state, happened = run.game.apply(step.state, intent)
         for event in happened:
@@ -207,6 +217,18 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
             if event.kind == "rejected":
                 step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
+
+
+def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str) -> tuple[str, Taken] | None:
+    """A name the intent claims (a mask at sign-up) that the host, the bot or another account on the platform
+    holds: the name and why, or None. The game itself refuses names its own seats hold."""
+    claimed = getattr(run.game, "claimed_name", None)
+    name = claimed(state, intent) if claimed is not None else None
+    if not name:
+        return None
+    accounts = run.accounts_before(intent.at) if run.accounts_before is not None and intent.at else ()
+    taken = name_taken(name, account, hosts=(run.config.host,), bot=bot, accounts=accounts)
+    return (name, taken) if taken is not None else None
 
 
 def _to_account(event: Event, account: str) -> Event:
