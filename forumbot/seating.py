@@ -9,8 +9,8 @@ shaped like Latin ones, ё and е, spaces, underscores and invisible characters.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 # Cyrillic (and a few Greek) letters drawn like Latin ones, folded to the Latin letter.
 _LOOKALIKES = str.maketrans("авсеёєіїјкмнорѕтухьӏαβεικμνορτυχ", "abceeeiijkmhopstyxblabeikmvoptux")
@@ -51,4 +51,16 @@ def name_taken(name: str, claimant: str, *, hosts: Iterable[str | None] = (), bo
     return None
 
 
-__all__ = ["Taken", "name_key", "name_taken", "same_name"]
+@dataclass(frozen=True)
+class PlatformSeats:
+    """Who holds a seat or hosts in each game running on one platform (account → its games, sorted), and the
+    games taking anyone's sign-ups now: what tells which game a PM is for."""
+
+    by_account: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    open: tuple[str, ...] = ()
+
+    def games_of(self, account: str) -> tuple[str, ...]:
+        return self.by_account.get(account, ())
+
+
+__all__ = ["PlatformSeats", "Taken", "name_key", "name_taken", "same_name"]

@@ -85,6 +85,7 @@ class GameRun:
     open_threads: bool = False       # threads not named are opened on the platform (forumbot/engine/threads.py)
     # The accounts that had written on the platform before a time (the store's; None: not known).
     accounts_before: Callable[[datetime], Iterable[str]] | None = field(default=None, compare=False, repr=False)
+    opened: datetime | None = field(default=None, compare=False, repr=False)   # PMs sent before are not its own
 
     @classmethod
     def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,
