@@ -1,4 +1,13 @@
-"""Names that cannot be taken: one rule for a mask, a substitute and a new account name.
+"""Who each account is in each game: the seating chart, and names that cannot be taken.
+
+A game's chart (`Chart`) lists its seats (the name in the game, the mask when the player plays under one,
+alive or dead), the accounts behind each seat over time (the first player, then each substitute, with the
+times they took over), and the host by account. It is worked out from what the store keeps with the game
+(its state and the host layer's, forumbot/engine/chart.py), so it changes with the sign-ups, the deal,
+`replace` and modkills, and survives restarts. Everything that asks "who is this account in this game",
+"which account reads this seat's PMs" or "may this account post or read here" asks the chart.
+
+Names that cannot be taken: one rule for a mask, a substitute and a new account name.
 
 A name is refused when it is, or looks like, a name someone else already holds: the host, the bot, an
 account seated in the game, another seat's name or mask, or an account that exists on the platform and is
@@ -52,6 +61,96 @@ def name_taken(name: str, claimant: str, *, hosts: Iterable[str | None] = (), bo
 
 
 @dataclass(frozen=True)
+class Holder:
+    """An account behind a seat, from `since` ("" from the start) until `until` ("" while it holds it)."""
+
+    account: str
+    since: str = ""
+    until: str = ""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat: its name in the game, its mask (the public name and forum account it plays under, or ""),
+    alive or dead, and the accounts that held it in turn (the last one holds it now)."""
+
+    name: str
+    holders: tuple[Holder, ...]
+    mask: str = ""
+    alive: bool = True
+
+    @property
+    def account(self) -> str:
+        """The account that holds the seat now."""
+        return self.holders[-1].account
+
+    def accounts(self) -> tuple[str, ...]:
+        """The accounts that act for the seat now: its holder, and its mask's account."""
+        return (self.account, self.mask) if self.mask and self.mask != self.account else (self.account,)
+
+    def every_account(self) -> tuple[str, ...]:
+        """Every account that ever held the seat, and its mask's."""
+        return (*(h.account for h in self.holders), *((self.mask,) if self.mask else ()))
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A game's seating chart: the one answer to who each account is in the game."""
+
+    game: str
+    host: str | None
+    seats: tuple[Seat, ...] = ()
+    cohosts: tuple[str, ...] = ()
+    spectators: tuple[str, ...] = ()
+
+    def hosts(self) -> tuple[str, ...]:
+        return tuple(h for h in (self.host, *self.cohosts) if h)
+
+    def is_host(self, account: str | None) -> bool:
+        """Host powers go by account, exactly: never to a name that only looks like the host's."""
+        return bool(account) and account in self.hosts()
+
+    def seat_of(self, account: str | None) -> Seat | None:
+        """The seat `account` acts for now (as its holder or its mask's account), or None."""
+        return next((seat for seat in self.seats if account and account in seat.accounts()), None)
+
+    def reader_of(self, name: str) -> str:
+        """The account that reads what is sent to `name`: an account holding a seat reads its own; what is
+        sent to a seat (by its name, its mask, or an account that held it before) goes to the account holding
+        it now (to the mask's own account while its first player holds it); any other name is its own."""
+        if any(name == seat.account for seat in self.seats):
+            return name
+        for seat in self.seats:
+            if name in (seat.name, seat.mask):
+                return name if name == seat.mask and len(seat.holders) == 1 else seat.account
+        for seat in self.seats:
+            if any(name == h.account for h in seat.holders):
+                return seat.account
+        return name
+
+    def may_post(self, account: str | None) -> bool:
+        """Whether `account` may post in the game's threads: its hosts and the accounts that act for a seat
+        now (a replaced player no longer may)."""
+        return self.is_host(account) or self.seat_of(account) is not None
+
+    def watched_by(self, account: str) -> set[str]:
+        """Whose private messages `account` may read: their own; a host's, every account that acts or acted
+        for a seat of the game."""
+        people = {account}
+        if self.is_host(account):
+            for seat in self.seats:
+                people.update(seat.every_account())
+        return people
+
+    def to_json(self) -> dict[str, object]:
+        return {"game": self.game, "host": self.host, "cohosts": list(self.cohosts),
+                "spectators": list(self.spectators),
+                "seats": [{"name": s.name, "mask": s.mask, "alive": s.alive,
+                           "holders": [{"account": h.account, "since": h.since, "until": h.until}
+                                       for h in s.holders]} for s in self.seats]}
+
+
+@dataclass(frozen=True)
 class PlatformSeats:
     """Who holds a seat or hosts in each game running on one platform (account → its games, sorted), and the
     games taking anyone's sign-ups now: what tells which game a PM is for."""
@@ -63,4 +162,4 @@ class PlatformSeats:
         return self.by_account.get(account, ())
 
 
-__all__ = ["PlatformSeats", "Taken", "name_key", "name_taken", "same_name"]
+__all__ = ["Chart", "Holder", "PlatformSeats", "Seat", "Taken", "name_key", "name_taken", "same_name"]

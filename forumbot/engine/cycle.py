@@ -16,6 +16,7 @@ from typing import Any
 from forumbot.engine import corrections
 from forumbot.engine import threads as opening
 from forumbot.engine.crashpoints import crashpoint
+from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState, looks_like
 from forumbot.seating import PlatformSeats
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
@@ -802,13 +803,14 @@ class Runner:
             roles = _roles_of(run, state)
         out: list[Outgoing] = []
         name, render, silent, game = run.name, run.renderer.render, run.renderer.silent, run.game.name
-        swap = host is not None and host.accounts   # (with no account replaced, every player keeps their own)
+        # (with no account replaced, every player keeps their own: the chart is not asked)
+        chart = chart_of(name, run.game, state, host, run.config.host) if host is not None and host.accounts else None
         for offset, event in enumerate(events, start=1):
             if silent(event):   # (a vote: no message, no key made)
                 continue
-            if swap and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
-                # a replaced player's private messages go to the account that plays them now
-                event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})
+            if chart is not None and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
+                # a replaced player's private messages go to the account that holds the seat now
+                event = Event(event.kind, {**event.data, "pm_to": chart.reader_of(event.data["pm_to"])})
             out += render(event, key=f"{name}:{seq + offset}", threads=roles, at=at, game=game)
         return out
 

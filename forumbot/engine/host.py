@@ -39,17 +39,21 @@ class HostState:
     paused_at: datetime | None = None
     accounts: dict[str, str] = field(default_factory=dict)   # account → the player it plays
     retired: tuple[str, ...] = ()                            # accounts whose posts no longer count
+    history: tuple[tuple[str, str, str], ...] = ()           # each replacement: (player, new account, time)
 
     def to_json(self) -> dict[str, Any]:
-        return {"paused_at": format_time(self.paused_at) if self.paused_at else None,
+        data = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
                 "accounts": dict(self.accounts), "retired": list(self.retired)}
+        if self.history:
+            data["history"] = [list(entry) for entry in self.history]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> HostState:
         data = data or {}
         paused = data.get("paused_at")
         return cls(parse_time(paused) if paused else None, dict(data.get("accounts", {})),
-                   tuple(data.get("retired", ())))
+                   tuple(data.get("retired", ())), tuple(tuple(e) for e in data.get("history", ())))
 
     def player_of(self, account: str) -> str | None:
         """The player an account plays (itself when not replaced), or None for a retired account."""
@@ -118,8 +122,9 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         accounts = {a: p for a, p in host.accounts.items() if p != player}
         accounts[account] = player
         retired = tuple(a for a in (*host.retired, old) if a != account)
-        return state, HostState(host.paused_at, accounts, retired), [_notice("replaced", player=player,
-                                                                             account=account)]
+        history = (*host.history, (str(player), account, format_time(at)))
+        return state, HostState(host.paused_at, accounts, retired, history), [_notice("replaced", player=player,
+                                                                                      account=account)]
     if kind == "host_modkill":
         player = intent.data.get("target")
         if not player:

@@ -18,6 +18,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 
 from forumbot.engine import corrections
+from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState
 from forumbot.games import get_game
 from forumbot.storage import GameRow, Store
@@ -148,7 +149,8 @@ def game(name: str) -> Any:
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
         deadline=deadline, left=_left(deadline, now), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
-        night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS)
+        night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
+        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().settings.game_hosts.get(name)))
 
 
 def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[str, Any]]:
