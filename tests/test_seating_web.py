@@ -150,3 +150,51 @@ def test_the_console_shows_the_seating_chart_with_the_substitute(tmp_path):
     assert list(rows) == list(PLAYERS)
     assert rows["Alice"] == "Alice"
     assert rows["Bob"].startswith("Bob (start –") and "Bobsub (" in rows["Bob"] and rows["Bob"].endswith("– now)")
+
+
+# ---- sessions follow the credentials ------------------------------------------------------------------
+def test_a_password_reset_ends_every_session_of_the_account(tmp_path):
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+    path = tmp_path / "forum.db"
+    LocalForum(path)
+    passwords = {"Alice": Accounts(path).add_user("Alice")}
+    app = create_app(WebSettings(str(path), WebConfig(per_page=10), games=(GAME,)))
+    client = signed_in(app, passwords, "Alice")
+    assert client.get("/pm/").status_code == 200
+    result = CliRunner().invoke(cli, ["forum", "add-user", "Alice", "--forum", str(path)])
+    assert result.exit_code == 0
+    assert client.get("/pm/").status_code == 401                            # the old session is over
+    passwords["Alice"] = result.output.split("\t")[1].split()[0]
+    assert signed_in(app, passwords, "Alice").get("/pm/").status_code == 200
+
+
+@pytest.mark.parametrize("change", ["changed", "removed"])
+def test_a_hosts_console_sessions_end_when_their_hash_changes_or_is_removed(tmp_path, change):
+    from forumbot.web.accounts import hash_password
+    path, store = tmp_path / "forum.db", tmp_path / "bot.db"
+    LocalForum(path)
+    Store(store).close()
+
+    def app(hosts):
+        made = create_app(WebSettings(str(path), WebConfig(hosts=hosts), games=(GAME,), store=str(store),
+                                      game_hosts={"g": "Host"}))
+        made.config["TESTING"] = True
+        return made
+    first = app({"Host": hash_password("host-password-1")})
+    client = first.test_client()
+    token = _token(client, "/console/signin")
+    assert client.post("/console/signin", data={"name": "Host", "password": "host-password-1",
+                                                 "csrf": token}).status_code == 302
+    assert client.get("/console/").status_code == 200
+    restarted = app({"Host": hash_password("host-password-2")} if change == "changed" else {})
+    again = restarted.test_client()
+    for cookie in client._cookies.values():   # the same browser, after the restart
+        again.set_cookie(cookie.key, cookie.value, domain=cookie.domain)
+    ended = again.get("/console/")
+    assert ended.status_code == 302 and ended.headers["Location"].endswith("/console/signin")
+    unchanged = app({"Host": first.extensions["forumbot"].web.hosts["Host"]}).test_client()
+    for cookie in client._cookies.values():
+        unchanged.set_cookie(cookie.key, cookie.value, domain=cookie.domain)
+    assert unchanged.get("/console/").status_code == 200

@@ -69,8 +69,9 @@ class Accounts:
             raise StoreError(f"cannot open the web forum's accounts in {path}: {err}") from err
 
     def add_user(self, name: str, *, password: str | None = None, reserved: tuple[str, ...] = ()) -> str:
-        """Create an account (or give an existing one a new password); returns the password. A name that is or
-        looks like one of `reserved` (the bot, the hosts) or like another account is refused."""
+        """Create an account (or give an existing one a new password, which ends its sessions); returns the
+        password. A name that is or looks like one of `reserved` (the bot, the hosts) or like another account
+        is refused."""
         name = name.strip()
         if not name or len(name) > 60 or any(c in name for c in "/\\<>\n\r\t"):
             raise ConfigError(f"'{name}' cannot be an account name",
@@ -83,10 +84,13 @@ class Accounts:
             raise ConfigError(f"'{name}' looks like the account '{lookalike}'",
                               fix=f"give {lookalike} a new password under that very name, or choose another name")
         password = password or secrets.token_urlsafe(12)
+        existed = self.exists(name)
         with self.db.atomic():
             self.db.execute("INSERT INTO web_users (name, password, created) VALUES (?, ?, ?) "
                             "ON CONFLICT(name) DO UPDATE SET password = excluded.password",
                             [name, hash_password(password), format_time(datetime.now(UTC))])
+        if existed:   # a new password: every session signed in with the old one ends
+            self.end_sessions(f"user:{name}")
         return password
 
     def verify(self, name: str, password: str) -> bool:
