@@ -150,3 +150,10 @@ def test_a_new_account_name_that_looks_like_the_bot_or_another_account_is_refuse
     assert accounts.names() == ["bob"]
     accounts.add_user("bob", password="second password")   # the same account: a new password
     assert accounts.verify("bob", "second password")
+
+
+def test_an_account_named_like_a_mask_taken_before_it_wrote_is_refused_and_no_pm_goes_astray(tmp_path):
+    result = replay(scenario(tmp_path, [("2026-03-01T10:30:00Z", "eve", "sign up: 1, Dan"),
+                                        ("2026-03-01T10:40:00Z", "dan", "sign up: 2, Tom Hanks")]))
+    assert list(result.state["signup"]) == ["eve"]
+    assert "looks like the mask Dan" in [m for m in result.messages if m["pm"] == "dan"][0]["text"]

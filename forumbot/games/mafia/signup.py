@@ -38,6 +38,8 @@ REFUSALS = {
     "name_seated": "{name} looks like the account {holder}, which plays in this game: choose another",
     "name_mask": "{name} looks like the mask {holder}, which is taken: choose another",
     "name_account": "{name} looks like the account {holder} on this forum: choose another",
+    "account_is_mask": "your account's name looks like the mask {holder}, which another player took first; "
+                       "ask the host",
     "not_signed": "you have not signed up",
     "host_only": "only the host can do that",
     "not_roles": "there are no roles to confirm now",
@@ -131,6 +133,8 @@ def _sign_up(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
             return state, [refuse(intent, "mask_taken", mask=mask)]
         if taken is not None:
             return state, [refuse_name(intent, mask, taken)]
+        if name_taken(account, other, masks=(entry["mask"],)) is not None:   # a mask named like this account
+            return state, [refuse(intent, "account_is_mask", holder=entry["mask"])]
     taken = name_taken(mask, account, hosts=(state.host,))
     if taken is not None:
         return state, [refuse_name(intent, mask, taken)]
