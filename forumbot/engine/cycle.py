@@ -141,8 +141,6 @@ class Runner:
         self.store = store
         self.platform = platform
         self.runs = runs
-        for run in runs:
-            run.accounts_before = store.accounts_before
         self.settle = settle
         # The last state this runner read or wrote per game: (the store's version of it, the state, the host
         # layer's state, the game's event count at that version, and what the game reads there when known).
@@ -585,7 +583,6 @@ class Runner:
                     except ConfigError as err:
                         log.error("%s: cannot start %s: %s", lobby.name, entry["name"], err)
                         continue
-                    child.accounts_before = self.store.accounts_before
                     self.runs.append(child)
                 if entry["finished"] or child not in self.started():
                     continue
@@ -696,7 +693,7 @@ class Runner:
             step = play(run, state, pending, now, self.platform.account, host,
                         self._host_games(run) if len(self.runs) > 1 else (), reach=until,
                         corrections=corrections.active(store, name) if in_force is None else in_force,
-                        seats=self._seats())
+                        seats=self._seats(), accounts_before=store.accounts_before)
             after, reported = game.report(step.state, now)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
@@ -750,7 +747,8 @@ class Runner:
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
         posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, self.host_state(run)))
         return play(run, state, posts, now, self.platform.account, host_games=self._host_games(run),
-                    corrections=corrections.active(self.store, run.name), seats=self._seats()).state
+                    corrections=corrections.active(self.store, run.name), seats=self._seats(),
+                    accounts_before=self.store.accounts_before).state
 
     def _correct(self, run: GameRun, now: datetime) -> None:
         """The host corrected (or undid a correction of) a post the game has read: read the game again from
@@ -778,7 +776,8 @@ class Runner:
         reach = min(until, parse_time(read) - self.settle) if read else until
         step = play(run, run.game.new(setup_of(run.config)), self.store.processed_posts(run.name), until,
                     self.platform.account, host_games=self._host_games(run), reach=reach,
-                    corrections=corrections.active(self.store, run.name), seats=self._seats())
+                    corrections=corrections.active(self.store, run.name), seats=self._seats(),
+                    accounts_before=self.store.accounts_before)
         why = corrections.changes_ended_phase(run.game, live, step.state)
         if why:
             corrections.mark_applied(self.store, ids, now, refused=why)

@@ -3,7 +3,6 @@ its config (or from a lobby's record of a game it started)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -83,8 +82,6 @@ class GameRun:
     thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
     thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
     open_threads: bool = False       # threads not named are opened on the platform (forumbot/engine/threads.py)
-    # The accounts that had written on the platform before a time (the store's; None: not known).
-    accounts_before: Callable[[datetime], Iterable[str]] | None = field(default=None, compare=False, repr=False)
     opened: datetime | None = field(default=None, compare=False, repr=False)   # PMs sent before are not its own
 
     @classmethod

@@ -4,7 +4,7 @@ the runner, recounts and replays share. No I/O: the caller stores what it return
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
@@ -45,7 +45,8 @@ assert [f.name for f in fields(Step)] == ["state", "host", "events", "intents", 
 
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
          host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None,
-         corrections: dict[str, Any] | None = None, seats: PlatformSeats | None = None) -> Step:
+         corrections: dict[str, Any] | None = None, seats: PlatformSeats | None = None,
+         accounts_before: Callable[[datetime], Iterable[str]] | None = None) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
     end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
     the host layer. `host_games`: every game on the platform its host runs, sorted (the host's PMs must
@@ -56,7 +57,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     fire yet, and the posts made after that deadline wait with it (they are left out of `processed`).
     `corrections`: the host's corrections in force, by post: a corrected post is read as corrected.
     `seats`: who holds a seat or hosts in each game on the platform (a PM is read by the one game it is for,
-    _for_which_game). A PM sent before the game opened is never read."""
+    _for_which_game). A PM sent before the game opened is never read. `accounts_before(time)`: the accounts
+    that had written on the platform before then (a mask named like one is refused)."""
     game = run.game
     reach = now if reach is None else min(reach, now)
     # Step(...) as its dataclass __init__ would fill it (model.filled), at a third of the bytecodes of its
@@ -114,7 +116,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
                 continue
             post = replace(post, author=player)
         _isolated(run, step, post, account, _read, account, host_games, guard, roster, bot,
-                  seats if post.pm else None)
+                  seats if post.pm else None, accounts_before)
 
 
 def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable[..., None], *args: Any) -> None:
@@ -164,7 +166,7 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
 
 def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...],
           guard: Callable[..., list[Event]] | None, roster: Callable[[Any], Any] | None, bot: str,
-          seats: PlatformSeats | None) -> None:
+          seats: PlatformSeats | None, accounts_before: Callable[[datetime], Iterable[str]] | None) -> None:
     """`guard`, `roster`: the game's guard_post (a game that moderates its threads: Food Chain's channels) and
     roster, or None. `account`: the account that sent the post (the host is known by it alone); `seats`: who
     sits where on the platform, for a PM."""
@@ -219,7 +221,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
                                                          run.config.host, tuple(p.name for p in run.config.players))
-        elif (taken := _name_claimed(run, step.state, intent, account, bot)) is not None:
+        elif (taken := _name_claimed(run, step.state, intent, account, bot, accounts_before)) is not None:
             name = taken[0]
             happened = [refusal(intent, f"{name} cannot be taken: it is or looks like {taken[1].holder}",
                                 code=taken[1].code, params={"name": name, "holder": taken[1].holder}, pm=True,
@@ -235,14 +237,15 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                        author=post.author, at=post.created, line=intent.line))
 
 
-def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str) -> tuple[str, Taken] | None:
+def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str,
+                  accounts_before: Callable[[datetime], Iterable[str]] | None) -> tuple[str, Taken] | None:
     """A name the intent claims (a mask at sign-up) that the host, the bot or another account on the platform
     holds: the name and why, or None. The game itself refuses names its own seats hold."""
     claimed = getattr(run.game, "claimed_name", None)
     name = claimed(state, intent) if claimed is not None else None
     if not name:
         return None
-    accounts = run.accounts_before(intent.at) if run.accounts_before is not None and intent.at else ()
+    accounts = accounts_before(intent.at) if accounts_before is not None and intent.at else ()
     taken = name_taken(name, account, hosts=(run.config.host,), bot=bot, accounts=accounts)
     return (name, taken) if taken is not None else None
 
