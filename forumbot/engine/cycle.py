@@ -15,15 +15,15 @@ from typing import Any
 
 from forumbot.engine import corrections
 from forumbot.engine import threads as opening
-from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.chart import chart_of
+from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState, looks_like
-from forumbot.seating import PlatformSeats
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, filled, format_time, parse_time
 from forumbot.platforms.base import Platform
+from forumbot.seating import PlatformSeats
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.cycle")

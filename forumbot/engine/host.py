@@ -42,8 +42,8 @@ class HostState:
     history: tuple[tuple[str, str, str], ...] = ()           # each replacement: (player, new account, time)
 
     def to_json(self) -> dict[str, Any]:
-        data = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
-                "accounts": dict(self.accounts), "retired": list(self.retired)}
+        data: dict[str, Any] = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
+                                "accounts": dict(self.accounts), "retired": list(self.retired)}
         if self.history:
             data["history"] = [list(entry) for entry in self.history]
         return data
