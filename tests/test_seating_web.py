@@ -198,3 +198,20 @@ def test_a_hosts_console_sessions_end_when_their_hash_changes_or_is_removed(tmp_
     for cookie in client._cookies.values():
         unchanged.set_cookie(cookie.key, cookie.value, domain=cookie.domain)
     assert unchanged.get("/console/").status_code == 200
+
+
+def test_a_host_of_one_game_playing_in_another_does_not_read_that_games_host_pms(tmp_path):
+    path = tmp_path / "forum.db"
+    forum = LocalForum(path)
+    accounts = Accounts(path)
+    passwords = {name: accounts.add_user(name) for name in ("Host", "Ann", "Host2")}
+    one = WebGame("g1", {"votes": "g1/votes"}, "Host", ("Ann", "Bob"))
+    two = WebGame("g2", {"votes": "g2/votes"}, "Host2", ("Ann", "Host", "Cid"))
+    app = create_app(WebSettings(str(path), WebConfig(per_page=10), games=(one, two)))
+    forum.add_pm("Ann", "Host2", "I am the detective in g2")
+    forum.add_pm("Ann", "forumbot", "game g1\nI'm here")
+    host = signed_in(app, passwords, "Host")
+    assert host.get("/pm/Ann/Host2").status_code == 403
+    assert "Host2" not in host.get("/pm/").get_data(as_text=True).split("<h2>")[0]
+    assert host.get("/pm/Ann/forumbot").status_code == 200                 # their own game's seat, with the bot
+    assert signed_in(app, passwords, "Host2").get("/pm/Ann/forumbot").status_code == 200

@@ -108,12 +108,19 @@ class Site:
         return people
 
     def may_read_pms(self, user: str | None, a: str, b: str) -> bool:
+        """Their own conversations; a host also those of their games' seats' accounts with the bot or with
+        the host (not with another game's host: a host playing elsewhere sees there what a player sees)."""
         if not user:
             return False
         if user in (a, b):
             return True
-        watched = self.watched(user) - {user}
-        return a in watched or b in watched
+        for chart in self.charts():
+            if chart.is_host(user):
+                seated = {account for seat in chart.seats for account in seat.every_account()}
+                if (a in seated and b in (self.settings.account, user)) or \
+                        (b in seated and a in (self.settings.account, user)):
+                    return True
+        return False
 
 
 def site() -> Site:
