@@ -6,8 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from helpers import START
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from forumbot.config.game import GameConfig, load_ruleset
+from forumbot.engine.chart import chart_of
 from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef
 from forumbot.platforms.local import LocalForum
@@ -96,3 +99,33 @@ def test_a_host_of_one_game_playing_in_another_names_the_game():
     forum.add_pm("Host", forum.account, "game g1\nextend 24", at=at(3))
     runner.step(at(4))
     assert runner.state(g1).phase_ends == at(48) and runner.state(g3).phase_ends == at(24)
+
+
+# ---- the runner over random replacements ----------------------------------------------------------
+SEATS = ("Alice", "Bob", "Carol", "Dave", "Eve")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(swaps=st.lists(st.tuples(st.sampled_from(SEATS), st.sampled_from(["sub1", "sub2", "sub3", "Bob", "Host"])),
+                      max_size=4))
+def test_no_pm_reaches_an_account_outside_its_seat_through_the_runner(swaps):
+    config = GameConfig(name="g", game="mafia", lang="en", start=START, host="Host", phase="day1",
+                        players=tuple(PlayerRef(n) for n in SEATS),
+                        options={"day_hours": 24, "night_hours": 12, "remind_hours": [2], "remind_by_pm": True})
+    forum, (run,), runner = make(config)
+    for n, (seat, account) in enumerate(swaps):
+        forum.add_pm("Host", forum.account, f"replace {seat} with {account}", at=at(1 + n / 10))
+    runner.step(at(2))
+    forum.add_post("g/votes", "Alice", "vote Bob", at=at(2.5))
+    runner.step(at(23))                                  # the reminder 2 hours before the day ends
+    runner.deliver(at(23))
+    chart = chart_of("g", run.game, runner.state(run), runner.host_state(run), "Host")
+    holders = {seat.account for seat in chart.seats}
+    reminded = [recipient for recipient, body in _bot_pms(forum) if "have not voted" in body]
+    assert reminded and set(reminded) <= holders     # a seat's reminder reaches the account holding it now
+    retired = {h.account for seat in chart.seats for h in seat.holders[:-1]} - holders
+    assert not retired & set(reminded)
+
+
+def _bot_pms(forum):
+    return forum.db.execute("SELECT recipient, body FROM forum_pms WHERE sender = ?", [forum.account]).fetchall()
