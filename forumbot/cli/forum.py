@@ -25,6 +25,7 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
 
     def go() -> int:
         url, account = "", "forumbot"
+        hosts: tuple[str, ...] = ()
         path = forum_path
         if config_path:
             from forumbot.config.bot import load_bot_config
@@ -34,11 +35,12 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
                                   fix='add [web] with listen = "127.0.0.1:8080"')
             options = bot.platforms[bot.web.platform].options
             path, url, account = options.get("path", "forum.db"), bot.web.url, options.get("account", "forumbot")
+            hosts = tuple(str(game.config.host) for game in bot.games if game.config.host)
         if not path:
             raise ConfigError("say which forum", fix="pass --config bot.toml or --forum forum.db")
         accounts = Accounts(path)
         for name in names:
-            password = accounts.add_user(name, reserved=(account,))
+            password = accounts.add_user(name, reserved=(account, *(h for h in hosts if h != name)))
             click.echo(f"{name}\t{password}")
         if url:
             click.echo(f"Sign in at {url}/signin")

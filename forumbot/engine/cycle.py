@@ -15,6 +15,7 @@ from typing import Any
 
 from forumbot.engine import corrections
 from forumbot.engine import threads as opening
+from forumbot.engine.chart import chart_of
 from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState, looks_like
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
@@ -22,6 +23,7 @@ from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
+from forumbot.seating import PlatformSeats
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.cycle")
@@ -201,6 +203,8 @@ class Runner:
             raise ConfigError(f"game {name} has not been started")
         cached = self._states[name] = (row.version, run.game.from_json(row.state), HostState.from_json(row.host),
                                        row.event_seq, None)
+        opened = row.setup.get("opened") if isinstance(row.setup, dict) else None
+        run.opened = parse_time(opened) if opened else None
         return cached
 
     def _wrote(self, run: GameRun, version: int, state: Any, host: HostState, seq: int,
@@ -284,6 +288,25 @@ class Runner:
         self._plan = plan = _Plan(runs, len(self._states), self._dropped, simple)
         return plan
 
+    def _seats(self) -> PlatformSeats | None:
+        """Who holds a seat or hosts in each game held, and which games take anyone's sign-ups (None with one
+        game: every PM the game reads is its own)."""
+        if len(self.runs) < 2:
+            return None
+        by_account: dict[str, list[str]] = {}
+        taking: list[str] = []
+        for run in sorted(self.runs, key=lambda r: r.name):
+            held = self._states.get(run.name)
+            if held is None:
+                continue
+            reading = held[4] or self._reading(run, held[1], held[2])
+            for author in reading.authors:
+                if author == "*":
+                    taking.append(run.name)
+                elif not by_account.get(author) or by_account[author][-1] != run.name:
+                    by_account.setdefault(author, []).append(run.name)
+        return PlatformSeats({a: tuple(g) for a, g in by_account.items()}, tuple(taking))
+
     def _host_games(self, run: GameRun) -> tuple[str, ...]:
         """Every started game on this platform that the game's host runs, sorted, when there are several (a
         step has read every started game's state before any game reads its posts)."""
@@ -329,13 +352,18 @@ class Runner:
                 continue
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
+            # The game opens now: what the bot had read before (a game added to a running bot) is not its own.
+            read = self.store.cursor(self.platform.name, "read_until")
+            opened = max(run.config.start, parse_time(read)) if read else run.config.start
+            setup = {**run.config.to_json(), "opened": format_time(opened)}
             try:
-                self.store.commit_step(run.name, run.game.name, run.config.to_json(), run.game.to_json(state),
+                self.store.commit_step(run.name, run.game.name, setup, run.game.to_json(state),
                                        events=[(e, "") for e in events], outbox=outbox, at=at, expected_seq=0,
                                        expected_version=0)
             except StaleState:
                 log.warning("%s was created by another writer meanwhile; reading it", run.name)
                 continue
+            run.opened = opened
             self._unsent.update(o.key for o in outbox)
 
     def _threads_ready(self, run: GameRun, state: Any) -> bool:
@@ -676,7 +704,8 @@ class Runner:
             in_force = self._in_force.pop(name, None)   # read with this step's waiting corrections
             step = play(run, state, pending, now, self.platform.account, host,
                         self._host_games(run) if len(self.runs) > 1 else (), reach=until,
-                        corrections=corrections.active(store, name) if in_force is None else in_force)
+                        corrections=corrections.active(store, name) if in_force is None else in_force,
+                        seats=self._seats(), accounts_before=store.accounts_before)
             after, reported = game.report(step.state, now)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
@@ -730,7 +759,8 @@ class Runner:
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
         posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, self.host_state(run)))
         return play(run, state, posts, now, self.platform.account, host_games=self._host_games(run),
-                    corrections=corrections.active(self.store, run.name)).state
+                    corrections=corrections.active(self.store, run.name), seats=self._seats(),
+                    accounts_before=self.store.accounts_before).state
 
     def _correct(self, run: GameRun, now: datetime) -> None:
         """The host corrected (or undid a correction of) a post the game has read: read the game again from
@@ -758,7 +788,8 @@ class Runner:
         reach = min(until, parse_time(read) - self.settle) if read else until
         step = play(run, run.game.new(setup_of(run.config)), self.store.processed_posts(run.name), until,
                     self.platform.account, host_games=self._host_games(run), reach=reach,
-                    corrections=corrections.active(self.store, run.name))
+                    corrections=corrections.active(self.store, run.name), seats=self._seats(),
+                    accounts_before=self.store.accounts_before)
         why = corrections.changes_ended_phase(run.game, live, step.state)
         if why:
             corrections.mark_applied(self.store, ids, now, refused=why)
@@ -783,13 +814,14 @@ class Runner:
             roles = _roles_of(run, state)
         out: list[Outgoing] = []
         name, render, silent, game = run.name, run.renderer.render, run.renderer.silent, run.game.name
-        swap = host is not None and host.accounts   # (with no account replaced, every player keeps their own)
+        # (with no account replaced, every player keeps their own: the chart is not asked)
+        chart = chart_of(name, run.game, state, host, run.config.host) if host is not None and host.accounts else None
         for offset, event in enumerate(events, start=1):
             if silent(event):   # (a vote: no message, no key made)
                 continue
-            if swap and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
-                # a replaced player's private messages go to the account that plays them now
-                event = Event(event.kind, {**event.data, "pm_to": host.account_of(event.data["pm_to"])})
+            if chart is not None and isinstance(event.data.get("pm_to"), str) and not event.data.get("to_account"):
+                # a replaced player's private messages go to the account that holds the seat now
+                event = Event(event.kind, {**event.data, "pm_to": chart.reader_of(event.data["pm_to"])})
             out += render(event, key=f"{name}:{seq + offset}", threads=roles, at=at, game=game)
         return out
 

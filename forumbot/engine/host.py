@@ -11,13 +11,13 @@ the player's private messages go to the new account.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.games.base import Game, refusal
 from forumbot.model import Event, Intent, format_time, parse_time
+from forumbot.seating import name_key, name_taken, same_name
 
 _NUMBER = re.compile(r"\s*(-?[0-9]{1,6}(?:[.,][0-9]{1,3})?)(?![0-9])")   # "12", "1.5", "12h", "12 часов"
 HOST_KINDS = ("host_extend", "host_end_phase", "host_pause", "host_resume", "host_replace", "host_modkill",
@@ -25,22 +25,11 @@ HOST_KINDS = ("host_extend", "host_end_phase", "host_pause", "host_resume", "hos
 # The most an `extend` may move a deadline, either way: a year (a bigger number is a typo, and past
 # datetime's range it would crash the game).
 MAX_EXTEND_HOURS = 24 * 366
-# Letters that look like Latin ones, folded to them when comparing account names ("Hоst" with a
-# Cyrillic о is not the host, but it is told so and the host is flagged).
-_LOOKALIKES = str.maketrans("авсеєіјкмнорѕтухьӏ", "abceeijkmhopstyxbl")
 _DIGITS = re.compile(r"[0-9]+$")
-
-
-def account_key(name: str) -> str:
-    """An account name folded for comparing lookalikes: NFKC, case, spaces, Cyrillic letters shaped like
-    Latin ones. Two accounts with one key are one account or an impersonation."""
-    text = unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKES)
-    return "".join(char for char in text if not char.isspace() and unicodedata.category(char) != "Cf")
-
-
-def looks_like(account: str, name: str | None) -> bool:
-    """Whether `account` is `name` or a lookalike of it."""
-    return bool(name) and account_key(account) == account_key(name or "")
+# Account, game and phase names are compared as a reader sees them (forumbot/seating.py): "Hоst" with a
+# Cyrillic о is not the host, but it is told so and the host is flagged.
+account_key = name_key
+looks_like = same_name
 
 
 @dataclass(frozen=True)
@@ -50,17 +39,21 @@ class HostState:
     paused_at: datetime | None = None
     accounts: dict[str, str] = field(default_factory=dict)   # account → the player it plays
     retired: tuple[str, ...] = ()                            # accounts whose posts no longer count
+    history: tuple[tuple[str, str, str], ...] = ()           # each replacement: (player, new account, time)
 
     def to_json(self) -> dict[str, Any]:
-        return {"paused_at": format_time(self.paused_at) if self.paused_at else None,
-                "accounts": dict(self.accounts), "retired": list(self.retired)}
+        data: dict[str, Any] = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
+                                "accounts": dict(self.accounts), "retired": list(self.retired)}
+        if self.history:
+            data["history"] = [list(entry) for entry in self.history]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> HostState:
         data = data or {}
         paused = data.get("paused_at")
         return cls(parse_time(paused) if paused else None, dict(data.get("accounts", {})),
-                   tuple(data.get("retired", ())))
+                   tuple(data.get("retired", ())), tuple(tuple(e) for e in data.get("history", ())))
 
     def player_of(self, account: str) -> str | None:
         """The player an account plays (itself when not replaced), or None for a retired account."""
@@ -129,8 +122,9 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         accounts = {a: p for a, p in host.accounts.items() if p != player}
         accounts[account] = player
         retired = tuple(a for a in (*host.retired, old) if a != account)
-        return state, HostState(host.paused_at, accounts, retired), [_notice("replaced", player=player,
-                                                                             account=account)]
+        history = (*host.history, (str(player), account, format_time(at)))
+        return state, HostState(host.paused_at, accounts, retired, history), [_notice("replaced", player=player,
+                                                                                      account=account)]
     if kind == "host_modkill":
         player = intent.data.get("target")
         if not player:
@@ -159,13 +153,13 @@ def _wrong_phase(game: Game, state: Any, intent: Intent) -> Event | None:
 
 
 def _taken(host: HostState, account: str, host_name: str | None, roster: tuple[str, ...]) -> str | None:
-    """Why an account cannot take over a player (it is the host, or it plays someone already), or None."""
-    if looks_like(account, host_name):
-        return "that is the host"
-    playing = {account_key(a) for a in (*roster, *host.accounts) if host.player_of(a) is not None}
-    if account_key(account) in playing:
-        return "that account already plays in this game"
-    return None
+    """Why an account cannot take over a player (it is or looks like the host, or an account or a seat of
+    the game), or None."""
+    playing = [a for a in (*roster, *host.accounts) if host.player_of(a) is not None]
+    taken = name_taken(account, "", hosts=(host_name,), seated=playing, masks=roster)
+    if taken is None:
+        return None
+    return "that is the host" if taken.code == "name_host" else "that account already plays in this game"
 
 
 def _when(value: datetime | None) -> str | None:

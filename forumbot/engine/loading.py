@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,7 @@ class GameRun:
     thread_prefix: str = ""          # platform thread id = prefix + the game's thread name ...
     thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
     open_threads: bool = False       # threads not named are opened on the platform (forumbot/engine/threads.py)
+    opened: datetime | None = field(default=None, compare=False, repr=False)   # PMs sent before are not its own
 
     @classmethod
     def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,

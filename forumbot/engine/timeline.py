@@ -4,7 +4,7 @@ the runner, recounts and replays share. No I/O: the caller stores what it return
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -14,9 +14,12 @@ from forumbot.engine.host import HOST_KINDS, HostState, account_key, apply_host
 from forumbot.engine.loading import GameRun
 from forumbot.games.base import refusal
 from forumbot.model import Event, Flag, Intent, Post
+from forumbot.seating import PlatformSeats, Taken, name_taken, same_name
 from forumbot.text.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.engine.timeline")
+# What an account writes to a game it has no seat in yet: its sign-up.
+SIGNUP_KINDS = ("signup", "signup_withdraw")
 HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
              "modkill PLAYER")
 
@@ -38,7 +41,8 @@ class Step:
 
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
          host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None,
-         corrections: dict[str, Any] | None = None) -> Step:
+         corrections: dict[str, Any] | None = None, seats: PlatformSeats | None = None,
+         accounts_before: Callable[[datetime], Iterable[str]] | None = None) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
     end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
     the host layer. `host_games`: every game on the platform its host runs, sorted (the host's PMs must
@@ -47,7 +51,10 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
 
     `reach` (default `now`): the time up to which the platform has been read. A deadline after it does not
     fire yet, and the posts made after that deadline wait with it (they are left out of `processed`).
-    `corrections`: the host's corrections in force, by post: a corrected post is read as corrected."""
+    `corrections`: the host's corrections in force, by post: a corrected post is read as corrected.
+    `seats`: who holds a seat or hosts in each game on the platform (a PM is read by the one game it is for,
+    _for_which_game). A PM sent before the game opened is never read. `accounts_before(time)`: the accounts
+    that had written on the platform before then (a mask named like one is refused)."""
     game = run.game
     reach = now if reach is None else min(reach, now)
     step = Step(state=state, host=host or HostState(), corrections=corrections or {})
@@ -79,7 +86,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             return step
         index += 1
         step.processed.append(post.platform_id)
-        if post.author == bot:
+        if post.author == bot or (post.pm and run.opened is not None and post.created < run.opened):
             continue
         if not post.pm and post.thread not in commands:
             _isolated(run, step, post, post.author, _outside, commands)
@@ -95,8 +102,13 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             if account_player is not None:
                 player = account_player(step.state, player)
         if player != post.author:
+            if same_name(player, run.config.host):   # never the host's powers by a name a player chose
+                step.flags.append(Flag(reason=f"{post.author} plays under the host's name {player}; the post is not "
+                                              "counted", post_id=post.platform_id, author=post.author, at=post.created))
+                continue
             post = replace(post, author=player)
-        _isolated(run, step, post, account, _read, account, host_games, guard, roster)
+        _isolated(run, step, post, account, _read, account, host_games, guard, roster, bot,
+                  seats if post.pm else None, accounts_before)
 
 
 def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable[..., None], *args: Any) -> None:
@@ -145,9 +157,11 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
 
 
 def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...],
-          guard: Callable[..., list[Event]] | None, roster: Callable[[Any], Any] | None) -> None:
+          guard: Callable[..., list[Event]] | None, roster: Callable[[Any], Any] | None, bot: str,
+          seats: PlatformSeats | None, accounts_before: Callable[[datetime], Iterable[str]] | None) -> None:
     """`guard`, `roster`: the game's guard_post (a game that moderates its threads: Food Chain's channels) and
-    roster, or None."""
+    roster, or None. `account`: the account that sent the post (the host is known by it alone); `seats`: who
+    sits where on the platform, for a PM."""
     if guard is not None and not post.pm:
         refused = guard(step.state, post.author, run.thread_name(post.thread),
                         Intent("post", post_id=post.platform_id, author=post.author, at=post.created,
@@ -164,8 +178,10 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     corrected = step.corrections.get(post.platform_id)
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
+    if seats is not None and len(seats.games_of(account)) > 1:
+        host_games = seats.games_of(account)   # a host who plays in another game names the game too
     answers_for_host = not host_games or host_games[0] == run.name
-    from_host = post.pm and bool(run.config.host) and post.author == run.config.host and not corrected
+    from_host = post.pm and bool(run.config.host) and account == run.config.host and not corrected
     if from_host:
         picked = _for_this_game(run, intents, host_games, answers_for_host)
         if picked is None:
@@ -180,16 +196,28 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                                     params={"commands": HOST_HELP}, pm=True), account),
                                 post.platform_id))
             return
+    elif seats is not None and not corrected:
+        picked = _for_which_game(run, intents, seats.games_of(account), seats.open)
+        if picked is None:
+            return   # a PM for another game: this game neither reads nor refuses it
+        intents = picked
     step.flags += parsed.flags
     for intent in intents:
         step.intents.append(intent)
-        if intent.kind == "host_which_game":
+        if intent.kind in ("host_which_game", "which_game"):
             code = "host_no_such_game" if intent.data["named"] else "host_which_game"
+            if intent.kind == "which_game":
+                code = "no_such_game" if intent.data["named"] else "which_game"
             happened = [refusal(intent, intent.data["reason"], code=code, pm=True,
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
                                                          run.config.host, tuple(p.name for p in run.config.players))
+        elif (taken := _name_claimed(run, step.state, intent, account, bot, accounts_before)) is not None:
+            name = taken[0]
+            happened = [refusal(intent, f"{name} cannot be taken: it is or looks like {taken[1].holder}",
+                                code=taken[1].code, params={"name": name, "holder": taken[1].holder}, pm=True,
+                                subject="refused")]
         else:
             step.state, happened = run.game.apply(step.state, intent)
         for event in happened:
@@ -199,6 +227,19 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
             if event.kind == "rejected":
                 step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
+
+
+def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str,
+                  accounts_before: Callable[[datetime], Iterable[str]] | None) -> tuple[str, Taken] | None:
+    """A name the intent claims (a mask at sign-up) that the host, the bot or another account on the platform
+    holds: the name and why, or None. The game itself refuses names its own seats hold."""
+    claimed = getattr(run.game, "claimed_name", None)
+    name = claimed(state, intent) if claimed is not None else None
+    if not name:
+        return None
+    accounts = accounts_before(intent.at) if accounts_before is not None and intent.at else ()
+    taken = name_taken(name, account, hosts=(run.config.host,), bot=bot, accounts=accounts)
+    return (name, taken) if taken is not None else None
 
 
 def _to_account(event: Event, account: str) -> Event:
@@ -230,6 +271,46 @@ def _for_this_game(run: GameRun, intents: list[Intent], host_games: tuple[str, .
         reason = f"you run several games ({choices}): say which on a line of its own, like \"game {host_games[0]}\""
     return [replace(rest[0], kind="host_which_game",
                     data={"reason": reason, "games": choices, "named": named[0] if named else ""})]
+
+
+def _for_which_game(run: GameRun, intents: list[Intent], games: tuple[str, ...], open_games: tuple[str, ...]
+                    ) -> list[Intent] | None:
+    """A player's PM as this game reads it, or None when it is another game's. `games`: the games the author
+    holds a seat in, `open_games`: those taking anyone's sign-ups. A PM naming a game on a line of its own
+    ("game NAME" / "игра NAME") is that game's. A sign-up is for the game taking sign-ups; anything else for
+    the game the author plays in, and an author playing in several must name it: their first game asks."""
+    named = [str(i.data.get("game", "")) for i in intents if i.kind == "host_game"]
+    rest = [i for i in intents if i.kind != "host_game"]
+    if not games and not open_games:
+        return rest
+    if named:
+        if any(same_name(n, run.name) for n in named):
+            return rest
+        known = (*games, *open_games)
+        if not games or games[0] != run.name or any(same_name(n, g) for n in named for g in known):
+            return None   # another game's (the author's first game answers a name that is none of its)
+        return [replace(rest[0] if rest else intents[0], kind="which_game",
+                        data={"reason": f"you play in no game named {named[0]}; your games: {', '.join(games)}",
+                              "games": ", ".join(games), "named": named[0]})]
+    seated, taking = run.name in games, run.name in open_games
+    mine: list[Intent] = []
+    for intent in rest:
+        if intent.kind in SIGNUP_KINDS and (taking or (seated and not open_games)):
+            mine.append(intent)
+        elif intent.kind not in SIGNUP_KINDS and (seated or (taking and not games)):
+            mine.append(intent)
+    if not rest and (seated or (taking and not games)):
+        return rest
+    if not mine:
+        return None
+    if seated and len(games) > 1 and any(i.kind not in SIGNUP_KINDS for i in mine):
+        if games[0] != run.name:
+            return None
+        choices = ", ".join(games)
+        return [replace(mine[0], kind="which_game",
+                        data={"reason": f"you take part in several games ({choices}): say which on a line of its "
+                                        f"own, like \"game {games[0]}\"", "games": choices, "named": ""})]
+    return mine
 
 
 def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:

@@ -346,6 +346,11 @@ class Posts(StoreBase):
             f"SELECT id, edited_body FROM posts WHERE id IN ({_READ_SQL}) AND edited_body IS NOT NULL",
             [game, game]).fetchall()}
 
+    def accounts_before(self, at: datetime) -> list[str]:
+        """Every account that had posted or sent a private message before `at`."""
+        return [row[0] for row in self.db.conn.execute(
+            "SELECT DISTINCT author FROM posts WHERE created < ?", [format_time(at)]).fetchall()]
+
     def new_pm_authors(self, game: str) -> list[str]:
         """Who sent the private messages stored since the game last read (a cheap range of rowids)."""
         return [row[0] for row in self.db.conn.execute(

@@ -23,6 +23,7 @@ from sqlite_utils.migrations import Migrations
 
 from forumbot.errors import ConfigError, StoreError
 from forumbot.model import format_time
+from forumbot.seating import same_name
 from forumbot.storage.sqlite import open_database
 
 account_migrations = Migrations("webforum")
@@ -68,18 +69,28 @@ class Accounts:
             raise StoreError(f"cannot open the web forum's accounts in {path}: {err}") from err
 
     def add_user(self, name: str, *, password: str | None = None, reserved: tuple[str, ...] = ()) -> str:
-        """Create an account (or give an existing one a new password); returns the password."""
+        """Create an account (or give an existing one a new password, which ends its sessions); returns the
+        password. A name that is or looks like one of `reserved` (the bot, the hosts) or like another account
+        is refused."""
         name = name.strip()
         if not name or len(name) > 60 or any(c in name for c in "/\\<>\n\r\t"):
             raise ConfigError(f"'{name}' cannot be an account name",
                               fix="use the player's name as in the roster: 1-60 characters, no / \\ < >")
-        if name in reserved:
-            raise ConfigError(f"'{name}' is the bot's own account", fix="nobody signs in as the bot")
+        if any(same_name(name, other) for other in reserved):
+            raise ConfigError(f"'{name}' is or looks like the bot's account or a host's",
+                              fix="choose a name nobody can take for the bot or a host")
+        lookalike = next((other for other in self.names() if other != name and same_name(name, other)), None)
+        if lookalike is not None:
+            raise ConfigError(f"'{name}' looks like the account '{lookalike}'",
+                              fix=f"give {lookalike} a new password under that very name, or choose another name")
         password = password or secrets.token_urlsafe(12)
+        existed = self.exists(name)
         with self.db.atomic():
             self.db.execute("INSERT INTO web_users (name, password, created) VALUES (?, ?, ?) "
                             "ON CONFLICT(name) DO UPDATE SET password = excluded.password",
                             [name, hash_password(password), format_time(datetime.now(UTC))])
+        if existed:   # a new password: every session signed in with the old one ends
+            self.end_sessions(f"user:{name}")
         return password
 
     def verify(self, name: str, password: str) -> bool:

@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 
 from forumbot.web.accounts import sign_in_keys
-from forumbot.web.session import current_user
+from forumbot.web.session import current_user, session_mark
 from forumbot.web.site import site
 
 bp = Blueprint("auth", __name__)
@@ -48,7 +48,7 @@ def signin() -> Any:
                                error="Wrong name or password."), 401
     site().limiter.give_back(*keys)
     session.clear()   # a new session (and CSRF token) on sign-in: nothing set before it carries over
-    session["user"], session["user_stamp"] = name, site().connections().accounts.stamp(f"user:{name}")
+    session["user"], session["user_stamp"] = name, session_mark("user", name)
     return redirect(same_origin_path(request.form.get("next")) or url_for("forum.index"))
 
 

@@ -18,13 +18,14 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 
 from forumbot.engine import corrections
+from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState
 from forumbot.games import get_game
 from forumbot.storage import GameRow, Store
 from forumbot.web.accounts import check_password, sign_in_keys
 from forumbot.web.auth import same_origin_path
 from forumbot.web.forum import MAX_ID
-from forumbot.web.session import signed_in
+from forumbot.web.session import session_mark, signed_in
 from forumbot.web.site import site
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -86,7 +87,7 @@ def signin() -> Any:
         return render_template("console_signin.html", name=name, error="Wrong host name or password."), 401
     site().limiter.give_back(*keys)
     session.clear()
-    session["host"], session["host_stamp"] = name, site().connections().accounts.stamp(f"host:{name}")
+    session["host"], session["host_stamp"] = name, session_mark("host", name)
     return redirect(url_for("console.index"))
 
 
@@ -99,7 +100,7 @@ def link(token: str) -> Any:
     if found is None or found[1] not in _games_of(found[0]):
         abort(403, "This sign-in link is used, expired or unknown: ask for a new one (forumbot host-link GAME).")
     session.clear()
-    session["host"], session["host_stamp"] = found[0], site().connections().accounts.stamp(f"host:{found[0]}")
+    session["host"], session["host_stamp"] = found[0], session_mark("host", found[0])
     return redirect(url_for("console.game", name=found[1]))
 
 
@@ -148,7 +149,8 @@ def game(name: str) -> Any:
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
         deadline=deadline, left=_left(deadline, now), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
-        night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS)
+        night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
+        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().settings.game_hosts.get(name)))
 
 
 def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ def _signed_in() -> str:
 def inbox() -> Any:
     user = _signed_in()
     db = site().connections().db
-    conversations = db.conversations(site().watched(user))
+    conversations = [c for c in db.conversations(site().watched(user)) if site().may_read_pms(user, c["a"], c["b"])]
     for c in conversations:
         c["other"] = c["b"] if c["a"] == user else c["a"] if c["b"] == user else None
         c["unread"] = db.unread_for(user, c["other"]) if c["other"] else 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 
@@ -16,13 +17,24 @@ def csrf_token() -> str:
     return str(session["csrf"])
 
 
+def session_mark(key: str, name: str) -> str:
+    """The mark a session of `name` as `key` ("user", "host") must carry: the account's stamp (a sign-out or a
+    password reset makes a new one) and, for a host, a digest of the host's password hash in the config (a
+    changed or removed hash ends the host's sessions)."""
+    mark = site().connections().accounts.stamp(f"{key}:{name}")
+    if key == "host":
+        hashed = site().web.hosts.get(name, "")
+        mark += ":" + hashlib.sha256(hashed.encode()).hexdigest()[:32]
+    return mark
+
+
 def signed_in(key: str) -> str | None:
-    """The session's `key` ("user", "host"): a name, while its stamp is the account's (a sign-out ends it)."""
+    """The session's `key` ("user", "host"): a name, while its mark is still the account's."""
     name = session.get(key)
     if not name:
         return None
-    stamp = site().connections().accounts.stamp(f"{key}:{name}")
-    return str(name) if hmac.compare_digest(str(session.get(f"{key}_stamp", "")).encode(), stamp.encode()) else None
+    mark = session_mark(key, str(name))
+    return str(name) if hmac.compare_digest(str(session.get(f"{key}_stamp", "")).encode(), mark.encode()) else None
 
 
 def current_user() -> str | None:

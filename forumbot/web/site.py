@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from flask import current_app
 
+from forumbot.engine.chart import stored_chart
 from forumbot.platforms.local import LocalForum
+from forumbot.seating import Chart, Holder, Seat
 from forumbot.storage import Store
 from forumbot.web.accounts import Accounts, RateLimiter
 from forumbot.web.config import WebGame, WebSettings
@@ -61,38 +63,64 @@ class Site:
             for purpose, key in game.threads.items():
                 forum.ensure_thread(key, f"{game.name}: {purpose}")
 
-    # ---- who may do what ----------------------------------------------------------------------
+    # ---- who may do what: each game's seating chart (forumbot/seating.py) -------------------------
+    def chart(self, game: WebGame) -> Chart:
+        """The game's chart as the bot's store holds it (sign-ups, the deal and replacements included); for a
+        forum served without the bot, or a game not started yet, the config's players and host."""
+        store = self.store()
+        row = store.game(game.name) if store is not None else None
+        if row is not None:
+            return stored_chart(row, game.host)
+        return Chart(game.name, game.host, tuple(Seat(p, (Holder(p),)) for p in game.players))
+
+    def charts(self) -> list[Chart]:
+        return [self.chart(game) for game in self.settings.games]
+
     def hosted_by(self, user: str | None) -> list[WebGame]:
-        return [g for g in self.settings.games if user and g.host == user]
+        return [g for g in self.settings.games if user and self.chart(g).is_host(user)]
 
     def may_post(self, user: str | None, thread: str) -> bool:
-        """A game's threads take posts from its players and host; other threads from anyone signed in."""
+        """A game's threads take posts from the accounts that hold its seats now and its host; other threads
+        from anyone signed in."""
         if not user or user == self.settings.account:
             return False
         game = self.game_of_thread.get(thread)
-        return game is None or not game.players or user in game.players or user == game.host
+        if game is None:
+            return True
+        chart = self.chart(game)
+        return not chart.seats or chart.may_post(user)
 
     def pm_recipients(self, user: str) -> list[str]:
-        """Whom `user` may write to: the bot and the hosts; a host also their games' players."""
-        names = [self.settings.account, *sorted({g.host for g in self.settings.games if g.host})]
-        for game in self.hosted_by(user):
-            names += [p for p in game.players if p not in names]
+        """Whom `user` may write to: the bot and the hosts; a host also the accounts of their games' seats."""
+        charts = self.charts()
+        names = [self.settings.account, *sorted({h for c in charts for h in c.hosts()})]
+        for chart in charts:
+            if chart.is_host(user):
+                names += [a for seat in chart.seats for a in seat.accounts() if a not in names]
         return [n for n in names if n != user]
 
     def watched(self, user: str) -> set[str]:
-        """Whose private messages `user` may read: their own, and a host every player's of their games."""
+        """Whose private messages `user` may read: their own, and a host every account that holds or held a
+        seat of their games."""
         people = {user}
-        for game in self.hosted_by(user):
-            people |= set(game.players)
+        for chart in self.charts():
+            people |= chart.watched_by(user)
         return people
 
     def may_read_pms(self, user: str | None, a: str, b: str) -> bool:
+        """Their own conversations; a host also those of their games' seats' accounts with the bot or with
+        the host (not with another game's host: a host playing elsewhere sees there what a player sees)."""
         if not user:
             return False
         if user in (a, b):
             return True
-        watched = self.watched(user) - {user}
-        return a in watched or b in watched
+        for chart in self.charts():
+            if chart.is_host(user):
+                seated = {account for seat in chart.seats for account in seat.every_account()}
+                if (a in seated and b in (self.settings.account, user)) or \
+                        (b in seated and a in (self.settings.account, user)):
+                    return True
+        return False
 
 
 def site() -> Site:

@@ -24,6 +24,7 @@ from forumbot.games.mafia.schedule import modkill, must_act, next_reminder, remi
 from forumbot.games.mafia.signup import (
     SIGNUP_KINDS,
     apply_signup,
+    mask_of,
     on_signup_deadline,
     player_of_account,
     reveal_masks,
@@ -220,6 +221,10 @@ class MafiaGame:
             return ("*",)
         players = (*state.players, *state.masks.values())
         return (*players, state.host) if state.host and state.host not in players else players
+
+    def claimed_name(self, state: MafiaState, intent: Intent) -> str | None:
+        """The mask a sign-up claims (the runner refuses one the host, the bot or another account holds)."""
+        return mask_of(intent)[0] if intent.kind == "signup" and state.phase == "signup" else None
 
     def account_player(self, state: MafiaState, account: str) -> str:
         """The player whose PMs an account sends: a mask's real account writes as the mask."""

@@ -19,6 +19,7 @@ from forumbot.games.mafia.roles import find_role
 from forumbot.games.mafia.state import MafiaState
 from forumbot.games.mafia.voting import phase_start
 from forumbot.model import Event, Intent, format_time
+from forumbot.seating import Taken, name_taken
 from forumbot.text.normalize import fold
 
 SIGNUP_KINDS = ("signup", "signup_withdraw", "confirm_role", "deal_roles", "start_game")
@@ -32,6 +33,13 @@ REFUSALS = {
     "number_taken": "number {number} is taken",
     "mask_taken": "the mask {mask} is taken",
     "mask_bad": "write an actor's or actress's name as the mask",
+    "name_host": "{name} is the host's name or looks like it: choose another",
+    "name_bot": "{name} is the bot's name or looks like it: choose another",
+    "name_seated": "{name} looks like the account {holder}, which plays in this game: choose another",
+    "name_mask": "{name} looks like the mask {holder}, which is taken: choose another",
+    "name_account": "{name} looks like the account {holder} on this forum: choose another",
+    "account_is_mask": "your account's name looks like the mask {holder}, which another player took first; "
+                       "ask the host",
     "not_signed": "you have not signed up",
     "host_only": "only the host can do that",
     "not_roles": "there are no roles to confirm now",
@@ -90,6 +98,19 @@ def apply_signup(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Ev
     return _sign_up(state, intent)
 
 
+def mask_of(intent: Intent) -> tuple[str, str | None]:
+    """The mask a sign-up asks for, and the grammatical gender written after it (or None)."""
+    mask = " ".join(str(intent.data.get("mask", "")).split())
+    marked = _GENDER.search(mask)
+    gender = ("f" if marked.group(1).lower()[0] in "жf" else "m") if marked else None
+    return (mask[:marked.start()] if marked else mask).strip(" .,;:!\"'«»"), gender
+
+
+def refuse_name(intent: Intent, name: str, taken: Taken) -> Event:
+    """The refusal of a name someone else holds (forumbot/seating.py), in the sign-up's words."""
+    return refuse(intent, taken.code, name=name, holder=taken.holder)
+
+
 def _sign_up(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     account = intent.author
     slots = state.options.signup_slots
@@ -99,19 +120,24 @@ def _sign_up(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
         number = 0
     if not 1 <= number <= slots:
         return state, [refuse(intent, "signup_number", slots=slots)]
-    mask = " ".join(str(intent.data.get("mask", "")).split())
-    marked = _GENDER.search(mask)
-    gender = ("f" if marked.group(1).lower()[0] in "жf" else "m") if marked else None
-    mask = (mask[:marked.start()] if marked else mask).strip(" .,;:!\"'«»")
+    mask, gender = mask_of(intent)
     if not mask or len(mask) > MASK_MAX or not any(ch.isalpha() for ch in mask):
         return state, [refuse(intent, "mask_bad")]
-    for other, entry in state.signup.items():
+    for other, entry in state.signup.items():   # first come, first served: the earliest sign-up's claim
         if other == account:
             continue
         if entry["number"] == number:
             return state, [refuse(intent, "number_taken", number=number)]
-        if _fold(entry["mask"]) == _fold(mask) or _fold(other) == _fold(mask):
+        taken = name_taken(mask, account, seated=(other,), masks=(entry["mask"],))
+        if taken is not None and taken.code == "name_mask":
             return state, [refuse(intent, "mask_taken", mask=mask)]
+        if taken is not None:
+            return state, [refuse_name(intent, mask, taken)]
+        if name_taken(account, other, masks=(entry["mask"],)) is not None:   # a mask named like this account
+            return state, [refuse(intent, "account_is_mask", holder=entry["mask"])]
+    taken = name_taken(mask, account, hosts=(state.host,))
+    if taken is not None:
+        return state, [refuse_name(intent, mask, taken)]
     changed = account in state.signup
     entry = {"number": number, "mask": mask, "at": format_time(intent.at) if intent.at else ""}
     if gender:

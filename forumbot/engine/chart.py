@@ -1,0 +1,48 @@
+"""A game's seating chart (forumbot/seating.py) worked out from what the store keeps with the game: its
+state (the players or the sign-ups, the masks, who is alive) and the host layer's (the replacements, with
+their times). The runner, the web forum and the console all ask it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from forumbot.engine.host import HostState
+from forumbot.games import Game, get_game
+from forumbot.seating import Chart, Holder, Seat
+
+
+def chart_of(name: str, game: Game, state: Any, host: HostState, host_name: str | None) -> Chart:
+    """The chart of game `name` in `state`, with the host layer's `host`."""
+    roster = getattr(game, "roster", None)
+    players = roster(state) if roster is not None else None
+    names = [p.name for p in players] if players is not None else [str(p) for p in getattr(state, "players", ())]
+    alive = getattr(state, "alive", None)
+    masks: dict[str, str] = dict(getattr(state, "masks", None) or {})       # mask → the account behind it
+    seats = [_seat(player, masks.get(player, player), host, mask=player if player in masks else "",
+                   alive=alive is None or player in alive) for player in names]
+    if not names:   # sign-ups: each account that signed up holds the seat of its mask
+        for account, entry in (getattr(state, "signup", None) or {}).items():
+            seats.append(Seat(str(entry["mask"]), (Holder(account),), mask=str(entry["mask"])))
+    return Chart(name, host_name, tuple(seats))
+
+
+def _seat(player: str, first: str, host: HostState, *, mask: str, alive: bool) -> Seat:
+    holders = [Holder(first)]
+    for replaced, account, at in host.history:
+        if replaced == player:
+            holders[-1] = replace(holders[-1], until=at)
+            holders.append(Holder(account, since=at))
+    now = host.account_of(player)
+    if now != player and holders[-1].account != now:   # a replacement kept before its time was
+        holders.append(Holder(now))
+    return Seat(player, tuple(holders), mask=mask, alive=alive)
+
+
+def stored_chart(row: Any, host_name: str | None) -> Chart:
+    """The chart of a game as the store holds it (a Store.game row); `host_name`: its host's account."""
+    game = get_game(row.game)
+    return chart_of(row.name, game, game.from_json(row.state), HostState.from_json(row.host), host_name)
+
+
+__all__ = ["chart_of", "stored_chart"]
