@@ -1,4 +1,4 @@
-"""Issue 9, the host's side of the safety rails: host commands that name their phase and their game,
+"""The host's side of the safety rails: host commands that name their phase and their game,
 replacements that cannot lock the host out, games that can end, isolated games, the store failing without
 a traceback, host lookalikes, and flags the host can see and resolve. Each test is named after its item."""
 
