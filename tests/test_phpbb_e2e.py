@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakephpbb import Board, FakePhpbb
@@ -53,9 +54,20 @@ def write_scenario(path: Path, posts: list[tuple[datetime, str, str, str]], unti
     return path
 
 
+def board_on(clock: VirtualClock) -> tuple[Board, Any, Any]:
+    """The recorded players' board on the virtual clock: (board, votes topic, game topic)."""
+    return Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+
+
+def game_run(tmp_path: Path, votes: Any, game: Any) -> GameRun:
+    """The scenario's game with its threads on the board's two topics (or one)."""
+    return GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
+                         thread_ids={"votes": str(votes.id), "game": str(game.id)})
+
+
 def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> None:
     clock = VirtualClock(START)
-    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board, votes, game = board_on(clock)
     board.add_user(61, "Host", colour="#00AA00")
     until = START + timedelta(hours=4, minutes=5)
     with FakePhpbb(board) as fake:
@@ -125,10 +137,9 @@ def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> Non
 @pytest.mark.parametrize("policy", ["edited", "flag"])
 def test_an_edited_vote_under_each_policy_before_the_deadline(tmp_path: Path, policy: str) -> None:
     clock = VirtualClock(START)
-    board, votes, _ = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board, votes, _ = board_on(clock)
     with FakePhpbb(board) as fake:
-        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
-                            thread_ids={"votes": str(votes.id), "game": str(votes.id)})
+        run = game_run(tmp_path, votes, votes)
         platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
                                  sleep=lambda _s: None, clock=clock, edit_policy=policy)
         runner = Runner(Store(tmp_path / "bot.db"), platform, [run])
@@ -150,10 +161,9 @@ def test_a_night_action_sent_just_before_the_deadline_counts(tmp_path: Path) -> 
     """The poll before the night's deadline saw no unread PM; a kill PM comes 55 s before the deadline; the
     poll that fires the deadline reads the inbox anyway, and the kill counts by its own time."""
     clock = VirtualClock(START)
-    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board, votes, game = board_on(clock)
     with FakePhpbb(board) as fake:
-        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
-                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        run = game_run(tmp_path, votes, game)
         platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
                                  sleep=lambda _s: None, clock=clock)
         store = Store(tmp_path / "bot.db")
@@ -181,10 +191,9 @@ def test_a_night_action_sent_just_before_the_deadline_counts(tmp_path: Path) -> 
 @pytest.mark.parametrize("approved_after_the_day", [False, True])
 def test_a_vote_approved_late_counts_by_its_time_or_is_flagged(tmp_path: Path, approved_after_the_day: bool) -> None:
     clock = VirtualClock(START)
-    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board, votes, game = board_on(clock)
     with FakePhpbb(board) as fake:
-        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
-                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        run = game_run(tmp_path, votes, game)
         platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
                                  sleep=lambda _s: None, clock=clock)
         runner = Runner(Store(tmp_path / "bot.db"), platform, [run])

@@ -13,12 +13,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from fakephpbb import Board, FakePhpbb
+from fakephpbb import FakePhpbb
 from fakephpbb.recorded import SHARED, recorded_board
-from test_phpbb_e2e import IDS, START, write_scenario
+from test_phpbb_e2e import IDS, START, board_on, game_run
 
-from forumbot.config.game import load_scenario
-from forumbot.engine.cycle import GameRun, Runner
+from forumbot.engine.cycle import Runner
 from forumbot.engine.replay import VirtualClock
 from forumbot.errors import PlatformError
 from forumbot.platforms.phpbb import PhpbbPlatform
@@ -159,10 +158,9 @@ def test_an_answer_over_the_size_cap_is_refused(slow_server):
 @pytest.mark.parametrize("failure", ["disabled", "locked"])
 def test_no_deadline_fires_while_the_board_fails(tmp_path: Path, failure: str) -> None:
     clock = VirtualClock(START)
-    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board, votes, game = board_on(clock)
     with FakePhpbb(board) as server:
-        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
-                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        run = game_run(tmp_path, votes, game)
         platform = bot(server, password="pw", clock=clock)
         runner = Runner(Store(tmp_path / "bot.db"), platform, [run])
         runner.start(START)
@@ -203,11 +201,10 @@ def test_stop_ends_a_trickling_answer_and_the_waits(slow_server):
 
 def test_a_refused_sign_in_is_flagged_to_the_host_once(tmp_path: Path) -> None:
     clock = VirtualClock(START)
-    board, votes, game = Board.for_game(IDS, START.timestamp(), clock=lambda: clock.now.timestamp(), form_min_age=0)
+    board, votes, game = board_on(clock)
     board.users[62].login_attempts = 3                           # phpBB wants a CAPTCHA now
     with FakePhpbb(board) as server:
-        run = GameRun.build(load_scenario(write_scenario(tmp_path / "g.toml", [], START)).config, dialect="bbcode",
-                            thread_ids={"votes": str(votes.id), "game": str(game.id)})
+        run = game_run(tmp_path, votes, game)
         runner = Runner(Store(tmp_path / "bot.db"), bot(server, password="pw", clock=clock), [run])
         runner.start(START)
         for minutes in (5, 10):

@@ -160,14 +160,6 @@ def test_the_rate_limiter_counts_attempts_in_a_window_all_keys_or_none():
 GAME = WebGame("g", {"votes": "g/votes", "game": "g/game"}, "Host", ("Alice", "Bob"))
 
 
-@pytest.fixture()
-def site(tmp_path):
-    path = tmp_path / "forum.db"
-    forum = LocalForum(path)
-    accounts = Accounts(path)
-    passwords = {name: accounts.add_user(name) for name in ("Alice", "Bob", "Host", "Zed")}
-    app = create_app(WebSettings(str(path), WebConfig(per_page=10), games=(GAME,)))
-    return app, forum, passwords
 
 
 def token(client, url="/signin"):

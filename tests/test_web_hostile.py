@@ -35,17 +35,6 @@ from forumbot.web.app import create_app
 from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.server import PER_CLIENT, WebServer
 
-
-@pytest.fixture()
-def site(tmp_path):
-    path = tmp_path / "forum.db"
-    forum = LocalForum(path)
-    accounts = Accounts(path)
-    passwords = {name: accounts.add_user(name) for name in ("Alice", "Bob", "Host", "Zed")}
-    app = create_app(WebSettings(str(path), WebConfig(per_page=10), games=(GAME,)))
-    return app, forum, passwords
-
-
 # ---- where a sign-in sends you ---------------------------------------------------------------------
 HERE = ["/t/g/votes?page=2#p3", "/pm/", "/t/g/votes", "/p/7/edit"]
 ELSEWHERE = ["//evil.example/", "/\t/evil.example/", "/\n/evil.example/", "/%09/evil.example/", "/%2F/evil.example/",
