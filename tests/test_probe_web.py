@@ -9,7 +9,7 @@ import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_web import GAME, assert_inert, signed_in, site, token  # noqa: F401 (site is a fixture)
+from test_web import GAME, assert_inert, signed_in, token
 
 from forumbot.web.accounts import Accounts
 from forumbot.web.app import create_app
