@@ -67,6 +67,20 @@ def test_host_ends_the_phase_now():
     state = runner.state(run)
     assert state.phase == "night1" and state.days[0].tally == {"Bob": 1}
     assert state.days[0].at == at(3)
+    assert state.days[0].ended == "host"
+    day_end = [p for p in forum.thread_posts("g/votes")
+               if p["author"] == forum.account and "Day 1 is over" in p["body"]]
+    assert len(day_end) == 1 and "(ended by the host)" in day_end[0]["body"], day_end
+
+
+def test_a_day_that_runs_out_is_still_told_as_ended_at_the_deadline():
+    forum, run, runner = make()
+    forum.add_pm("Host", forum.account, "extend 2", at=at(1))     # a host's command that does not end the day
+    forum.add_post("g/votes", "Alice", "vote Bob", at=at(3))
+    runner.step(at(30))
+    state = runner.state(run)
+    assert state.phase == "night1" and state.days[0].ended == "deadline"
+    assert any("(ended at the deadline)" in p["body"] for p in forum.thread_posts("g/votes"))
 
 
 def test_pause_freezes_the_clock_and_resume_moves_the_deadline():
@@ -160,3 +174,21 @@ def test_a_vote_at_night_is_answered_by_pm():
     pms = bot_pms(forum, "Алиса")
     assert len(pms) == 1 and pms[0].startswith("Не принято: голоса считаются только днём, сейчас Ночь 1")
     assert bot_pms(forum, "Зритель") == []
+
+
+@pytest.mark.parametrize("lang, over, count", [
+    ("en", "No-lynch results: 3 (the limit of 2 is used up).", "No-lynch results used: 3 of 2"),
+    ("ru", "Итогов ННВ: 3 (лимит 2 исчерпан).", "Итогов ННВ: 3 из 2"),
+])
+def test_no_lynch_results_past_the_limit_are_not_told_as_more_of_it_than_there_is(lang, over, count):
+    cfg = GameConfig(name="g", game="mafia", lang=lang, start=START, host="Host", phase="day1",
+                     players=tuple(PlayerRef(n) for n in PLAYERS), options={"day_hours": 24, "no_lynch_limit": 2},
+                     state={"no_lynch_used": 2})
+    forum = LocalForum(clock=lambda: LATER)
+    run = GameRun.build(cfg)
+    runner = Runner(Store(), forum, [run])
+    runner.start(START)
+    runner.step(at(30))                          # nobody voted: under the simple rule, nobody hangs
+    assert runner.state(run).no_lynch_used == 3
+    posts = "\n".join(p["body"] for p in forum.thread_posts("g/votes") + forum.thread_posts("g/game"))
+    assert over in posts and count not in posts

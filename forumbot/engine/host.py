@@ -99,8 +99,11 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         refused = _wrong_phase(game, state, intent)
         if refused is not None:
             return state, host, [refused]
-        # Move the deadline to now: the runner fires it before reading the next post.
-        return game.shift(state, at - deadline), host, [_notice("ended")]
+        # Move the deadline to now: the runner fires it before reading the next post. A game that tells a
+        # phase the host ended from one that ran out (Mafia's "ended by the host") marks it as well.
+        end_by_host = getattr(game, "end_by_host", None)
+        ended = end_by_host(state, at) if end_by_host is not None else game.shift(state, at - deadline)
+        return ended, host, [_notice("ended")]
     if kind == "host_pause":
         if host.paused_at is not None:
             return state, host, [_refuse(intent, "the game is already paused", "host_paused")]

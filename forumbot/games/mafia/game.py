@@ -176,6 +176,11 @@ class MafiaGame:
     def shift(self, state: MafiaState, delta: timedelta) -> MafiaState:
         return shift(state, delta)
 
+    def end_by_host(self, state: MafiaState, at: datetime) -> MafiaState:
+        """The host ends the running phase now: its deadline moves to `at` (the runner fires it as any other,
+        after its usual checks) and the day's end is told as the host's, not as reached at the deadline."""
+        return shift(state, at - state.phase_ends).with_(host_ended=state.phase)
+
     def on_deadline(self, state: MafiaState, at: datetime, now: datetime | None = None
                     ) -> tuple[MafiaState, list[Event]]:
         """A reminder due at `at`, or the phase's end at its own deadline. A reminder noticed only after
@@ -190,7 +195,8 @@ class MafiaGame:
             reminded, events = remind(state, at)
             return (reminded, []) if now is not None and now >= state.phase_ends else (reminded, events)
         if state.is_day:
-            return _after(*_end_day(state, state.phase_ends, "deadline"), state.phase_ends)
+            ended = "host" if state.host_ended == state.phase else "deadline"
+            return _after(*_end_day(state, state.phase_ends, ended), state.phase_ends)
         return _after(*_end_night(state, state.phase_ends), state.phase_ends)
 
     def report(self, state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:

@@ -54,7 +54,7 @@ class DayResult:
     lynched: tuple[str, ...]
     rule: str                 # "absolute" or "simple"
     needed: int | None        # votes needed under the absolute rule; None under the simple rule
-    ended: str                # "deadline" or "early"
+    ended: str                # "deadline", "early" or "host" (the host ended it by command)
     at: datetime
     tally: dict[str, int] = field(default_factory=dict)
     saved: tuple[str, ...] = ()   # would have hanged but were immune (the roles' hook)
@@ -88,6 +88,7 @@ class MafiaState:
     seq: int = 0
     count_number: int = 0
     changes: int = 0                  # vote changes since the last vote count
+    host_ended: str = ""              # the phase the host ended by command (its end is told as theirs)
     errors: tuple[VoteError, ...] = ()
     error_total: int = 0
     immune: frozenset[str] = frozenset()   # cannot be hanged today (filled by roles)
@@ -226,6 +227,7 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         seq=data.get("seq", 0),
         count_number=data.get("count_number", 0),
         changes=data.get("changes", 0),
+        host_ended=data.get("host_ended", ""),
         errors=tuple(VoteError(**e) for e in data.get("errors", [])),
         error_total=data.get("error_total", 0),
         immune=frozenset(data.get("immune", [])),
