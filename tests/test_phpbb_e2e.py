@@ -65,6 +65,12 @@ def game_run(tmp_path: Path, votes: Any, game: Any) -> GameRun:
                          thread_ids={"votes": str(votes.id), "game": str(game.id)})
 
 
+def bot_on(fake: FakePhpbb, clock: VirtualClock, **options: Any) -> PhpbbPlatform:
+    """The bot signed in to the fake board as "forumbot", on the virtual clock, with no waits."""
+    return PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0, sleep=lambda _s: None,
+                         clock=clock, **options)
+
+
 def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> None:
     clock = VirtualClock(START)
     board, votes, game = board_on(clock)
@@ -74,8 +80,7 @@ def test_a_mafia_day_and_night_on_phpbb_equals_its_replay(tmp_path: Path) -> Non
         scenario = load_scenario(write_scenario(tmp_path / "game.toml", [], until))
         run = GameRun.build(scenario.config, dialect="bbcode",
                             thread_ids={"votes": str(votes.id), "game": str(game.id)})
-        platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
-                                 sleep=lambda _s: None, clock=clock)
+        platform = bot_on(fake, clock)
         store = Store(tmp_path / "bot.db")
         attach_store(platform, store, platform.name)
         runner = Runner(store, platform, [run])
@@ -140,8 +145,7 @@ def test_an_edited_vote_under_each_policy_before_the_deadline(tmp_path: Path, po
     board, votes, _ = board_on(clock)
     with FakePhpbb(board) as fake:
         run = game_run(tmp_path, votes, votes)
-        platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
-                                 sleep=lambda _s: None, clock=clock, edit_policy=policy)
+        platform = bot_on(fake, clock, edit_policy=policy)
         runner = Runner(Store(tmp_path / "bot.db"), platform, [run])
         runner.start(START)
         clock.now = START + timedelta(minutes=10)
@@ -164,8 +168,7 @@ def test_a_night_action_sent_just_before_the_deadline_counts(tmp_path: Path) -> 
     board, votes, game = board_on(clock)
     with FakePhpbb(board) as fake:
         run = game_run(tmp_path, votes, game)
-        platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
-                                 sleep=lambda _s: None, clock=clock)
+        platform = bot_on(fake, clock)
         store = Store(tmp_path / "bot.db")
         attach_store(platform, store, platform.name)
         runner = Runner(store, platform, [run])
@@ -194,8 +197,7 @@ def test_a_vote_approved_late_counts_by_its_time_or_is_flagged(tmp_path: Path, a
     board, votes, game = board_on(clock)
     with FakePhpbb(board) as fake:
         run = game_run(tmp_path, votes, game)
-        platform = PhpbbPlatform(fake.url, "forumbot", lambda: "pw", min_interval=0, form_wait=0,
-                                 sleep=lambda _s: None, clock=clock)
+        platform = bot_on(fake, clock)
         runner = Runner(Store(tmp_path / "bot.db"), platform, [run])
         runner.start(START)
         clock.now = START + timedelta(minutes=5)
