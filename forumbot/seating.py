@@ -17,9 +17,10 @@ shaped like Latin ones, ё and е, spaces, underscores and invisible characters.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+from forumbot.text.normalize import fold
 
 # Cyrillic (and a few Greek) letters drawn like Latin ones, folded to the Latin letter.
 _LOOKALIKES = str.maketrans("авсеёєіїјкмнорѕтухьӏαβεικμνορτυχ", "abceeeiijkmhopstyxblabeikmvoptux")
@@ -27,8 +28,7 @@ _LOOKALIKES = str.maketrans("авсеёєіїјкмнорѕтухьӏαβεικ�
 
 def name_key(name: str) -> str:
     """A name folded for comparing lookalikes. Two names with one key are one name to a reader."""
-    text = unicodedata.normalize("NFKC", name or "").casefold().translate(_LOOKALIKES)
-    return "".join(ch for ch in text if ch.isalnum())
+    return "".join(ch for ch in fold(name or "").translate(_LOOKALIKES) if ch.isalnum())
 
 
 def same_name(a: str | None, b: str | None) -> bool:

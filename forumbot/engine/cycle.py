@@ -17,13 +17,13 @@ from forumbot.engine import corrections
 from forumbot.engine import threads as opening
 from forumbot.engine.chart import chart_of
 from forumbot.engine.crashpoints import crashpoint
-from forumbot.engine.host import HostState, looks_like
+from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
-from forumbot.seating import PlatformSeats
+from forumbot.seating import PlatformSeats, same_name
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.cycle")
@@ -266,13 +266,13 @@ class Runner:
             return None
         test = self._lookalike_tests.get(host)
         if test is None:
-            test = self._lookalike_tests[host] = lambda author: looks_like(author, host)
+            test = self._lookalike_tests[host] = lambda author: same_name(author, host)
         return test
 
     def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
         """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
         flagged."""
-        return tuple(a for a in self.store.new_pm_authors(run.name) if looks_like(a, run.config.host))
+        return tuple(a for a in self.store.new_pm_authors(run.name) if same_name(a, run.config.host))
 
     def _planned(self) -> _Plan:
         """The step's plan, made again when the runs or the games held changed since it was made."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from forumbot.games.base import Game, refusal
 from forumbot.model import Event, Intent, format_time, parse_time
-from forumbot.seating import name_key, name_taken, same_name
+from forumbot.seating import name_key, name_taken
 
 _NUMBER = re.compile(r"\s*(-?[0-9]{1,6}(?:[.,][0-9]{1,3})?)(?![0-9])")   # "12", "1.5", "12h", "12 часов"
 HOST_KINDS = ("host_extend", "host_end_phase", "host_pause", "host_resume", "host_replace", "host_modkill",
@@ -26,10 +26,8 @@ HOST_KINDS = ("host_extend", "host_end_phase", "host_pause", "host_resume", "hos
 # datetime's range it would crash the game).
 MAX_EXTEND_HOURS = 24 * 366
 _DIGITS = re.compile(r"[0-9]+$")
-# Account, game and phase names are compared as a reader sees them (forumbot/seating.py): "Hоst" with a
-# Cyrillic о is not the host, but it is told so and the host is flagged.
-account_key = name_key
-looks_like = same_name
+# Account, game and phase names are compared as a reader sees them (forumbot/seating.py's name_key and
+# same_name): "Hоst" with a Cyrillic о is not the host, but it is told so and the host is flagged.
 
 
 @dataclass(frozen=True)
@@ -144,7 +142,7 @@ def _wrong_phase(game: Game, state: Any, intent: Intent) -> Event | None:
     it meant has already ended), or names none."""
     current = str(game.summary(state).get("phase") or "")
     kind = _DIGITS.sub("", current)
-    named = account_key(str(intent.data.get("phase", "")))
+    named = name_key(str(intent.data.get("phase", "")))
     if named in (current, kind) and named:
         return None
     suggestion = f"end {kind}" if kind in ("day", "night") else f"end phase {current}"
@@ -174,4 +172,4 @@ def extend_deadline(value: datetime | None, delta: timedelta) -> datetime | None
     return value + delta if value is not None else None
 
 
-__all__ = ["HOST_KINDS", "MAX_EXTEND_HOURS", "HostState", "account_key", "apply_host", "extend_deadline", "looks_like"]
+__all__ = ["HOST_KINDS", "MAX_EXTEND_HOURS", "HostState", "apply_host", "extend_deadline"]

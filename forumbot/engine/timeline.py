@@ -10,11 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from forumbot.engine.corrections import intents_for
-from forumbot.engine.host import HOST_KINDS, HostState, account_key, apply_host
+from forumbot.engine.host import HOST_KINDS, HostState, apply_host
 from forumbot.engine.loading import GameRun
 from forumbot.games.base import refusal
 from forumbot.model import Event, Flag, Intent, Post
-from forumbot.seating import PlatformSeats, Taken, name_taken, same_name
+from forumbot.seating import PlatformSeats, Taken, name_key, name_taken, same_name
 from forumbot.text.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.engine.timeline")
@@ -255,12 +255,12 @@ def _for_this_game(run: GameRun, intents: list[Intent], host_games: tuple[str, .
     none, or names no game of the host's, is answered once (by the host's first game) with the choices."""
     named = [str(i.data.get("game", "")) for i in intents if i.kind == "host_game"]
     rest = [i for i in intents if i.kind != "host_game"]
-    keys = {account_key(g) for g in host_games}
-    if any(account_key(n) == account_key(run.name) for n in named):
+    keys = {name_key(g) for g in host_games}
+    if any(name_key(n) == name_key(run.name) for n in named):
         return rest
     if not rest or (not named and len(host_games) <= 1):
         return rest
-    if any(account_key(n) in keys for n in named):
+    if any(name_key(n) in keys for n in named):
         return None
     if not answers:
         return None
