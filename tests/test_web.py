@@ -361,7 +361,7 @@ def test_forumbot_run_serves_the_web_forum(tmp_path):
             except OSError:
                 pass
             time.sleep(0.2)
-        assert 'class="post bot"' in page and "game: game" in page   # the bot's opening post, served
+        assert 'class="post bot"' in page and "Game · Game thread" in page   # the bot's opening post, served
     finally:
         process.send_signal(signal.SIGTERM)
         output = process.communicate(timeout=30)[0].decode()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
@@ -19,23 +18,8 @@ def check_config(paths: tuple[str, ...]) -> None:
     dialect, and that each game can be played to its end."""
     from forumbot.config.bot import load_bot_config
     from forumbot.config.tomlfile import load_toml
-    from forumbot.engine.cycle import GameRun
-    from forumbot.engine.loading import check_setup
+    from forumbot.engine.checking import check_game
     from forumbot.engine.service import platform_dialect
-
-    def check_game(config: Any, path: str, dialect: str) -> None:
-        from forumbot.engine.samples import sample_events
-        from forumbot.render.check import check_templates
-
-        try:
-            run = GameRun.build(config, dialect=dialect)
-            check_setup(config)
-        except ConfigError as err:
-            raise locate(err, path) from None
-        problems = check_templates(run.renderer, config.game, sample_events(config.game))   # each names its line
-        if problems:
-            raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
-                              + "\n".join(str(problem) for problem in problems))
 
     def check(path: str) -> None:
         if set(load_toml(path).data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config

@@ -13,6 +13,9 @@
     [games.threads]                  # optional: the game's thread → the platform's thread id (on Reddit
                                      # and phpBB the bot opens the threads left out, at the game's start)
     votes = "mafia-1/votes"
+    [hosting]                        # optional: games and lobbies made in the host console
+    creators = ["Alice"]             # the console's hosts ([web.hosts]) who may make them
+    platform = "local"               # where they are played (default: the web forum's platform)
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
                  "timezone", "bbcode_extra")
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
-TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")
+HOSTING_KEYS = ("creators", "platform")
+TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web", "hosting")
 # Where a lobby's spawned games get threads of their own (Platform.open_thread, forumbot/engine/threads.py).
 LOBBY_PLATFORMS = PLATFORM_KINDS
 
@@ -63,6 +67,14 @@ class BotGame:
 
 
 @dataclass(frozen=True)
+class HostingConfig:
+    """[hosting]: who may make games and lobbies in the host console, and on which platform they are played."""
+
+    creators: tuple[str, ...]
+    platform: str
+
+
+@dataclass(frozen=True)
 class BotConfig:
     path: str
     store: Path
@@ -71,6 +83,7 @@ class BotConfig:
     retry_max_seconds: float = 900.0
     log_level: str = "info"
     web: WebConfig | None = None        # [web]: the web forum over a local forum (forumbot/web/)
+    hosting: HostingConfig | None = None   # [hosting]: games made in the host console (engine/hosting.py)
 
 
 def load_bot_config(path: str | Path) -> BotConfig:
@@ -101,10 +114,12 @@ def load_bot_config(path: str | Path) -> BotConfig:
         platforms[name] = PlatformConfig(name, kind, options, float(poll))
     if not platforms:
         raise doc.error("no platforms", fix='add [platforms.local] with kind = "local"')
-    games = _lobbies(doc, platforms)
+    games = lobbies_of(doc, platforms)
     entries = doc.data.get("games", [])
-    if not isinstance(entries, list) or not (entries or games):
-        raise doc.error("no games", fix='add [[games]] with config = "my-game.toml" and platform = "local"')
+    hosting = _hosting(doc, platforms)
+    if not isinstance(entries, list) or not (entries or games or hosting):
+        raise doc.error("no games", fix='add [[games]] with config = "my-game.toml" and platform = "local", '
+                                        'or [hosting] to make games in the host console')
     names: set[str] = {g.config.name for g in games}
     for entry in entries:
         doc.table(entry, GAME_KEYS, "games")
@@ -140,8 +155,33 @@ def load_bot_config(path: str | Path) -> BotConfig:
     web = web_config(doc, [n for n, p in platforms.items() if p.kind == "local"])
     if web is not None:   # the bot's links on the served forum open its pages
         platforms[web.platform].options["base_url"] = web.url
+    if hosting is not None and web is not None and hosting.platform == "":
+        hosting = HostingConfig(hosting.creators, web.platform)
+    elif hosting is not None and hosting.platform == "":
+        raise doc.error("[hosting] needs the platform its games are played on", "[hosting]",
+                        fix='add platform = "local", or a [web] table (its platform is the default)')
+    if hosting is not None and web is not None:
+        unknown = [name for name in hosting.creators if name not in web.hosts]
+        if unknown:
+            raise doc.error(f"[hosting] creators {', '.join(unknown)} cannot sign in to the console", "creators",
+                            fix="give each a password in [web.hosts] (forumbot passwd)")
     return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),
-                     float(retry), str(bot.get("log_level", "info")), web)
+                     float(retry), str(bot.get("log_level", "info")), web, hosting)
+
+
+def _hosting(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> HostingConfig | None:
+    """[hosting]: who may make games in the host console, and where they are played ("" until [web] says)."""
+    if "hosting" not in doc.data:
+        return None
+    table = doc.table(doc.data["hosting"], HOSTING_KEYS, "hosting")
+    creators = table.get("creators", [])
+    if not isinstance(creators, list) or not all(isinstance(c, str) and c.strip() for c in creators):
+        raise doc.error("[hosting] creators must be a list of host names", "creators", fix='creators = ["Alice"]')
+    platform = str(table.get("platform", ""))
+    if platform and platform not in platforms:
+        raise doc.error(f"[hosting] names platform '{platform}', which is not configured", "platform",
+                        fix="platforms: " + ", ".join(platforms))
+    return HostingConfig(tuple(c.strip() for c in creators), platform)
 
 
 # Where Platform.open_thread opens threads, by platform kind (the local forum needs nothing).
@@ -157,8 +197,9 @@ def _can_open(doc: TomlFile, platform: PlatformConfig, what: str, otherwise: str
                         f"[platforms.{platform.name}]", fix=f"add {fix}{otherwise}")
 
 
-def _lobbies(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGame]:
-    """[[lobbies]]: threads where players challenge each other and every accepted challenge starts a game."""
+def lobbies_of(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> list[BotGame]:
+    """[[lobbies]]: threads where players challenge each other and every accepted challenge starts a game (of a
+    bot config, or a lobby made in the host console), checked."""
     out = []
     entries = doc.data.get("lobbies", [])
     if not isinstance(entries, list):

@@ -175,11 +175,16 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
 
 def load_scenario(path: str | Path) -> Scenario:
     """A scenario file. Raises ConfigError naming the file, the line and the fix."""
-    doc = load_toml(path)
+    return scenario_from(load_toml(path), Path(path).stem)
+
+
+def scenario_from(doc: TomlFile, name: str) -> Scenario:
+    """A scenario or game file's parsed text (a file, or a game made in the host console), its game named
+    `name`. Raises ConfigError naming the file, the line and the fix."""
     for key in doc.data:
         if key not in TOP_KEYS:
             raise doc.error(f"unknown table '{key}'", key, fix=unknown_key_fix(key, TOP_KEYS))
-    config = game_config_from(doc, Path(path).stem)
+    config = game_config_from(doc, name)
     posts = []
     entries = doc.data.get("posts", [])
     if not isinstance(entries, list):
@@ -216,14 +221,16 @@ def load_scenario(path: str | Path) -> Scenario:
 _QUOTED = re.compile(r"'([^']+)'")
 
 
-def locate(err: ConfigError, path: str) -> ConfigError:
-    """A ConfigError raised without a file (by a game checking its options) pointed at `path`'s line."""
+def locate(err: ConfigError, path: str, doc: TomlFile | None = None) -> ConfigError:
+    """A ConfigError raised without a file (by a game checking its options) pointed at `path`'s line (in
+    `doc`, the text already read, when given)."""
     if err.path and err.path not in ("options", "stored state"):
         return err
-    try:
-        doc = load_toml(path)
-    except ConfigError:
-        return err
+    if doc is None:
+        try:
+            doc = load_toml(path)
+        except ConfigError:
+            return err
     found = _QUOTED.search(str(err))
     line = doc.line_of(found.group(1)) if found else None
     message = str(err).split("\n")[0]

@@ -28,13 +28,14 @@ from typing import Any
 from forumbot.config.bot import BotConfig, PlatformConfig
 from forumbot.config.game import GameConfig
 from forumbot.engine.cycle import GameRun, Runner, StepResult
+from forumbot.engine.hosting import Adopter
 from forumbot.errors import ConfigError, StoreError
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store
 from forumbot.storage import lock as store_lock
-from forumbot.web.config import WebSettings, web_games
+from forumbot.web.config import HostingSettings, WebSettings, web_games
 
 log = logging.getLogger("forumbot.engine.service")
 Clock = Callable[[], datetime]
@@ -153,6 +154,7 @@ class PlatformWorker:
     runner: Runner
     backoff: Backoff
     lock: threading.Lock = field(default_factory=threading.Lock)
+    hosted: Adopter | None = None   # games made or ended in the host console, taken up at each poll
 
     @property
     def name(self) -> str:
@@ -165,6 +167,8 @@ class PlatformWorker:
             return None
         with self.lock:
             try:
+                if self.hosted is not None:
+                    self.hosted.sync(self.runner.runs, self.runner.store)
                 result = self.runner.step(now)
             except (sqlite3.Error, StoreError) as err:   # so `status` does not keep showing a good poll
                 _record_failure(self, now, err)
@@ -216,21 +220,27 @@ class Service:
         seed = _seeded if (clock is utcnow if fresh_seeds is None else fresh_seeds) else (lambda c: c)
         self.clock = clock
         self.workers: dict[str, PlatformWorker] = {}
+        hosting = config.hosting.platform if config.hosting else None
         for name, platform_config in config.platforms.items():
             games = [g for g in config.games if g.platform == name]
-            if not games:
+            if not games and name != hosting:
                 continue
             platform = make_platform(platform_config, clock)
-            # Reddit and phpBB games open the threads [games.threads] does not name (forumbot/engine/threads.py);
-            # on the local forum a thread is made by posting in it.
-            opens = platform_config.kind != "local"
-            runs = [GameRun.build(seed(g.config), dialect=platform.dialect, thread_ids=g.threads, open_threads=opens,
-                                  bbcode_extra=getattr(platform, "bbcode_extra", None))
-                    for g in games]
+
+            def build(game: GameConfig, threads: dict[str, str], platform: Platform = platform,
+                      kind: str = platform_config.kind) -> GameRun:
+                # Reddit and phpBB games open the threads [games.threads] does not name
+                # (forumbot/engine/threads.py); on the local forum a thread is made by posting in it.
+                return GameRun.build(seed(game), dialect=platform.dialect, thread_ids=threads,
+                                     open_threads=kind != "local", bbcode_extra=getattr(platform, "bbcode_extra", None))
+
+            runs = [build(g.config, g.threads) for g in games]
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             attach_store(platform, runner.store, name)
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
-            self.workers[name] = PlatformWorker(platform_config, runner, backoff)
+            adopter = Adopter(platform_config, config.platforms, platform.dialect, build)
+            adopter.sync(runner.runs, runner.store)   # (a restarted bot: the games made in the console before)
+            self.workers[name] = PlatformWorker(platform_config, runner, backoff, hosted=adopter)
 
     def web_settings(self) -> WebSettings | None:
         """What the web forum serves ([web] in the bot config): the local forum and its games."""
@@ -239,10 +249,14 @@ class Service:
             return None
         options = self.config.platforms[web.platform].options
         worker = self.workers.get(web.platform)
+        hosting = self.config.hosting
         return WebSettings(options.get("path", "forum.db"), web, platform_dialect(self.config.platforms[web.platform]),
                            options.get("account", "forumbot"), web_games(worker.runner) if worker else (),
                            self.clock, str(self.config.store),
-                           {run.name: run.config.host or "" for w in self.workers.values() for run in w.runner.runs})
+                           {run.name: run.config.host or "" for w in self.workers.values() for run in w.runner.runs},
+                           HostingSettings(hosting.creators, hosting.platform, self.config.platforms,
+                                           platform_dialect(self.config.platforms[hosting.platform]))
+                           if hosting else None)
 
     def start_games(self) -> None:
         """Create the games that are not in the store yet (their opening posts go in the outbox)."""

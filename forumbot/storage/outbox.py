@@ -65,6 +65,14 @@ class Outbox(StoreBase):
         return list(self.db["outbox"].rows_where("game = ?" if game else None, [game] if game else [],
                                                  order_by="rowid"))
 
+    def last_delivered(self, game: str, kind: str) -> dict[str, Any] | None:
+        """The game's last message of `kind` that was delivered (its `platform_id` says where), or None."""
+        self.write_deliveries()
+        cursor = self.db.conn.execute("SELECT * FROM outbox WHERE game = ? AND kind = ? AND delivered IS NOT NULL "
+                                      "AND platform_id IS NOT NULL ORDER BY rowid DESC LIMIT 1", [game, kind])
+        found = cursor.fetchone()
+        return dict(zip([c[0] for c in cursor.description], found, strict=True)) if found else None
+
     def slot_holder(self, game: str, slot: str) -> str | None:
         """The platform id of the post that a slot's messages replace in place (the first one delivered)."""
         self.write_deliveries()

@@ -11,13 +11,14 @@ from collections.abc import Iterable
 
 from forumbot.model import Flag, Post
 from forumbot.storage.console import Console
+from forumbot.storage.hosted import Hosted
 from forumbot.storage.ledger import Ledger
 from forumbot.storage.outbox import Outbox
 from forumbot.storage.sqlite import Transaction
 from forumbot.storage.steps import Steps
 
 
-class Store(Steps, Outbox, Ledger, Console):
+class Store(Steps, Outbox, Ledger, Console, Hosted):
     """The SQLite store. `path` is a file (WAL mode) or ":memory:"."""
 
     def rechecked(self, platform: str, game: str, mark: str, value: str, posts: Iterable[Post],

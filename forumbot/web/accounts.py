@@ -36,6 +36,12 @@ def m001_users(db: Database) -> None:
     db.table("web_settings").create({"key": str, "value": str}, pk="key")
 
 
+@account_migrations()
+def m002_time_zones(db: Database) -> None:
+    """Each account's time zone, chosen once (deadlines are shown in it)."""
+    db.table("web_time_zones").create({"name": str, "zone": str}, pk="name")
+
+
 def hash_password(password: str) -> str:
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode(), salt=salt, dklen=32, **SCRYPT)
@@ -97,6 +103,16 @@ class Accounts:
         row = self.db.execute("SELECT password FROM web_users WHERE name = ?", [name]).fetchone()
         ok = check_password(row[0] if row else _DUMMY, password)
         return ok and row is not None
+
+    def time_zone(self, who: str) -> str | None:
+        """The IANA time zone `who` chose ("user:NAME" or "host:NAME"), or None."""
+        row = self.db.execute("SELECT zone FROM web_time_zones WHERE name = ?", [who]).fetchone()
+        return str(row[0]) if row else None
+
+    def set_time_zone(self, who: str, zone: str) -> None:
+        with self.db.atomic():
+            self.db.execute("INSERT INTO web_time_zones (name, zone) VALUES (?, ?) "
+                            "ON CONFLICT(name) DO UPDATE SET zone = excluded.zone", [who, zone])
 
     def exists(self, name: str) -> bool:
         return self.db.execute("SELECT 1 FROM web_users WHERE name = ?", [name]).fetchone() is not None

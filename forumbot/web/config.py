@@ -61,6 +61,17 @@ class WebConfig:
         return self.base_url.rstrip("/") or f"http://{self.host}:{self.port}"
 
 
+@dataclass(frozen=True)
+class HostingSettings:
+    """[hosting] as the console needs it: who may make games, the platform they go to, every platform (a
+    lobby is checked against them) and the dialect its games post in."""
+
+    creators: tuple[str, ...]
+    platform: str
+    platforms: dict[str, Any]
+    dialect: str
+
+
 @dataclass
 class WebSettings:
     """Everything the app needs: the local forum's file and how it is marked up, the games, the clock."""
@@ -73,6 +84,7 @@ class WebSettings:
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     store: str = ""                                          # the bot's store, for the host console
     game_hosts: dict[str, str] = field(default_factory=dict)  # every game of the bot (every platform) → its host
+    hosting: HostingSettings | None = None                     # [hosting]: games made in the console
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -131,6 +143,13 @@ def web_games(runner: Runner) -> tuple[WebGame, ...]:
     games = []
     for run in runner.runs:
         state = runner.state(run) if run in started else run.game.new(setup_of(run.config))
-        threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(state).items()}
-        games.append(WebGame(run.name, threads, run.config.host, tuple(p.name for p in run.config.players)))
+        games.append(web_game(run.name, run.config.host, run.config.players, run.game.threads(state), run.thread_id))
     return tuple(games)
+
+
+def web_game(name: str, host: str | None, players: Any, threads: dict[str, str],
+             thread_id: Callable[[str], str | None]) -> WebGame:
+    """A game as the web forum shows it: its threads by purpose (those with an id on this forum)."""
+    ids = {purpose: thread_id(thread) for purpose, thread in threads.items()}
+    return WebGame(name, {purpose: key for purpose, key in ids.items() if key}, host,
+                   tuple(getattr(p, "name", p) for p in players))

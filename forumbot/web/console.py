@@ -12,15 +12,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 
+from forumbot.config.tomlfile import parse_toml
 from forumbot.engine import corrections
+from forumbot.engine import hosting as hosting_rules
 from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState
+from forumbot.errors import ConfigError
 from forumbot.games import get_game
+from forumbot.model import format_time, parse_time
 from forumbot.storage import GameRow, Store
 from forumbot.web.accounts import check_password, sign_in_keys
 from forumbot.web.auth import same_origin_path
@@ -55,7 +59,7 @@ def host() -> str | None:
 
 
 def _games_of(name: str | None) -> list[str]:
-    return sorted(g for g, h in site().settings.game_hosts.items() if name and h == name)
+    return sorted(g for g, h in site().game_hosts().items() if name and h == name)
 
 
 def _own_game(name: str) -> GameRow:
@@ -118,7 +122,12 @@ def index() -> Any:
     if not host():
         return redirect(url_for("console.signin"))
     rows = [(g, store().game(g)) for g in _games_of(host())]
-    return render_template("console_index.html", games=[(g, _phase(r) if r else "not started") for g, r in rows])
+    ended = site().ended()
+    shown = [(g, _phase(r) if r else "waits for the bot's next poll (or its start time)") for g, r in rows
+             if not (ended.get(g) or {}).get("archived")]
+    archived = [g for g, _ in rows if (ended.get(g) or {}).get("archived")]
+    return render_template("console_index.html", games=shown, archived=archived, ended=ended,
+                           may_create=_may_create())
 
 
 def _phase(row: GameRow) -> str:
@@ -150,7 +159,8 @@ def game(name: str) -> Any:
         deadline=deadline, left=_left(deadline, now), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
         night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
-        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().settings.game_hosts.get(name)))
+        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name)),
+        ended=site().ended().get(name), made=_made_here(name))
 
 
 def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[str, Any]]:
@@ -297,6 +307,149 @@ def resolve(name: str) -> Any:
     mine = {f["id"] for f in store().flag_list(name)}
     store().resolve_flags([i for i in ids if i in mine], _now())
     return _back(name, "Flag dismissed.")
+
+
+# ---- games made, ended and archived here (forumbot/engine/hosting.py) --------------------------------
+def _may_create() -> bool:
+    hosting = site().settings.hosting
+    return bool(hosting and host() and host() in hosting.creators)
+
+
+def _made_here(name: str) -> bool:
+    row = store().hosted_game(name)
+    return bool(row and row["kind"] != "file")
+
+
+def _rulesets() -> dict[str, list[str]]:
+    """The shipped rulesets by the game they are for."""
+    from forumbot.config.paths import data_dir
+    from forumbot.config.tomlfile import load_toml
+
+    found: dict[str, list[str]] = {}
+    for path in sorted((data_dir("config") / "rulesets").glob("*.toml")):
+        try:
+            found.setdefault(str(load_toml(path).data.get("game", "")), []).append(path.stem)
+        except ConfigError:
+            continue
+    return found
+
+
+NEW_FIELDS = ("kind", "name", "game", "ruleset", "lang", "start", "phase", "day_hours", "night_hours", "votes_only",
+              "players", "options", "file", "prefix")
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    """A new game or lobby, checked as `forumbot check-config` checks a file and stored; the running bot takes
+    it up at its next poll. Only the hosts [hosting] creators names may."""
+    if not host():
+        return redirect(url_for("console.signin"))
+    if not _may_create():
+        abort(403, "Only the hosts named in the bot config's [hosting] creators may make games here.")
+    hosting = site().settings.hosting
+    assert hosting is not None
+    form = {key: request.form.get(key, "") for key in NEW_FIELDS}
+    if request.method == "GET":
+        start = (_now() + timedelta(minutes=5)).replace(second=0, microsecond=0)
+        form.update(kind=request.args.get("kind", "game"), game="mafia", ruleset="bodysnatchers", lang="en",
+                    start=format_time(start), phase="day1", day_hours="48", night_hours="24", prefix="duel")
+        return render_template("console_new.html", form=form, rulesets=_rulesets(), error=None, text="")
+    text = ""
+    try:
+        kind, name = form["kind"], form["name"].strip()
+        if kind == "lobby":
+            text = hosting_rules.lobby_toml(name, str(host()), form["lang"] or "en", form["ruleset"] or "infiltration",
+                                            form["prefix"].strip() or "duel", hosting.platform)
+        elif form["file"].strip():   # a game file pasted as it is (its [game] host is the one signed in)
+            text = form["file"].replace("\r\n", "\n")
+            found = parse_toml(text, f"game {name}").data.get("game", {})
+            if isinstance(found, dict) and found.get("host") not in (None, host()):
+                raise ConfigError(f"the pasted game names host = {found.get('host')!r}",
+                                  fix=f'a game you make here is yours: host = "{host()}"')
+            if isinstance(found, dict) and "host" not in found:
+                text = text.replace("[game]\n", f"[game]\nhost = {hosting_rules.toml_value(str(host()))}\n", 1)
+        else:
+            text = _composed(form)
+        taken = [*site().game_hosts(), *(r.name for r in store().games())]
+        config = hosting_rules.create(store(), kind, name, text, hosting.platforms, hosting.platform,
+                                      hosting.dialect, str(host()), _now(), taken)
+    except ConfigError as err:
+        return render_template("console_new.html", form=form, rulesets=_rulesets(), error=str(err), text=text), 400
+    _open_threads(config, kind)
+    session["console_notice"] = (f"{'Lobby' if kind == 'lobby' else 'Game'} {config.name} is made: the bot takes it "
+                                 f"up at its next poll (no restart).")
+    return redirect(url_for("console.index"))
+
+
+def _composed(form: dict[str, str]) -> str:
+    """The game file the form describes (checked by hosting.create)."""
+    try:
+        start = parse_time(form["start"].strip())
+    except ValueError:
+        raise ConfigError(f"start = {form['start']!r} is not a time", path="the form",
+                          fix="write it like 2026-03-01T20:00:00Z (UTC)") from None
+    options: dict[str, Any] = {}
+    for key in ("day_hours", "night_hours"):
+        value = form[key].strip()
+        if value:
+            try:
+                options[key] = int(value) if value.isdigit() else float(value)
+            except ValueError:
+                raise ConfigError(f"{key} = {value!r} is not a number of hours", path="the form",
+                                  fix=f"{key} = 48 (fractions too: 0.5)") from None
+    if form["votes_only"]:
+        options["votes_only"] = True
+    options.update(hosting_rules.options_text(form["options"]))
+    phase = form["phase"] or "day1"
+    return hosting_rules.GameForm(form["name"].strip(), form["game"], form["ruleset"], form["lang"] or "en", start,
+                                  str(host()), phase, options, hosting_rules.roster_text(form["players"])).toml()
+
+
+def _open_threads(config: Any, kind: str) -> None:
+    """On the served forum, the new game's threads exist at once (titled for people), so players can post."""
+    hosting = site().settings.hosting
+    if hosting is None or hosting.platform != site().web.platform:
+        return
+    from forumbot.engine.loading import setup_of
+    from forumbot.web.site import thread_title
+
+    rules = get_game(config.game)
+    forum = site().connections().forum
+    if kind == "lobby":
+        forum.ensure_thread(f"{config.name}/lobby", thread_title(config.name, "lobby"))
+        return
+    for purpose, thread in rules.threads(rules.new(setup_of(config))).items():
+        forum.ensure_thread(f"{config.name}/{thread}", thread_title(config.name, purpose))
+
+
+@bp.post("/g/<name>/close")
+def close(name: str) -> Any:
+    """End the game now (the bot lets it go at its next poll; its threads lock), or archive it (ended, and off
+    the lists; its pages stay)."""
+    if not host():
+        abort(401, "Sign in to the host console first.")
+    if name not in _games_of(host()):
+        abort(404, "No such game among yours.")
+    archive = request.form.get("what") == "archive"
+    if request.form.get("confirm") != name:
+        abort(400, f"Type the game's name ({name}) to confirm.")
+    store().end_hosted(name, site().settings.hosting.platform if site().settings.hosting else "", str(host()), _now(),
+                       archive=archive)
+    session["console_notice"] = (f"{name} is {'archived' if archive else 'ended'}: the bot stops reading it at its "
+                                 "next poll, and its threads are locked.")
+    return redirect(url_for("console.index"))
+
+
+@bp.get("/g/<name>/game.toml")
+def export_toml(name: str) -> Any:
+    if not host() or name not in _games_of(host()):
+        abort(404, "No such game among yours.")
+    try:
+        text = hosting_rules.export(store(), name)
+    except ConfigError as err:
+        abort(404, str(err))
+    return Response(text, mimetype="application/toml",
+                    headers={"Content-Disposition": f'attachment; filename="{name}.toml"'})
 
 
 # ---- export ----------------------------------------------------------------------------------------

@@ -9,11 +9,12 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
+from forumbot.web.banner import game_banner
 from forumbot.web.forumdb import PostRow
 from forumbot.web.markup import quoted
 from forumbot.web.moderation import edit_refusal, flag_refused_edit
 from forumbot.web.session import current_user
-from forumbot.web.site import site
+from forumbot.web.site import site, thread_title
 
 bp = Blueprint("forum", __name__)
 MAX_POST_CHARS = 20_000
@@ -62,9 +63,11 @@ def _pages(count: int) -> int:
 @bp.get("/")
 def index() -> Any:
     threads = {t["key"]: t for t in site().connections().db.threads()}
+    archived = {name for name, row in site().ended().items() if row["archived"]}
+    every = site().games()
     games = [(game, [(purpose, threads[key]) for purpose, key in game.threads.items() if key in threads])
-             for game in site().settings.games]
-    in_games = {key for game in site().settings.games for key in game.threads.values()}
+             for game in every if game.name not in archived]
+    in_games = {key for game in every for key in game.threads.values()}
     others = [t for key, t in threads.items() if key not in in_games]
     return render_template("index.html", games=games, others=others)
 
@@ -82,9 +85,13 @@ def thread(key: str) -> Any:
     draft = ""
     if (quote := url_number(request.args.get("quote", ""))) is not None and (post := db.post(quote)) is not None:
         draft = quoted(post.author, post.body, site().settings.dialect)
+    game = site().game_of_thread.get(key)
+    purpose = next((p for p, k in game.threads.items() if k == key), "") if game else ""
+    if game is not None:   # a game's thread is titled for people, not by its key ("my7: votes")
+        info = {**info, "title": thread_title(game.name, purpose)}
     return render_template("thread.html", thread=info, posts=posts, page=page, pages=pages, draft=draft,
-                           game=site().game_of_thread.get(key), may_post=site().may_post(current_user(), key),
-                           last_id=max([p.id for p in posts], default=0))
+                           game=game, may_post=site().may_post(current_user(), key),
+                           last_id=max([p.id for p in posts], default=0), banner=game_banner(game))
 
 
 @bp.get("/new.json")

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Any
 
-from flask import current_app
+from flask import current_app, g, has_request_context
 
 from forumbot.engine.chart import stored_chart
 from forumbot.platforms.local import LocalForum
 from forumbot.seating import Chart, Holder, Seat
 from forumbot.storage import Store
 from forumbot.web.accounts import Accounts, RateLimiter
-from forumbot.web.config import WebGame, WebSettings
+from forumbot.web.config import WebGame, WebSettings, web_game
 from forumbot.web.forumdb import ForumDB
 from forumbot.web.posthtml import PostHTML
 
@@ -33,7 +34,113 @@ class Site:
         self.limiter = RateLimiter()         # sign-ins (accounts.sign_in_keys)
         self.posting = RateLimiter(60.0)     # replies, edits and PMs per account
         self._local = threading.local()
-        self.game_of_thread = {key: game for game in settings.games for key in game.threads.values()}
+        self._built: dict[tuple[str, str], object] = {}   # a console game's (name, file text) → its config
+
+    # ---- the games: the bot config's, and those made in the console or by a lobby since the start ---------
+    def games(self) -> tuple[WebGame, ...]:
+        """Every game with threads on this forum (read from the bot's store once a request)."""
+        if has_request_context() and "forumbot_games" in g:
+            return g.forumbot_games   # type: ignore[no-any-return]
+        found = self._games()
+        if has_request_context():
+            g.forumbot_games = found
+        return found
+
+    def _games(self) -> tuple[WebGame, ...]:
+        from forumbot.engine.loading import setup_of
+        from forumbot.games import get_game
+
+        games = list(self.settings.games)
+        store = self.store()
+        if store is None:
+            return tuple(games)
+        known = {game.name for game in games}
+        platform = self.web.platform
+        rows = {row.name: row for row in store.games()}
+        for hosted in store.hosted_games(platform):
+            config = self.hosted_config(hosted)
+            if config is None or hosted["name"] in known:
+                continue
+            rules = get_game(config.game)
+            row = rows.get(config.name)
+            state = rules.from_json(row.state) if row else rules.new(setup_of(config))
+            games.append(web_game(config.name, config.host, config.players, rules.threads(state),
+                                  lambda thread, name=config.name: f"{name}/{thread}"))
+            known.add(config.name)
+        opened = {name.removeprefix("thread:"): value for where, name, value in store.cursors_starting("thread:")
+                  if where == platform}
+        for name, row in rows.items():   # games a lobby started: the threads the bot opened for them
+            if name in known or not any(key.startswith(f"{name}:") for key in opened):
+                continue
+            rules = get_game(row.game)
+            games.append(web_game(name, row.setup.get("host"), row.setup.get("players", ()),
+                                  rules.threads(rules.from_json(row.state)),
+                                  lambda thread, name=name: opened.get(f"{name}:{thread}")))
+        return tuple(games)
+
+    def hosted_config(self, hosted: dict[str, Any]) -> Any:
+        """The config of a game or lobby made in the console (checked when made; None for a file's game, or one
+        that no longer passes its checks)."""
+        from forumbot.engine.hosting import check_hosted
+        from forumbot.errors import ConfigError
+
+        hosting = self.settings.hosting
+        if hosted["kind"] == "file" or hosting is None:
+            return None
+        key = (hosted["name"], hosted["toml"])
+        if key not in self._built:
+            try:
+                self._built[key] = check_hosted(hosted["kind"], hosted["name"], hosted["toml"], hosting.platforms,
+                                                hosted["platform"], hosting.dialect)
+            except ConfigError:
+                self._built[key] = None
+        return self._built[key]
+
+    @property
+    def game_of_thread(self) -> dict[str, WebGame]:
+        return {key: game for game in self.games() for key in game.threads.values()}
+
+    def game_hosts(self) -> dict[str, str]:
+        """Every game of the bot (on every platform) → its host: the bot config's, the console's, a lobby's."""
+        hosts = dict(self.settings.game_hosts)
+        store = self.store()
+        if store is None:
+            return hosts
+        for hosted in store.hosted_games():
+            config = self.hosted_config(hosted)
+            if config is not None:
+                hosts.setdefault(config.name, config.host or "")
+        for game in self.games():
+            hosts.setdefault(game.name, game.host or "")
+        return hosts
+
+    def locked(self, game: WebGame) -> bool:
+        """A game's threads lock when the game is over or its host ended it."""
+        return self.thread_state(game)[0]
+
+    def thread_state(self, game: WebGame | None) -> tuple[bool, str]:
+        """(locked, what the thread page says) for a thread of `game` (None: a thread of no game, open)."""
+        if game is None:
+            return False, ""
+        ended = self.ended().get(game.name)
+        if ended is not None:
+            return True, f"Locked: the host ended the game ({ended['ended']})."
+        store = self.store()
+        row = store.game(game.name) if store is not None else None
+        if row is None:
+            return False, "Open: the game has not started yet."
+        from forumbot.games import get_game
+
+        summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
+        if summary.get("phase") == "over":
+            winner = summary.get("winner")
+            return True, "Locked: the game is over" + (f" ({winner} won)." if winner else ".")
+        return False, "Open: players and the host post here."
+
+    def ended(self) -> dict[str, dict[str, Any]]:
+        """The games their hosts ended (or archived), by name."""
+        store = self.store()
+        return {row["name"]: row for row in store.hosted_games() if row["ended"]} if store is not None else {}
 
     def connections(self) -> Connections:
         """This thread's connections (SQLite connections are not shared between the server's threads)."""
@@ -59,9 +166,9 @@ class Site:
     def open_game_threads(self) -> None:
         """Every game's threads exist from the start, so players can post before the bot has."""
         forum = self.connections().forum
-        for game in self.settings.games:
+        for game in self.games():
             for purpose, key in game.threads.items():
-                forum.ensure_thread(key, f"{game.name}: {purpose}")
+                forum.ensure_thread(key, thread_title(game.name, purpose))
 
     # ---- who may do what: each game's seating chart (forumbot/seating.py) -------------------------
     def chart(self, game: WebGame) -> Chart:
@@ -74,10 +181,10 @@ class Site:
         return Chart(game.name, game.host, tuple(Seat(p, (Holder(p),)) for p in game.players))
 
     def charts(self) -> list[Chart]:
-        return [self.chart(game) for game in self.settings.games]
+        return [self.chart(game) for game in self.games()]
 
     def hosted_by(self, user: str | None) -> list[WebGame]:
-        return [g for g in self.settings.games if user and self.chart(g).is_host(user)]
+        return [game for game in self.games() if user and self.chart(game).is_host(user)]
 
     def may_post(self, user: str | None, thread: str) -> bool:
         """A game's threads take posts from the accounts that hold its seats now and its host; other threads
@@ -87,6 +194,8 @@ class Site:
         game = self.game_of_thread.get(thread)
         if game is None:
             return True
+        if self.locked(game):
+            return False
         chart = self.chart(game)
         return not chart.seats or chart.may_post(user)
 
@@ -121,6 +230,17 @@ class Site:
                         (b in seated and a in (self.settings.account, user)):
                     return True
         return False
+
+
+# A thread's title on the web forum by its purpose in the game (a game's own purposes are shown as they are).
+PURPOSE_TITLES = {"votes": "Voting thread", "game": "Game thread", "lobby": "Lobby", "signup": "Sign-ups"}
+
+
+def thread_title(game: str, purpose: str) -> str:
+    """A game thread's title as people read it: "My game 7 · Voting thread", not the slug "my-game-7: votes"."""
+    name = " ".join(game.replace("_", " ").replace("-", " ").split())
+    what = PURPOSE_TITLES.get(purpose, purpose.replace("_", " ").capitalize())
+    return f"{name[:1].upper()}{name[1:]} · {what}"
 
 
 def site() -> Site:

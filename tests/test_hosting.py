@@ -1,0 +1,270 @@
+"""Games made at run time in the host console: checked as `check-config` checks a file, stored, taken up by
+the running bot at its next poll with no restart (and after one), ended and archived the same way; the TOML
+export passes `check-config`; [hosting] says who may make games; the thread pages' banner and lock."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+from helpers import START
+
+from forumbot.cli import cli
+from forumbot.config.bot import load_bot_config
+from forumbot.engine.replay import VirtualClock
+from forumbot.engine.service import Service
+from forumbot.errors import ConfigError
+from forumbot.web.accounts import hash_password
+from forumbot.web.app import create_app
+
+PASSWORDS = {"Host": "host-password-1", "Other": "other-password-2"}
+PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
+
+
+def bot_config(tmp_path, creators=("Host",), games=""):
+    hosts = "\n".join(f'{name} = "{hash_password(p)}"' for name, p in PASSWORDS.items())
+    path = tmp_path / "bot.toml"
+    path.write_text(f"""
+[bot]
+store = "bot.db"
+[platforms.local]
+kind = "local"
+path = "forum.db"
+poll_seconds = 30
+[hosting]
+creators = {list(creators)!r}
+[web]
+listen = "127.0.0.1:8099"
+[web.hosts]
+{hosts}
+{games}
+""".replace("'", '"'), encoding="utf-8")
+    return path
+
+
+class Bed:
+    def __init__(self, tmp_path, **kwargs):
+        self.path = bot_config(tmp_path, **kwargs)
+        self.clock = VirtualClock(START)
+        self.service = Service(load_bot_config(self.path), clock=self.clock)
+        self.app = create_app(self.service.web_settings())
+        self.app.config["TESTING"] = True
+        self.client = self.app.test_client()
+
+    def sign_in(self, name="Host", client=None):
+        client = client or self.client
+        client.post("/console/signin", data={"csrf": csrf(client, "/console/signin"), "name": name,
+                                             "password": PASSWORDS[name]})
+        return client
+
+    def make(self, **fields):
+        form = {"csrf": csrf(self.client, "/console/new"), "kind": "game", "name": "my7", "game": "mafia",
+                "ruleset": "bodysnatchers", "lang": "en", "start": "2026-03-01T20:00:00Z", "phase": "day1",
+                "day_hours": "24", "night_hours": "12", "votes_only": "1", "players": "\n".join(PLAYERS),
+                "options": "", "file": ""}
+        form.update(fields)
+        return self.client.post("/console/new", data=form)
+
+    def poll(self, minutes=1):
+        self.clock.now = self.clock.now + timedelta(minutes=minutes)
+        return self.service.poll_all(self.clock.now)
+
+    def runs(self):
+        return [run.name for w in self.service.workers.values() for run in w.runner.runs]
+
+    def forum(self):
+        return self.service.workers["local"].runner.platform
+
+
+def csrf(client, url):
+    return re.search(r'name="csrf" value="([^"]+)"', client.get(url).get_data(as_text=True)).group(1)
+
+
+@pytest.fixture()
+def bed(tmp_path):
+    return Bed(tmp_path)
+
+
+def test_a_bot_config_with_hosting_needs_no_game_file(tmp_path):
+    config = load_bot_config(bot_config(tmp_path))
+    assert config.games == () and config.hosting.creators == ("Host",) and config.hosting.platform == "local"
+
+
+def test_a_creator_must_be_able_to_sign_in(tmp_path):
+    with pytest.raises(ConfigError, match="Nobody cannot sign in"):
+        load_bot_config(bot_config(tmp_path, creators=("Nobody",)))
+
+
+def test_a_game_made_in_the_console_runs_at_the_next_poll_without_a_restart(bed):
+    bed.sign_in()
+    response = bed.make()
+    assert response.status_code == 302, response.get_data(as_text=True)
+    assert "my7" not in bed.runs()
+    # the threads exist at once, titled for people
+    page = BeautifulSoup(bed.client.get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert page.h1.get_text() == "My7 · Voting thread"
+    bed.poll()
+    assert "my7" in bed.runs()
+    store = bed.service.workers["local"].runner.store
+    assert store.game("my7") is not None
+    forum = bed.forum()
+    forum.add_post("my7/votes", "Alice", "vote Bob", at=bed.clock.now)
+    forum.add_post("my7/votes", "Carol", "vote Bob", at=bed.clock.now)
+    bed.poll()
+    runner = bed.service.workers["local"].runner
+    run = next(r for r in runner.runs if r.name == "my7")
+    assert run.game.summary(runner.state(run))["votes"] == {"Bob": ["Alice", "Carol"]}
+    console = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    assert console.select_one("#phase").get_text() == "day1"
+
+
+def test_the_console_checks_as_check_config_does_and_stores_nothing_bad(bed, tmp_path):
+    bed.sign_in()
+    response = bed.make(players="Alice\nBob")
+    assert response.status_code == 400
+    page = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    error = page.select_one("#new-error").get_text()
+    # the very words check-config says of the same file
+    text = page.select_one("#new-text").get_text()
+    (tmp_path / "same.toml").write_text(text, encoding="utf-8")
+    said = CliRunner().invoke(cli, ["check-config", str(tmp_path / "same.toml")])
+    assert said.exit_code == 2
+    reason = said.output.split("error: ", 1)[1].split(":", 1)[1].split("\n")[0].strip()
+    assert reason and reason in error
+    assert bed.service.workers["local"].runner.store.hosted_games() == []
+    bed.poll()
+    assert "my7" not in bed.runs()
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"name": "My Game"}, "cannot name a game"),
+    ({"options": "no_such_option = 1"}, "no_such_option"),
+    ({"start": "tomorrow"}, "is not a time"),
+    ({"ruleset": "infiltration"}, "is for game 'infiltration'"),
+])
+def test_bad_forms_are_answered_with_the_fix(bed, fields, said):
+    bed.sign_in()
+    response = bed.make(**fields)
+    assert response.status_code == 400
+    assert said in BeautifulSoup(response.get_data(as_text=True), "html.parser").select_one("#new-error").get_text()
+
+
+def test_only_the_creators_may_make_games(bed):
+    bed.sign_in("Other")
+    assert bed.client.get("/console/new").status_code == 403
+    assert "new-game" not in bed.client.get("/console/").get_data(as_text=True)
+
+
+def test_two_games_cannot_share_a_name(bed):
+    bed.sign_in()
+    assert bed.make().status_code == 302
+    again = bed.make()
+    assert again.status_code == 400 and "already" in again.get_data(as_text=True)
+
+
+def test_the_export_passes_check_config_and_runs_from_a_file(bed, tmp_path):
+    bed.sign_in()
+    bed.make()
+    text = bed.client.get("/console/g/my7/game.toml").get_data(as_text=True)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "my7.toml").write_text(text, encoding="utf-8")
+    said = CliRunner().invoke(cli, ["check-config", str(tmp_path / "games" / "my7.toml")])
+    assert said.exit_code == 0, said.output
+    assert said.output.startswith("ok:")
+    other = tmp_path / "other"
+    other.mkdir()
+    config = load_bot_config(bot_config(other, games='[[games]]\nconfig = "../games/my7.toml"\nname = "my7"'))
+    assert [g.config.players for g in config.games][0] == tuple(
+        p for p in config.games[0].config.players if p.name in PLAYERS)
+    assert [p.name for p in config.games[0].config.players] == PLAYERS
+
+
+def test_a_pasted_game_file_is_taken_as_a_file(bed):
+    bed.sign_in()
+    text = ('[game]\nname = "mafia"\nruleset = "bodysnatchers"\nlang = "ru"\nstart = "2026-03-01T20:00:00Z"\n'
+            '[game.options]\nvotes_only = true\nday_hours = 0.5\n'
+            + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS))
+    assert bed.make(name="pasted", file=text).status_code == 302
+    bed.poll()
+    assert "pasted" in bed.runs()
+    runner = bed.service.workers["local"].runner
+    run = next(r for r in runner.runs if r.name == "pasted")
+    assert run.config.host == "Host" and run.config.lang == "ru"
+
+
+def test_a_pasted_game_of_another_host_is_refused(bed):
+    bed.sign_in()
+    text = '[game]\nname = "mafia"\nhost = "Other"\nstart = "2026-03-01T20:00:00Z"\n[[players]]\nname = "A"\n'
+    response = bed.make(name="theirs", file=text)
+    assert response.status_code == 400 and "is yours" in response.get_data(as_text=True)
+
+
+def test_ending_and_archiving_lock_the_threads_and_the_bot_lets_go(bed):
+    bed.sign_in()
+    bed.make()
+    bed.poll()
+    player = bed.app.test_client()
+    accounts = bed.app.extensions["forumbot"].connections().accounts
+    accounts.add_user("Alice", password="alice-password-1")
+    player.post("/signin", data={"csrf": csrf(player, "/signin"), "name": "Alice", "password": "alice-password-1"})
+    page = BeautifulSoup(player.get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert page.select_one("#reply") is not None
+    assert page.select_one("#thread-state").get_text().startswith("Open")
+    wrong = bed.client.post("/console/g/my7/close", data={"csrf": csrf(bed.client, "/console/g/my7"),
+                                                          "what": "end", "confirm": "nope"})
+    assert wrong.status_code == 400
+    bed.client.post("/console/g/my7/close", data={"csrf": csrf(bed.client, "/console/g/my7"), "what": "end",
+                                                  "confirm": "my7"})
+    bed.poll()
+    assert "my7" not in bed.runs()
+    page = BeautifulSoup(player.get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert page.select_one("#reply") is None and page.select_one("#locked") is not None
+    assert "ended the game" in page.select_one("#thread-state").get_text()
+    refused = player.post("/reply", data={"csrf": csrf(player, "/t/my7/votes"), "thread": "my7/votes",
+                                          "body": "vote Bob"})
+    assert refused.status_code == 403
+    assert "my7" in BeautifulSoup(player.get("/").get_data(as_text=True), "html.parser").get_text()
+    bed.client.post("/console/g/my7/close", data={"csrf": csrf(bed.client, "/console/g/my7"), "what": "archive",
+                                                  "confirm": "my7"})
+    front = BeautifulSoup(player.get("/").get_data(as_text=True), "html.parser")
+    assert "My7" not in front.get_text() and "my7" not in [h.get_text() for h in front.select("h2")]
+    index = BeautifulSoup(bed.client.get("/console/").get_data(as_text=True), "html.parser")
+    assert "my7" in index.select_one("#archived").get_text()
+
+
+def test_a_game_of_the_bot_config_can_be_ended_too(tmp_path):
+    (tmp_path / "g.toml").write_text('[game]\nname = "mafia"\nstart = "2026-03-01T20:00:00Z"\nhost = "Host"\n'
+                                     '[game.options]\nvotes_only = true\n'
+                                     + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS), encoding="utf-8")
+    bed = Bed(tmp_path, games='[[games]]\nconfig = "g.toml"')
+    bed.service.start_games()
+    bed.poll()
+    assert "g" in bed.runs()
+    bed.sign_in()
+    bed.client.post("/console/g/g/close", data={"csrf": csrf(bed.client, "/console/g/g"), "what": "end",
+                                                "confirm": "g"})
+    bed.poll()
+    assert "g" not in bed.runs()
+    assert bed.client.get("/console/g/g/game.toml").status_code == 404   # its file is the bot config's
+
+
+def test_a_restarted_bot_builds_the_console_games_from_the_store(bed, tmp_path):
+    bed.sign_in()
+    bed.make()
+    bed.poll()
+    again = Service(load_bot_config(bed.path), clock=bed.clock)
+    assert "my7" in [run.name for w in again.workers.values() for run in w.runner.runs]
+
+
+def test_a_lobby_made_in_the_console_is_taken_up(bed):
+    bed.sign_in()
+    form = {"csrf": csrf(bed.client, "/console/new?kind=lobby"), "kind": "lobby", "name": "duels",
+            "ruleset": "infiltration", "lang": "en", "prefix": "duel"}
+    response = bed.client.post("/console/new", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    bed.poll()
+    assert "duels" in bed.runs()
+    assert bed.client.get("/t/duels/lobby").status_code == 200
