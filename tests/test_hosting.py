@@ -268,3 +268,56 @@ def test_a_lobby_made_in_the_console_is_taken_up(bed):
     bed.poll()
     assert "duels" in bed.runs()
     assert bed.client.get("/t/duels/lobby").status_code == 200
+
+
+def test_a_player_follows_the_game_from_its_banner_in_their_time_zone(bed):
+    bed.sign_in()
+    bed.make()
+    bed.poll()
+    bed.forum().add_post("my7/votes", "Alice", "vote Bob", at=bed.clock.now)
+    bed.poll()
+    anonymous = BeautifulSoup(bed.app.test_client().get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    banner = anonymous.select_one("#banner")
+    assert anonymous.select_one("#banner-phase").get_text() == "day1"
+    # day1 started at START (20:00 UTC) for 24 hours: in UTC, to the second, and the time to go
+    assert anonymous.select_one("#banner-deadline").get_text() == "2026-03-02 20:00:00 UTC"
+    left = anonymous.select_one("#banner-left")
+    assert left["data-deadline"] == "2026-03-02T20:00:00+00:00"
+    assert left.get_text() == "23:58:00"      # two polls a minute apart after the start
+    assert anonymous.select_one("#banner-alive").get_text() == ", ".join(PLAYERS)
+    assert "Sign in" in anonymous.get_text() and anonymous.select_one("#choose-zone") is None
+    count = banner.select_one("#banner-count")["href"]
+    assert bed.app.test_client().get(count).status_code == 302
+    # a player chooses their zone once; from then on deadlines are in it
+    player = bed.app.test_client()
+    bed.app.extensions["forumbot"].connections().accounts.add_user("Alice", password="alice-password-1")
+    player.post("/signin", data={"csrf": csrf(player, "/signin"), "name": "Alice", "password": "alice-password-1"})
+    page = BeautifulSoup(player.get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert page.select_one("#choose-zone") is not None
+    bad = player.post("/account/timezone", data={"csrf": csrf(player, "/account/timezone"), "zone": "Mars/Olympus"})
+    assert bad.status_code == 400
+    player.post("/account/timezone", data={"csrf": csrf(player, "/account/timezone"), "zone": "Europe/Moscow"})
+    page = BeautifulSoup(player.get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert page.select_one("#banner-deadline").get_text() == "2026-03-02 23:00:00 Europe/Moscow (UTC+03:00)"
+    assert page.select_one("#choose-zone") is None
+
+
+def test_the_time_zone_page_needs_an_account(bed):
+    assert bed.app.test_client().get("/account/timezone").status_code == 401
+
+
+def test_a_thread_of_a_game_over_is_locked_and_says_who_won(bed):
+    bed.sign_in()
+    response = bed.make(ruleset="classic", votes_only="", players="Alice | mafia\nBob | townsfolk\nCarol | townsfolk\n"
+                        "Dave | townsfolk\nEve | doctor")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    bed.poll()
+    for voter in ("Bob", "Carol", "Dave"):
+        bed.forum().add_post("my7/votes", voter, "vote Alice", at=bed.clock.now)
+    bed.poll()
+    bed.poll()
+    page = BeautifulSoup(bed.app.test_client().get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert page.select_one("#banner-phase").get_text() == "over"
+    assert page.select_one("#banner-winner").get_text() == "town"
+    assert page.select_one("#thread-state").get_text() == "Locked: the game is over (town won)."
+    assert page.select_one("#banner-left") is None and page.select_one("#locked") is not None
