@@ -152,7 +152,7 @@ def test_the_game_page_matches_forumbot_tally_and_says_why_each_post_counts(bed,
     assert printed.exit_code == 0, printed.output
     assert wagons(soup) == json.loads(printed.output)["votes"] == {"Bob": ["Alice", "Dave"]}
     assert soup.select_one("#phase").get_text() == "day1"
-    assert soup.select_one("#left").get_text() == "21h 0m"
+    assert soup.select_one("#left").get_text() == "21:00:00"
     assert "Not voting (3): Bob, Carol, Eve" in soup.select_one("#not-voting").get_text()
     assert soup.select_one("#wagons a")["href"] == "http://forum.test/t/g/votes#p1"   # each vote links to its post
     carol = soup.find(id=f"post-{bed.post_of('Carol')}").get_text(" ", strip=True)
@@ -327,9 +327,10 @@ def test_the_night_view_shows_the_orders_who_has_not_acted_and_the_resolved_nigh
     soup = page(client, "/console/g/n")
     assert soup.select_one("#phase").get_text().startswith("night")
     orders = [[td.get_text() for td in tr.select("td")] for tr in soup.select("#night tr")[1:]]
-    assert [o[1:3] for o in orders] == [["kill", "Pol"]]
-    silent = soup.find(string=re.compile("No action yet from"))
-    names = [n.strip() for n in silent.split(":", 1)[1].split(",")]
+    assert [o[:1] + o[2:4] for o in orders] == [["Det", "the mafia's kill", "Pol"]]
+    assert orders[0][1] == "Private detective"    # the sender's role beside the order
+    silent = soup.select_one("#awaiting").get_text()
+    names = [n.strip().split(" (")[0] for n in silent.split(":", 1)[1].split(",")]
     assert "Man" in names and "Det" not in names and "Wri" not in names   # Det has acted; Wri is dead
     resolved = json.loads(soup.select_one("details pre").get_text())
     assert resolved == json.loads(json.dumps(MAFIA.summary(state)["nights"]))

@@ -321,3 +321,75 @@ def test_a_thread_of_a_game_over_is_locked_and_says_who_won(bed):
     assert page.select_one("#banner-winner").get_text() == "town"
     assert page.select_one("#thread-state").get_text() == "Locked: the game is over (town won)."
     assert page.select_one("#banner-left") is None and page.select_one("#locked") is not None
+
+
+CLASSIC = "Alice | mafia\nBob | townsfolk\nCarol | townsfolk\nDave | townsfolk\nEve | doctor"
+
+
+def test_game_over_in_the_console_winner_roles_log_no_buttons_and_the_votes_csv(bed):
+    bed.sign_in()
+    bed.make(ruleset="classic", votes_only="", players=CLASSIC)
+    bed.poll()
+    for voter in ("Bob", "Carol", "Dave"):
+        bed.forum().add_post("my7/votes", voter, "vote Alice", at=bed.clock.now)
+    bed.poll()
+    page = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    assert page.select_one("#phase").get_text() == "over"
+    assert page.select_one("#winner").get_text() == "Winner: town"
+    roles = {tr.select("td")[0].get_text(): tr.select("td")[1].get_text() for tr in page.select("#roles tr")[1:]}
+    assert roles == {"Alice": "mafia", "Bob": "townsfolk", "Carol": "townsfolk", "Dave": "townsfolk", "Eve": "doctor"}
+    assert page.select_one("#do-end") is None and page.select_one("#do-extend") is None
+    assert page.select_one("#night") is None and "No action yet from" not in page.get_text()
+    kinds = [tr.select("td")[1].get_text() for tr in page.select("#history tr")[1:]]
+    assert "day_end" in kinds and "game_over" in kinds
+    rows = bed.client.get("/console/g/my7/votes.csv").get_data(as_text=True).splitlines()
+    assert rows[0] == "day,voter,target,at,final,withdrawn,post,url"
+    assert sorted((r.split(",")[0], r.split(",")[1], r.split(",")[2]) for r in rows[1:]) == [
+        ("1", "Bob", "Alice"), ("1", "Carol", "Alice"), ("1", "Dave", "Alice")]
+
+
+def test_a_misread_night_action_is_read_as_the_host_says_with_its_own_reason(bed):
+    bed.sign_in()
+    bed.make(ruleset="classic", votes_only="", players=CLASSIC, phase="night1", night_hours="24")
+    bed.poll()
+    forum = bed.forum()
+    forum.add_pm("Eve", "forumbot", "I protect the one in the hat, Bob", at=bed.clock.now)
+    forum.add_pm("Alice", "forumbot", "kill Carol", at=bed.clock.now)
+    bed.poll()
+    page = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    orders = [[td.get_text() for td in tr.select("td")][:4] for tr in page.select("#night tr")[1:]]
+    assert orders == [["Alice", "Mafia", "the mafia's kill", "Carol"]]
+    assert page.select_one("#awaiting").get_text() == "No action yet from: Eve (Doctor)"
+    eve = next(tr for tr in page.select("tr.post-row") if "I protect" in tr.get_text())
+    form = eve.select_one("form.read-as")
+    data = {i["name"]: i.get("value", "") for i in form.select("input")}
+    data.update(text="heal Bob", reason="she named Bob")
+    # the other buttons of the row carry reason boxes of their own
+    assert all(f.select_one('input[name="reason"]') for f in eve.select("form"))
+    bed.client.post(form["action"], data=data)
+    bed.poll()
+    page = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    orders = [[td.get_text() for td in tr.select("td")][:4] for tr in page.select("#night tr")[1:]]
+    assert ["Eve", "Doctor", "heal", "Bob"] in orders
+    assert page.select_one("#awaiting").get_text() == "No action yet from: nobody"
+    audit = page.select("#corrections tr")[1].select("td")
+    assert audit[2].get_text().startswith("Eve's PM of ") and "“I protect the one in the hat, Bob”" in audit[2].get_text()
+    assert "read as “heal Bob”" in audit[2].get_text() and audit[3].get_text() == "she named Bob"
+
+
+def test_not_a_vote_keeps_the_reason_typed_beside_it(bed):
+    bed.sign_in()
+    bed.make()
+    bed.poll()
+    bed.forum().add_post("my7/votes", "Alice", "vote Bob", at=bed.clock.now)
+    bed.poll()
+    page = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    row = next(tr for tr in page.select("tr.post-row") if "vote Bob" in tr.get_text())
+    form = next(f for f in row.select("form") if f.select_one("button.not-a-vote"))
+    data = {i["name"]: i.get("value", "") for i in form.select("input")}
+    data["reason"] = "a joke, she said so"
+    bed.client.post(form["action"], data=data)
+    page = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    audit = page.select("#corrections tr")[1].select("td")
+    assert audit[3].get_text() == "a joke, she said so"
+    assert audit[2].get_text().startswith("Alice's post of ") and "“vote Bob”" in audit[2].get_text()

@@ -5,6 +5,7 @@ Kinds:
   vote_for     the post counts as a vote for `target` (its own commands are not read)
   not_a_vote   the post's votes and unvotes do not count (its other commands still do)
   use_edited   the post is read with its edited text (`text`, copied when the host chose it)
+  read_as      the post is read as if it said `text` (the host retypes a misread night action or vote)
   manual_vote  a vote by `player` for `target`, on a post the console adds (a PM from the host)
   command      a host command (`intent`, `data`), on a post the console adds: it goes through the host
                layer exactly like the same command by PM, with the same refusals and announcements
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
     from forumbot.storage import Store
     from forumbot.text.parse import PostParser
 
-KINDS = ("vote_for", "not_a_vote", "use_edited", "manual_vote", "command")
-REREAD = ("vote_for", "not_a_vote", "use_edited")   # kinds that change a post already read
+KINDS = ("vote_for", "not_a_vote", "use_edited", "read_as", "manual_vote", "command")
+REREAD = ("vote_for", "not_a_vote", "use_edited", "read_as")   # kinds that change a post already read
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 NO_LYNCH = "no_lynch"
 
@@ -60,6 +61,7 @@ class Correction:
         return {"vote_for": f"counted as a vote for {shown}",
                 "not_a_vote": "not counted as a vote",
                 "use_edited": "read with its edited text",
+                "read_as": f"read as “{self.data.get('text', '')}”",
                 "manual_vote": f"a vote by {self.data.get('player')} for {shown}, entered by the host",
                 "command": f"the host's command {self.data.get('intent', '').removeprefix('host_')} "
                            f"{self.data.get('text', '')}".strip()}.get(self.kind, self.kind)
@@ -164,7 +166,7 @@ def intents_for(correction: Correction, post: Post, parser: PostParser) -> list[
     if correction.kind == "command":
         return [Intent(str(data["intent"]), dict(data.get("data", {})), post_id=post.platform_id,
                        author=post.author, at=post.created, line=line, url=post.url)]
-    if correction.kind == "use_edited":
+    if correction.kind in ("use_edited", "read_as"):
         return parser.parse(replace(post, body=str(data.get("text", post.body)))).intents
     return [i for i in parser.parse(post).intents if i.kind not in VOTE_KINDS]   # not_a_vote
 

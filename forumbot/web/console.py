@@ -28,6 +28,7 @@ from forumbot.model import format_time, parse_time
 from forumbot.storage import GameRow, Store
 from forumbot.web.accounts import check_password, sign_in_keys
 from forumbot.web.auth import same_origin_path
+from forumbot.web.banner import reader_zone, shown, to_go
 from forumbot.web.forum import MAX_ID
 from forumbot.web.session import session_mark, signed_in
 from forumbot.web.site import site
@@ -42,7 +43,7 @@ COMMANDS = {   # button → (host intent, what the form sends, what the console 
     "replace": ("host_replace", ("target", "account"), "replace {target} with {account}"),
     "modkill": ("host_modkill", ("target",), "modkill {target}"),
 }
-CORRECTIONS = ("vote_for", "not_a_vote", "use_edited")
+CORRECTIONS = ("vote_for", "not_a_vote", "use_edited", "read_as")
 
 
 # ---- the store and who is signed in ---------------------------------------------------------------
@@ -134,15 +135,6 @@ def _phase(row: GameRow) -> str:
     return str(get_game(row.game).summary(get_game(row.game).from_json(row.state)).get("phase", ""))
 
 
-def _left(deadline: datetime | None, now: datetime) -> str:
-    if deadline is None:
-        return ""
-    seconds = int((deadline - now).total_seconds())
-    if seconds <= 0:
-        return "due now"
-    return f"{seconds // 86400}d {seconds % 86400 // 3600}h {seconds % 3600 // 60}m".removeprefix("0d ")
-
-
 @bp.get("/g/<name>")
 def game(name: str) -> Any:
     row = _own_game(name)
@@ -154,11 +146,14 @@ def game(name: str) -> Any:
     tally = rules.tally(state, now)
     fixes = corrections.listing(store(), name)
     in_force = corrections.active(store(), name)
+    over = summary.get("phase") == "over"
     return render_template(
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
-        deadline=deadline, left=_left(deadline, now), paused=HostState.from_json(row.host).paused_at,
+        deadline=deadline, left=to_go(deadline, now), deadline_text=shown(deadline, reader_zone()), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
-        night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
+        night=_night(rules, state, row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
+        over=over, roles=summary.get("roles", {}) if over else {}, quotes=_quotes(name, fixes),
+        history=[_logged(e) for e in store().events(name)] if over else [],
         chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name)),
         ended=site().ended().get(name), made=_made_here(name))
 
@@ -191,15 +186,35 @@ def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[
     return out
 
 
-def _night(state: dict[str, Any]) -> dict[str, Any] | None:
-    """Mafia's night: tonight's orders, who has sent none, notes, and the resolved nights as stored."""
-    if "orders" not in state:
+def _night(rules: Any, state: Any, stored: dict[str, Any]) -> dict[str, Any] | None:
+    """The night as the game tells it (Mafia's night_view: each order with the sender's role, who still owes
+    an action), the notes, and the resolved nights as stored."""
+    view = getattr(rules, "night_view", None)
+    tonight = view(state) if view is not None else None
+    if tonight is None and not stored.get("nights"):
         return None
-    orders = state.get("orders", {})
-    acted = set(orders) | {o.get("actor") for o in orders.values()}   # the mafia's kill is keyed apart, by carrier
-    acting = [p for p in state.get("alive", []) if state.get("roles", {}).get(p) not in (None, "", "townie")]
-    return {"orders": orders, "silent": [p for p in acting if p not in acted],
-            "notes": [n for n in state.get("notes", []) if not n.get("rejected")], "resolved": state.get("nights", [])}
+    return {**(tonight or {"orders": [], "awaiting": []}), "tonight": tonight is not None,
+            "notes": [n for n in stored.get("notes", []) if not n.get("rejected")], "resolved": stored.get("nights", [])}
+
+
+def _quotes(name: str, fixes: list[corrections.Correction]) -> dict[str, dict[str, Any]]:
+    """The post each correction is about: its author, time and the start of its text (the audit trail names
+    a post as people know it, not by its id)."""
+    wanted = {c.post for c in fixes}
+    found = {}
+    for post in store().processed_posts(name):
+        if post.platform_id in wanted:
+            body = " ".join(post.body.split())
+            found[post.platform_id] = {"author": post.author, "at": format_time(post.created), "url": post.url,
+                                       "pm": post.pm, "quote": body[:120] + ("…" if len(body) > 120 else "")}
+    return found
+
+
+def _logged(event: dict[str, Any]) -> dict[str, Any]:
+    data = json.loads(event["data"])
+    data.pop("view", None)
+    return {"kind": event["kind"], "at": event.get("at", ""), "post": event.get("post", ""),
+            "data": json.dumps(data, ensure_ascii=False, default=str)[:400]}
 
 
 @bp.get("/g/<name>/flags")
@@ -244,6 +259,12 @@ def correct(name: str) -> Any:
         text = store().edited_texts(name).get(post)
         if text is None:
             abort(400, "That post was not edited after the bot read it.")
+        data["text"] = text
+    if kind == "read_as":
+        text = request.form.get("text", "").strip()[:2000]
+        if not text:
+            abort(400, "Write what the post should be read as (for a night action: the command, like "
+                       "\"heal Bob\").")
         data["text"] = text
     corrections.add(store(), name, post, kind, data, _reason(), str(host()), _now())
     _resolve_flags_of(name, post)
@@ -458,13 +479,17 @@ def votes_csv(name: str) -> Any:
     row = _own_game(name)
     rules = get_game(row.game)
     tally = rules.tally(rules.from_json(row.state), _now())
+    # every ended day's last count (the day_end events keep it), then today's
+    views = [json.loads(e["data"]).get("view") for e in store().events(name) if e["kind"] == "day_end"]
+    views = [v for v in views if isinstance(v, dict)] + ([tally.data] if tally else [])
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["day", "voter", "target", "at", "final", "withdrawn", "post", "url"])
-    for wagon in (tally.data.get("wagons", []) if tally else []):
-        for voter in wagon["voters"]:
-            writer.writerow([tally.data.get("day") if tally else "", voter["name"], wagon["target"], voter["at"],
-                             voter["final"], voter["withdrawn"], voter["post"], voter["url"]])
+    for view in views:
+        for wagon in view.get("wagons", []):
+            for voter in wagon["voters"]:
+                writer.writerow([view.get("day", ""), voter["name"], wagon["target"], voter["at"], voter["final"],
+                                 voter["withdrawn"], voter["post"], voter["url"]])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}-votes.csv"'})
 

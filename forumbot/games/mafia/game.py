@@ -30,6 +30,7 @@ from forumbot.games.mafia.signup import (
     reveal_masks,
 )
 from forumbot.games.mafia.state import (
+    KILL_KEY,
     NO_LYNCH,
     PRE_PHASES,
     DayResult,
@@ -273,6 +274,23 @@ class MafiaGame:
 
     def from_json(self, data: dict[str, Any]) -> MafiaState:
         return state_from_json(data)
+
+    def night_view(self, state: MafiaState) -> dict[str, Any] | None:
+        """Tonight as the host sees it (None by day or once over): each order with the sender's role, and who
+        still owes an action (schedule.must_act: the one list the reminders use too)."""
+        if state.is_day or state.phase in ("over", "signup", "best_player") or not state.roles:
+            return None
+        orders = []
+        for key, order in sorted(state.orders.items(), key=lambda item: str(item[1].get("at", ""))):
+            actor = str(order.get("actor") or key)
+            role = state.options.role(state.roles.get(actor))
+            orders.append({"actor": actor, "role": role.name(state.lang) if role else "",
+                           "action": "the mafia's kill" if key == KILL_KEY else order.get("action", ""),
+                           "target": order.get("target"), "to": order.get("to"), "at": order.get("at", ""),
+                           "post": order.get("post", "")})
+        awaiting = [{"name": name, "role": (r.name(state.lang) if (r := state.options.role(state.roles.get(name)))
+                                             else "")} for name in must_act(state)]
+        return {"orders": orders, "awaiting": awaiting}
 
     def summary(self, state: MafiaState) -> dict[str, Any]:
         votes: dict[str, list[str]] = {}
