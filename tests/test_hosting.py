@@ -393,3 +393,36 @@ def test_not_a_vote_keeps_the_reason_typed_beside_it(bed):
     audit = page.select("#corrections tr")[1].select("td")
     assert audit[3].get_text() == "a joke, she said so"
     assert audit[2].get_text().startswith("Alice's post of ") and "“vote Bob”" in audit[2].get_text()
+
+
+def test_the_console_page_knows_when_the_game_moved_on(bed):
+    bed.sign_in()
+    bed.make()
+    bed.poll()
+    first = bed.client.get("/console/g/my7/version.json").get_json()["version"]
+    page = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    assert page.select_one("#console-live")["data-version"] == first
+    assert bed.client.get("/console/g/my7/version.json").get_json()["version"] == first   # nothing new
+    bed.forum().add_post("my7/votes", "Alice", "vote Bob", at=bed.clock.now)
+    bed.poll()
+    assert bed.client.get("/console/g/my7/version.json").get_json()["version"] != first
+    assert bed.app.test_client().get("/console/g/my7/version.json").status_code == 401
+
+
+def test_a_conversation_shows_new_messages_live_to_those_who_may_read_it(bed):
+    accounts = bed.app.extensions["forumbot"].connections().accounts
+    clients = {}
+    for name in ("Alice", "Bob"):
+        accounts.add_user(name, password=f"{name.lower()}-password-1")
+        client = clients[name] = bed.app.test_client()
+        client.post("/signin", data={"csrf": csrf(client, "/signin"), "name": name,
+                                     "password": f"{name.lower()}-password-1"})
+    forum = bed.forum()
+    forum.add_pm("forumbot", "Alice", "Your role: doctor")
+    page = BeautifulSoup(clients["Alice"].get("/pm/forumbot").get_data(as_text=True), "html.parser")
+    feed, last = page.select_one("#messages")["data-feed"], page.select_one("#messages")["data-last"]
+    assert clients["Alice"].get(f"{feed}&after={last}").get_json() == {"messages": []}
+    forum.add_pm("forumbot", "Alice", "Night 1 starts")
+    new = clients["Alice"].get(f"{feed}&after={last}").get_json()["messages"]
+    assert len(new) == 1 and "Night 1 starts" in new[0]["html"]
+    assert clients["Bob"].get(f"{feed}&after=0").status_code == 403

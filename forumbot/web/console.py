@@ -155,7 +155,7 @@ def game(name: str) -> Any:
         over=over, roles=summary.get("roles", {}) if over else {}, quotes=_quotes(name, fixes),
         history=[_logged(e) for e in store().events(name)] if over else [],
         chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name)),
-        ended=site().ended().get(name), made=_made_here(name))
+        ended=site().ended().get(name), made=_made_here(name), version=version(name)["version"])
 
 
 def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[str, Any]]:
@@ -215,6 +215,16 @@ def _logged(event: dict[str, Any]) -> dict[str, Any]:
     data.pop("view", None)
     return {"kind": event["kind"], "at": event.get("at", ""), "post": event.get("post", ""),
             "data": json.dumps(data, ensure_ascii=False, default=str)[:400]}
+
+
+@bp.get("/g/<name>/version.json")
+def version(name: str) -> Any:
+    """What the game page shows has changed when this has: the console page's live refresh asks every few
+    seconds (the game's stored version, its posts read, corrections and open flags)."""
+    row = _own_game(name)
+    mark = [row.event_seq, store().game_version(name), len(store().processed_posts(name)),
+            len(corrections.listing(store(), name)), len(store().flag_list(name)), bool(site().ended().get(name))]
+    return {"version": ":".join(str(part) for part in mark)}
 
 
 @bp.get("/g/<name>/flags")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from forumbot.web.forum import posted_text
+from forumbot.web.forum import posted_text, url_number
 from forumbot.web.session import current_user
 from forumbot.web.site import site
 
@@ -59,3 +59,20 @@ def between(a: str, b: str) -> Any:
         return redirect(url_for("pms.conversation", name=b if user == a else a))
     return render_template("conversation.html", a=a, b=b, messages=site().connections().db.conversation(a, b),
                            may_write=False)
+
+
+@bp.get("/new.json")
+def new_messages() -> Any:
+    """The messages of a conversation after an id, rendered, for the conversation page's live refresh (the same
+    rights as reading it: one's own, or a host's player's)."""
+    user = _signed_in()
+    a, b = request.args.get("a", ""), request.args.get("b", "")
+    after = url_number(request.args.get("after", "0"))
+    if after is None:
+        abort(400, "after must be a message number")
+    if not site().may_read_pms(user, a, b):
+        abort(403, "You can read only your own private messages.")
+    messages = [m for m in site().connections().db.conversation(a, b) if m["id"] > after]
+    if user in (a, b) and messages:
+        site().connections().db.mark_read(user, b if user == a else a)
+    return jsonify({"messages": [{"id": m["id"], "html": render_template("_pm.html", m=m)} for m in messages]})
