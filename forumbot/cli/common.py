@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 
@@ -32,3 +35,19 @@ def _store_fix(message: str) -> str:
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return "the store file is damaged: restore it from a backup (or sqlite3 STORE '.recover' > dump.sql)"
     return "check the store file (forumbot status --db STORE) and the disk it is on"
+
+
+def command() -> str:
+    """How to run forumbot again from here, for the hints commands print: the `forumbot` beside this Python
+    (a virtual environment's `.venv/bin/forumbot`, relative when under the current folder) unless the shell
+    finds that very one by name."""
+    beside = Path(sys.executable).parent / "forumbot"
+    if not beside.exists():
+        return "forumbot"
+    found = shutil.which("forumbot")
+    if found and Path(found).resolve() == beside.resolve():
+        return "forumbot"
+    try:
+        return str(beside.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(beside)

@@ -26,6 +26,8 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
     def go() -> int:
         url, account = "", "forumbot"
         hosts: tuple[str, ...] = ()
+        rosters: set[str] | None = None   # every name a game of the bot config seats (None: no config)
+        signups = False
         path = forum_path
         if config_path:
             from forumbot.config.bot import load_bot_config
@@ -36,12 +38,18 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
             options = bot.platforms[bot.web.platform].options
             path, url, account = options.get("path", "forum.db"), bot.web.url, options.get("account", "forumbot")
             hosts = tuple(str(game.config.host) for game in bot.games if game.config.host)
+            rosters = {p.name for game in bot.games for p in game.config.players} | set(hosts)
+            signups = any(game.config.phase == "signup" for game in bot.games) or bot.hosting is not None
         if not path:
             raise ConfigError("say which forum", fix="pass --config bot.toml or --forum forum.db")
         accounts = Accounts(path)
         for name in names:
             password = accounts.add_user(name, reserved=(account, *(h for h in hosts if h != name)))
             click.echo(f"{name}\t{password}")
+            if rosters is not None and name.strip() not in rosters:
+                click.echo(f"warning: {name} is in no game's roster nor a host of one"
+                           + (" (fine for a player who will sign up by PM, or a game made in the console)"
+                              if signups else "; check the spelling against the game files"), err=True)
         if url:
             click.echo(f"Sign in at {url}/signin")
         return 0

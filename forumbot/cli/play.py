@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from forumbot.cli.common import guard
+from forumbot.cli.common import command, guard
 from forumbot.config.game import Scenario, load_scenario, locate
 from forumbot.config.paths import data_dir
 from forumbot.engine.replay import ReplayResult, replay
@@ -90,7 +90,7 @@ def demo(scenario_path: str | None, pace: float | None, folder: str, web: bool, 
                    f"flags for the host: {len(result.flags)}")
         for flag in result.flags:
             click.echo(f"  flag: {flag['author']}: {flag['reason']}")
-        click.echo(f"\nThe store is {folder}/forumbot.db: try  forumbot tally --db {folder}/forumbot.db")
+        click.echo(f"\nThe store is {folder}/forumbot.db: try  {command()} tally --db {folder}/forumbot.db")
         return 0
 
     sys.exit(guard(run))
@@ -111,6 +111,7 @@ def _web_demo(scenario: Scenario, folder: str, pace: float, listen: str) -> int:
                                bold=True))
         if info.host:
             click.echo(f"The host's account: {info.host} / {info.host_password}")
+            click.echo(f"The host console: {info.url}/console/signin (the same name and password)")
         click.echo()
 
     def live(info: DemoInfo) -> None:
@@ -180,6 +181,9 @@ def replay_command(scenario_path: str, as_json: bool, poll: int | None, check: b
             problems = result.differences()
             for problem in problems:
                 click.echo(f"expect: {problem}", err=True)
+            if not problems:
+                click.echo(f"ok: {scenario_path} reached its [expect]" if scenario.expect else
+                           f"ok: {scenario_path} played to its end (it has no [expect] to compare)", err=bool(writer))
             return 1 if problems else 0
         return 0
 

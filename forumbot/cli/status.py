@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from datetime import UTC, datetime
@@ -10,29 +11,49 @@ from typing import Any
 
 import click
 
-from forumbot.cli.common import guard
+from forumbot.cli.common import command, guard
 from forumbot.errors import ConfigError
 from forumbot.model import Event
 from forumbot.render import Renderer
 
 
-def _open_store(config_path: str | None, db_path: str | None) -> tuple[Any, list[Any]]:
-    """The store a bot config names (or --db), and the config's games. Raises ConfigError when neither is
-    given or there is no store yet."""
+def _open_store(config_path: str | None, db_path: str | None, default: str = "") -> tuple[Any, list[Any]]:
+    """The store a bot config names (or --db, or `default` when neither is given), and the config's games.
+    Raises ConfigError when neither is given or there is no store yet."""
     from forumbot.storage import Store
 
     games: list[Any] = []
+    if config_path and db_path:
+        raise ConfigError("--config and --db both name a store", fix="pass one of them")
     if config_path:
         from forumbot.config.bot import load_bot_config
         bot = load_bot_config(config_path)
         path, games = str(bot.store), list(bot.games)
-    elif db_path:
-        path = db_path
+    elif db_path or default:
+        path = db_path or default
     else:
         raise ConfigError("say which bot", fix="pass --config bot.toml or --db forumbot.db")
     if not Path(path).exists():
-        raise ConfigError("no store yet", path=path, fix="start the bot once with forumbot run")
+        raise ConfigError("no store here", path=path,
+                          fix=f"start the bot once ({command()} run --config BOT.toml), or pass the --config or --db "
+                              "of the store it writes (the demo's: --db .forumbot-demo/forumbot.db)")
     return Store(path), games
+
+
+def _deadline_text(rules: Any, state: Any, summary: dict[str, Any], now: datetime) -> str:
+    """A game's phase and deadline as `status` says it: "day1, ends 2026-03-02T20:00:00Z (in 23h 58m)",
+    "over (won by town)", "signup, no deadline"."""
+    phase = summary.get("phase", "")
+    if phase == "over":
+        winner = summary.get("winner")
+        return f"over (won by {winner})" if winner else "over"
+    deadline = rules.next_deadline(state)
+    if deadline is None:
+        return f"{phase}, no deadline"
+    left = int((deadline - now).total_seconds())
+    when = "due now" if left <= 0 else f"in {left // 86400}d {left % 86400 // 3600}h {left % 3600 // 60}m".replace(
+        "in 0d ", "in ")
+    return f"{phase}, ends {deadline.astimezone(UTC):%Y-%m-%dT%H:%M:%SZ} ({when})"
 
 
 def _opened_threads(opened: list[tuple[str, str, str]], config_path: str | None) -> list[str]:
@@ -82,11 +103,15 @@ def status(config_path: str | None, db_path: str | None) -> None:
             if entry.config.name not in known:
                 click.echo(f"  {entry.config.name} ({entry.config.game}): "
                            f"starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
+        ended = {h["name"]: h for h in store.hosted_games() if h["ended"]}
         for row in store.games():
-            summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
+            rules = get_game(row.game)
+            state = rules.from_json(row.state)
             pending = len(store.pending(row.name))
-            click.echo(f"  {row.name} ({row.game}): {summary.get('phase')}, ends {summary.get('phase_ends', '-')}; "
-                       f"outbox backlog {pending}")
+            said = _deadline_text(rules, state, rules.summary(state), datetime.now(UTC))
+            if row.name in ended:
+                said = f"ended by {ended[row.name]['ended_by']} at {ended[row.name]['ended']} (in {said})"
+            click.echo(f"  {row.name} ({row.game}): {said}; outbox backlog {pending}")
             for line in _opened_threads(opened.get(row.name, []), config_path):
                 click.echo(line)
         click.echo("Platforms:")
@@ -103,12 +128,12 @@ def status(config_path: str | None, db_path: str | None) -> None:
             for message in failed[:10]:
                 click.echo(f"  {message['key']} ({message['attempts']} attempt(s)): {message['last_error']}")
         open_flags = store.flag_list()
-        hint = " (newest first; forumbot flags --resolve ID)" if open_flags else ""
+        hint = f" (newest first; {command()} flags --resolve ID)" if open_flags else ""
         click.echo(f"Open flags: {len(open_flags)}{hint}")
         for flag in open_flags[:FLAGS_IN_STATUS]:
             click.echo(_flag_line(flag))
         if len(open_flags) > FLAGS_IN_STATUS:
-            click.echo(f"  ... and {len(open_flags) - FLAGS_IN_STATUS} more: forumbot flags")
+            click.echo(f"  ... and {len(open_flags) - FLAGS_IN_STATUS} more: {command()} flags")
         return 0
 
     sys.exit(guard(go))
@@ -136,7 +161,7 @@ def flags(config_path: str | None, db_path: str | None, game_name: str | None, s
                 click.echo("resolved: " + ", ".join(f"#{i}" for i in done))
             if missing:
                 raise ConfigError("not open flags: " + ", ".join(f"#{i}" for i in missing),
-                                  fix="forumbot flags --all lists every flag with its id")
+                                  fix=f"{command()} flags --all lists every flag with its id")
             return 0
         listed = store.flag_list(game_name, include_resolved=show_all)
         if as_json:
@@ -151,28 +176,28 @@ def flags(config_path: str | None, db_path: str | None, game_name: str | None, s
 
 
 @click.command()
-@click.option("--db", "db_path", default="forumbot.db", show_default=True, type=click.Path(dir_okay=False),
-              help="The bot's store.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself (default: forumbot.db).")
 @click.option("--game", "game_name", default=None, help="Which game (default: the only one in the store).")
 @click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the game's state as JSON instead.")
-def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> None:
+def tally(config_path: str | None, db_path: str | None, game_name: str | None, dialect: str, as_json: bool) -> None:
     """Print the current vote count of a running game, from the store."""
     from forumbot.games import get_game
-    from forumbot.storage import Store
 
     def run() -> int:
-        if not Path(db_path).exists():
-            raise ConfigError("no store here", path=db_path,
-                              fix="pass --db with the store the bot writes (forumbot demo makes one)")
-        store = Store(db_path)
+        store, _ = _open_store(config_path, db_path, "forumbot.db")
+        where = config_path or db_path or "forumbot.db"
         rows = store.games()
         if game_name:
             rows = [r for r in rows if r.name == game_name]
         if len(rows) != 1:
-            names = ", ".join(r.name for r in store.games()) or "none"
+            names = [r.name for r in store.games()]
+            close = difflib.get_close_matches(game_name or "", names, n=1)
+            fix = (f"did you mean --game {close[0]}?" if close else
+                   f"pass --game with one of: {', '.join(names) or 'none'}")
             raise ConfigError(f"{'no game ' + game_name if game_name else 'several games'} in the store",
-                              path=db_path, fix=f"pass --game with one of: {names}")
+                              path=where, fix=fix)
         row = rows[0]
         game = get_game(row.game)
         state = game.from_json(row.state)
@@ -197,24 +222,24 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
 
 @click.command()
 @click.argument("name", required=False)
-@click.option("--db", "db_path", default="forumbot.db", show_default=True, type=click.Path(dir_okay=False),
-              help="The store the bot writes.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself (default: forumbot.db).")
 @click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
-def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> None:
+def tournament(name: str | None, config_path: str | None, db_path: str | None, dialect: str, as_json: bool) -> None:
     """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
     from forumbot.games.tournament import standings_event
-    from forumbot.storage import Store
 
     def run() -> int:
-        if not Path(db_path).exists():
-            raise ConfigError("no store here", path=db_path, fix="pass --db with the store the bot writes")
-        store = Store(db_path)
+        store, _ = _open_store(config_path, db_path, "forumbot.db")
+        where = config_path or db_path or "forumbot.db"
         known = store.tournaments()
         chosen = name or (known[0] if len(known) == 1 else None)
         if chosen not in known:
-            raise ConfigError(f"no tournament {name or ''} in the store".replace("  ", " "), path=db_path,
-                              fix="name one of: " + (", ".join(known) or "none yet (no game has finished)"))
+            close = difflib.get_close_matches(name or "", known, n=1)
+            raise ConfigError(f"no tournament {name or ''} in the store".replace("  ", " "), path=where,
+                              fix=f"did you mean {close[0]}?" if close else
+                              "name one of: " + (", ".join(known) or "none yet (no game has finished)"))
         event = standings_event(str(chosen), store.ledger(str(chosen)))
         if as_json:
             click.echo(json.dumps(event.data, ensure_ascii=False, indent=2))

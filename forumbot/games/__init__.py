@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from forumbot.errors import ConfigError
 from forumbot.games.base import Game, GameSetup
 from forumbot.games.foodchain import FOOD_CHAIN
@@ -22,7 +24,9 @@ def get_game(name: str) -> Game:
     try:
         return GAMES[name]
     except KeyError:
-        raise ConfigError(f"unknown game '{name}'", fix="games: " + ", ".join(sorted(GAMES))) from None
+        close = difflib.get_close_matches(name, sorted(GAMES), n=1)
+        raise ConfigError(f"unknown game '{name}'", fix=(f"did you mean '{close[0]}'? " if close else "")
+                          + "games: " + ", ".join(sorted(GAMES))) from None
 
 
 __all__ = ["GAMES", "Game", "GameSetup", "get_game"]

@@ -18,6 +18,8 @@ line), so matching costs no more than linear time in the length of a post.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -360,9 +362,13 @@ def load_grammar(game: str, lang: str, folder: Path | None = None) -> Grammar:
     path = grammar_path(game, lang, folder)
     if not path.exists():
         have = sorted(p.name for p in path.parent.glob(f"{game}.*.toml"))
+        games = sorted({p.name.split(".")[0] for p in path.parent.glob("*.*.toml")} - {"host"})
+        close = difflib.get_close_matches(game, games, n=1)
         raise ConfigError(f"no grammar for game '{game}' in language '{lang}'", path=str(path),
                           fix=("languages available: " + ", ".join(have)) if have
-                          else f"create {path.name} (see parsers/mafia.en.toml for the form)")
+                          else f"did you mean '{close[0]}'? (games: {', '.join(games)})" if close
+                          else f"games: {', '.join(games)}; or create {path.name} (see parsers/mafia.en.toml for "
+                               "the form)")
     doc = load_toml(path)
     commands = commands_from_toml(doc.data.get("commands", []), doc)
     slots = doc.data.get("slots", {})

@@ -24,7 +24,7 @@ from forumbot.errors import ConfigError
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store, workdir
-from forumbot.web.accounts import Accounts
+from forumbot.web.accounts import Accounts, hash_password
 from forumbot.web.config import WebConfig, WebGame, WebSettings
 from forumbot.web.forumdb import ForumDB
 from forumbot.web.server import WebServer
@@ -80,9 +80,12 @@ def web_demo(scenario: Scenario, folder: str | Path, *, listen: tuple[str, int] 
     opening = run.game.new(setup_of(config))
     threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(opening).items()}
     clock = DemoClock(config.start)
-    web = WebConfig(host=listen[0], port=listen[1], per_page=per_page)
+    # the host signs in to the console (/console) with the same password as to the forum
+    hosts = {config.host: hash_password(passwords[config.host])} if config.host else {}
+    web = WebConfig(host=listen[0], port=listen[1], per_page=per_page, hosts=hosts)
     game = WebGame(config.name, threads, config.host, tuple(p.name for p in config.players))
-    server = WebServer(WebSettings(str(forum_path), web, config.dialect, games=(game,), clock=clock)).start()
+    server = WebServer(WebSettings(str(forum_path), web, config.dialect, games=(game,), clock=clock,
+                                   store=str(store_path), game_hosts={config.name: config.host or ""})).start()
     base = f"http://{server.host}:{server.port}"
     info = DemoInfo(base, last.author, passwords[last.author], f"{base}/t/{run.thread_id(last.thread or '')}",
                     last.text, config.host, passwords.get(config.host or ""))
