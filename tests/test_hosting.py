@@ -426,3 +426,18 @@ def test_a_conversation_shows_new_messages_live_to_those_who_may_read_it(bed):
     new = clients["Alice"].get(f"{feed}&after={last}").get_json()["messages"]
     assert len(new) == 1 and "Night 1 starts" in new[0]["html"]
     assert clients["Bob"].get(f"{feed}&after=0").status_code == 403
+
+
+def test_the_sign_up_view_lists_numbers_masks_and_confirmations(bed):
+    bed.sign_in()
+    response = bed.make(phase="signup", players="", votes_only="", options='signup_slots = 3\nsignup_hours = 24\n'
+                        'role_table = { "1" = "detective", "2" = "maniac", "3" = "inspector" }')
+    assert response.status_code == 302, response.get_data(as_text=True)
+    bed.poll()
+    forum = bed.forum()
+    forum.add_pm("alice", "forumbot", "sign up: 1, Tom Hanks", at=bed.clock.now)
+    bed.poll()
+    page = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
+    assert page.select_one("#phase").get_text() == "signup"
+    rows = [[td.get_text() for td in tr.select("td")] for tr in page.select("#signups tr")[1:]]
+    assert [r[:3] + r[4:] for r in rows] == [["alice", "1", "Tom Hanks", "not yet"]]

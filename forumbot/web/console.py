@@ -149,7 +149,7 @@ def game(name: str) -> Any:
     over = summary.get("phase") == "over"
     return render_template(
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
-        deadline=deadline, left=to_go(deadline, now), deadline_text=shown(deadline, reader_zone()), paused=HostState.from_json(row.host).paused_at,
+        deadline=deadline, left=to_go(deadline, now), deadline_text=shown(deadline, reader_zone()), zone=reader_zone(), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
         night=_night(rules, state, row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
         over=over, roles=summary.get("roles", {}) if over else {}, quotes=_quotes(name, fixes),
