@@ -114,3 +114,25 @@ def test_an_account_in_no_roster_is_made_with_a_warning(bot):
     assert out.exit_code == 0
     assert [line.split("\t")[0] for line in out.stdout.splitlines()[:2]] == ["Alice", "Alcie"]
     assert "warning: Alcie is in no game's roster" in out.stderr and "Alice is" not in out.stderr
+
+
+@pytest.mark.parametrize(("options", "page"), [
+    ("forumbot.games.mafia.options:MafiaOptions", "mafia"),
+    ("forumbot.games.infiltration.options:InfiltrationOptions", "infiltration"),
+    ("forumbot.games.foodchain.options:FoodChainOptions", "foodchain"),
+    ("forumbot.games.rankedvote.options:RankedVoteOptions", "foodchain"),
+    ("forumbot.games.nisemonogatari.options:NisemonoOptions", "nisemonogatari"),
+])
+def test_every_option_the_code_accepts_is_documented(options, page):
+    import dataclasses
+    import importlib
+
+    module, name = options.split(":")
+    fields = [f.name for f in dataclasses.fields(getattr(importlib.import_module(module), name))]
+    doc = (README.parent / "docs" / "games" / f"{page}.md").read_text(encoding="utf-8")
+    assert [f for f in fields if f"`{f}`" not in doc] == []
+
+
+def test_fractional_day_hours_are_documented():
+    doc = (README.parent / "docs" / "games" / "mafia.md").read_text(encoding="utf-8")
+    assert "`day_hours`, `night_hours` | 48, 24 | phase lengths in hours; fractions too" in doc

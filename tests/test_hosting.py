@@ -441,3 +441,24 @@ def test_the_sign_up_view_lists_numbers_masks_and_confirmations(bed):
     assert page.select_one("#phase").get_text() == "signup"
     rows = [[td.get_text() for td in tr.select("td")] for tr in page.select("#signups tr")[1:]]
     assert [r[:3] + r[4:] for r in rows] == [["alice", "1", "Tom Hanks", "not yet"]]
+
+
+def test_a_game_a_lobby_starts_shows_on_the_forum_and_in_the_console_without_a_restart(bed):
+    bed.sign_in()
+    form = {"csrf": csrf(bed.client, "/console/new?kind=lobby"), "kind": "lobby", "name": "duels",
+            "ruleset": "infiltration", "lang": "en", "prefix": "duel"}
+    assert bed.client.post("/console/new", data=form).status_code == 302
+    bed.poll()
+    forum = bed.forum()
+    forum.add_post("duels/lobby", "alice", "challenge bob", at=bed.clock.now)
+    bed.poll()
+    forum.add_post("duels/lobby", "bob", "accept alice", at=bed.clock.now)
+    bed.poll()
+    bed.poll()
+    spawned = [name for name in bed.runs() if name.startswith("duel") and name != "duels"]
+    assert len(spawned) == 1
+    front = BeautifulSoup(bed.app.test_client().get("/").get_data(as_text=True), "html.parser")
+    assert spawned[0] in [h.get_text() for h in front.select("h2")]
+    index = BeautifulSoup(bed.client.get("/console/").get_data(as_text=True), "html.parser")
+    assert spawned[0] in index.select_one("#games").get_text()
+    assert bed.client.get(f"/console/g/{spawned[0]}").status_code == 200

@@ -51,7 +51,8 @@ class GameConfig:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "game": self.game, "lang": self.lang, "ruleset": self.ruleset,
-                "source": self.source, "players": [p.name for p in self.players], "options": self.options}
+                "source": self.source, "players": [p.name for p in self.players], "options": self.options,
+                "host": self.host}
 
 
 @dataclass(frozen=True)

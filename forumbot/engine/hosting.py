@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -95,10 +96,12 @@ def roster_text(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def lobby_toml(name: str, host: str, lang: str, ruleset: str, prefix: str, platform: str) -> str:
+    """A lobby's [[lobbies]] table, with a secret seed for its games' draws (each game's own is made from it)."""
     return "\n".join(["[[lobbies]]", f"name = {toml_value(name)}", 'game = "infiltration"',
                       f"platform = {toml_value(platform)}", f"host = {toml_value(host)}",
                       f"lang = {toml_value(lang)}", f"ruleset = {toml_value(ruleset)}",
-                      f"prefix = {toml_value(prefix)}"]) + "\n"
+                      f"prefix = {toml_value(prefix)}", "[lobbies.options]",
+                      f"seed = {toml_value(secrets.token_hex(16))}"]) + "\n"
 
 
 def check_name(name: str, taken: Iterable[str]) -> str:
