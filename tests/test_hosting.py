@@ -462,3 +462,21 @@ def test_a_game_a_lobby_starts_shows_on_the_forum_and_in_the_console_without_a_r
     index = BeautifulSoup(bed.client.get("/console/").get_data(as_text=True), "html.parser")
     assert spawned[0] in index.select_one("#games").get_text()
     assert bed.client.get(f"/console/g/{spawned[0]}").status_code == 200
+
+
+def test_a_game_made_in_the_console_may_name_its_threads(bed):
+    bed.sign_in()
+    bed.forum().ensure_thread("friday-votes", "Friday votes")
+    wrong = bed.make(threads='ballots = "friday-votes"')
+    assert wrong.status_code == 400 and "the game has no thread ballots" in wrong.get_data(as_text=True)
+    assert bed.make(threads='votes = "friday-votes"').status_code == 302
+    bed.poll()
+    bed.forum().add_post("friday-votes", "Alice", "vote Bob", at=bed.clock.now)
+    bed.poll()
+    runner = bed.service.workers["local"].runner
+    run = next(r for r in runner.runs if r.name == "my7")
+    assert run.game.summary(runner.state(run))["votes"] == {"Bob": ["Alice"]}
+    page = BeautifulSoup(bed.client.get("/t/friday-votes").get_data(as_text=True), "html.parser")
+    assert page.select_one("#banner-phase").get_text() == "day1"
+    assert '[games.threads] votes = "friday-votes"' in bed.client.get("/console/g/my7/game.toml").get_data(
+        as_text=True)

@@ -125,13 +125,37 @@ def check_hosted(kind: str, name: str, text: str, platforms: dict[str, PlatformC
     return check_game_text(text, name, dialect)
 
 
+def threads_text(text: str) -> dict[str, str]:
+    """[games.threads] as a host types it in the console: `votes = <the platform's thread id>`, one a line."""
+    found = parse_toml(text, "the threads").data
+    if not all(isinstance(v, str) and v.strip() for v in found.values()):
+        raise ConfigError("each thread needs a thread id in quotes", path="the threads", fix='votes = "my-votes"')
+    return {k: v.strip() for k, v in found.items()}
+
+
+def check_threads(config: GameConfig, threads: dict[str, str]) -> None:
+    """The threads a host named are threads the game has. Raises ConfigError."""
+    from forumbot.engine.loading import setup_of
+    from forumbot.games import get_game
+
+    rules = get_game(config.game)
+    known = set(rules.threads(rules.new(setup_of(config))).values())
+    unknown = sorted(set(threads) - known)
+    if unknown:
+        raise ConfigError(f"the game has no thread {', '.join(unknown)}", path="the threads",
+                          fix="its threads: " + ", ".join(sorted(known)))
+
+
 def create(store: Store, kind: str, name: str, text: str, platforms: dict[str, PlatformConfig], platform: str,
-           dialect: str, by: str, at: datetime, taken: Iterable[str]) -> GameConfig:
-    """Check and store a game or lobby a host made; the running bot takes it up at its next poll. Raises
-    ConfigError naming the line and the fix."""
+           dialect: str, by: str, at: datetime, taken: Iterable[str],
+           threads: dict[str, str] | None = None) -> GameConfig:
+    """Check and store a game or lobby a host made (with the platform ids of the `threads` it names); the
+    running bot takes it up at its next poll. Raises ConfigError naming the line and the fix."""
     check_name(name, [*taken, *(row["name"] for row in store.hosted_games())])
     config = check_hosted(kind, name, text, platforms, platform, dialect)
-    if not store.add_hosted(name, platform, kind, text, by, at):
+    if threads and kind == "game":
+        check_threads(config, threads)
+    if not store.add_hosted(name, platform, kind, text, by, at, threads if kind == "game" else None):
         raise ConfigError(f"there is a game named '{name}' already", fix="choose another name")
     return config
 
@@ -144,6 +168,7 @@ def export(store: Store, name: str) -> str:
         raise ConfigError(f"{name} was not made in the console", fix="its game file is in the bot config")
     head = (f"# {row['kind']} {name}, made in the host console by {row['by']} at {row['at']}.\n"
             f"# In a bot config: [[games]] config = \"{name}.toml\" name = \"{name}\""
+            + "".join(f"\n#   [games.threads] {thread} = {toml_value(key)}" for thread, key in row["threads"].items())
             if row["kind"] == "game" else f"# lobby {name}, made in the host console: paste into the bot config")
     return head + "\n" + row["toml"]
 
@@ -187,7 +212,7 @@ class Adopter:
             try:
                 config = check_hosted(row["kind"], name, row["toml"], self.platforms, self.platform.name,
                                       self.dialect)
-                runs.append(self.build(config, {}))
+                runs.append(self.build(config, dict(row["threads"])))
                 changed = True
                 log.info("%s: took up %s %s made in the console by %s", self.platform.name, row["kind"], name,
                          row["by"])

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
 from forumbot.model import format_time
 from forumbot.storage.base import StoreBase
 
-_COLUMNS = ("name", "platform", "kind", "toml", "by", "at", "ended", "ended_by", "archived")
+_COLUMNS = ("name", "platform", "kind", "toml", "threads", "by", "at", "ended", "ended_by", "archived")
+
+
+def _row(row: tuple[Any, ...]) -> dict[str, Any]:
+    found = dict(zip(_COLUMNS, row, strict=True))
+    found["threads"] = json.loads(found["threads"] or "{}")
+    return found
 
 
 class Hosted(StoreBase):
@@ -19,18 +26,22 @@ class Hosted(StoreBase):
         where, params = ("WHERE platform = ?", [platform]) if platform is not None else ("", [])
         rows = self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM hosted_games {where} ORDER BY at, name",
                                params).fetchall()
-        return [dict(zip(_COLUMNS, row, strict=True)) for row in rows]
+        return [_row(row) for row in rows]
 
     def hosted_game(self, name: str) -> dict[str, Any] | None:
         row = self.db.execute(f"SELECT {', '.join(_COLUMNS)} FROM hosted_games WHERE name = ?", [name]).fetchone()
-        return dict(zip(_COLUMNS, row, strict=True)) if row else None
+        return _row(row) if row else None
 
-    def add_hosted(self, name: str, platform: str, kind: str, toml: str, by: str, at: datetime) -> bool:
-        """False when a game of that name is there already."""
+    def add_hosted(self, name: str, platform: str, kind: str, toml: str, by: str, at: datetime,
+                   threads: dict[str, str] | None = None) -> bool:
+        """False when a game of that name is there already. `threads`: the game's threads → platform ids (as
+        [games.threads]; those left out get the platform's default)."""
         self._wrote("hosted")
         with self.db.atomic():
-            cursor = self.db.execute("INSERT OR IGNORE INTO hosted_games (name, platform, kind, toml, by, at) "
-                                     "VALUES (?, ?, ?, ?, ?, ?)", [name, platform, kind, toml, by, format_time(at)])
+            cursor = self.db.execute("INSERT OR IGNORE INTO hosted_games (name, platform, kind, toml, threads, by, at) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                     [name, platform, kind, toml, json.dumps(threads or {}, ensure_ascii=False), by,
+                                      format_time(at)])
             return bool(cursor.rowcount)
 
     def end_hosted(self, name: str, platform: str, by: str, at: datetime, *, archive: bool = False) -> None:

@@ -153,5 +153,6 @@ def m015_hosted_games(db: Database) -> None:
     """Games and lobbies a host made in the console (their game file's text, checked as `check-config`
     checks a file), and the end or archiving of any game, file-made or not: the running bot reads this table
     at every poll (forumbot/engine/hosting.py)."""
-    db.table("hosted_games").create({"name": str, "platform": str, "kind": str, "toml": str, "by": str,
-                                     "at": str, "ended": str, "ended_by": str, "archived": str}, pk="name")
+    db.table("hosted_games").create({"name": str, "platform": str, "kind": str, "toml": str, "threads": str,
+                                     "by": str, "at": str, "ended": str, "ended_by": str, "archived": str},
+                                    pk="name")

@@ -366,7 +366,7 @@ def _rulesets() -> dict[str, list[str]]:
 
 
 NEW_FIELDS = ("kind", "name", "game", "ruleset", "lang", "start", "phase", "day_hours", "night_hours", "votes_only",
-              "players", "options", "file", "prefix")
+              "players", "options", "file", "prefix", "threads")
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -402,11 +402,12 @@ def new_game() -> Any:
         else:
             text = _composed(form)
         taken = [*site().game_hosts(), *(r.name for r in store().games())]
+        threads = hosting_rules.threads_text(form["threads"]) if kind == "game" else {}
         config = hosting_rules.create(store(), kind, name, text, hosting.platforms, hosting.platform,
-                                      hosting.dialect, str(host()), _now(), taken)
+                                      hosting.dialect, str(host()), _now(), taken, threads)
     except ConfigError as err:
         return render_template("console_new.html", form=form, rulesets=_rulesets(), error=str(err), text=text), 400
-    _open_threads(config, kind)
+    _open_threads(config, kind, threads)
     session["console_notice"] = (f"{'Lobby' if kind == 'lobby' else 'Game'} {config.name} is made: the bot takes it "
                                  f"up at its next poll (no restart).")
     return redirect(url_for("console.index"))
@@ -436,7 +437,7 @@ def _composed(form: dict[str, str]) -> str:
                                   str(host()), phase, options, hosting_rules.roster_text(form["players"])).toml()
 
 
-def _open_threads(config: Any, kind: str) -> None:
+def _open_threads(config: Any, kind: str, threads: dict[str, str]) -> None:
     """On the served forum, the new game's threads exist at once (titled for people), so players can post."""
     hosting = site().settings.hosting
     if hosting is None or hosting.platform != site().web.platform:
@@ -450,7 +451,7 @@ def _open_threads(config: Any, kind: str) -> None:
         forum.ensure_thread(f"{config.name}/lobby", thread_title(config.name, "lobby"))
         return
     for purpose, thread in rules.threads(rules.new(setup_of(config))).items():
-        forum.ensure_thread(f"{config.name}/{thread}", thread_title(config.name, purpose))
+        forum.ensure_thread(threads.get(thread) or f"{config.name}/{thread}", thread_title(config.name, purpose))
 
 
 @bp.post("/g/<name>/close")

@@ -64,8 +64,9 @@ class Site:
             rules = get_game(config.game)
             row = rows.get(config.name)
             state = rules.from_json(row.state) if row else rules.new(setup_of(config))
+            named = hosted["threads"]
             games.append(web_game(config.name, config.host, config.players, rules.threads(state),
-                                  lambda thread, name=config.name: f"{name}/{thread}"))
+                                  lambda thread, name=config.name, named=named: named.get(thread) or f"{name}/{thread}"))
             known.add(config.name)
         opened = {name.removeprefix("thread:"): value for where, name, value in store.cursors_starting("thread:")
                   if where == platform}
