@@ -480,3 +480,16 @@ def test_a_game_made_in_the_console_may_name_its_threads(bed):
     assert page.select_one("#banner-phase").get_text() == "day1"
     assert '[games.threads] votes = "friday-votes"' in bed.client.get("/console/g/my7/game.toml").get_data(
         as_text=True)
+
+
+def test_the_console_names_no_folder_on_the_bots_machine(bed):
+    bed.sign_in()
+    text = ('[game]\nname = "mafia"\nstart = "2026-03-01T20:00:00Z"\ntemplates = "/etc"\n[game.options]\n'
+            'votes_only = true\n' + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS))
+    response = bed.make(file=text)
+    assert response.status_code == 400
+    assert "templates" in BeautifulSoup(response.get_data(as_text=True), "html.parser").select_one("#new-error").get_text()
+    lobby = bed.client.post("/console/new", data={"csrf": csrf(bed.client, "/console/new?kind=lobby"), "kind": "lobby",
+                                                  "name": "duels", "ruleset": "infiltration", "lang": "en",
+                                                  "prefix": "<b>x"})
+    assert lobby.status_code == 400 and "prefix" in lobby.get_data(as_text=True)

@@ -121,8 +121,15 @@ def check_hosted(kind: str, name: str, text: str, platforms: dict[str, PlatformC
         found = lobbies_of(parse_toml(text, f"lobby {name}"), platforms)
         if len(found) != 1 or found[0].config.name != name or found[0].platform != platform:
             raise ConfigError(f"lobby {name}: one [[lobbies]] table named {name} on {platform}")
+        if not NAME.fullmatch(str(found[0].config.options.get("prefix", ""))):
+            raise ConfigError("a lobby's prefix names its games", path=f"lobby {name}",
+                              fix="use lower-case letters, digits, - and _, like duel")
         return found[0].config
-    return check_game_text(text, name, dialect)
+    config = check_game_text(text, name, dialect)
+    if config.templates:   # a folder on the bot's machine: only a bot config may name one
+        raise ConfigError("a game made in the console posts with the shipped templates", path=f"game {name}",
+                          fix="leave out templates = ..., or put the game in a file of the bot config")
+    return config
 
 
 def threads_text(text: str) -> dict[str, str]:
