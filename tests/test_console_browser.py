@@ -103,7 +103,7 @@ def test_the_host_corrects_a_misread_post_in_the_browser(browser, bed, shots):
     row = page.locator("tr.post-row", has_text="Бредли Купера")
     assert row.locator(".status").inner_text() == "check"        # a fuzzy guess is marked for a look
     row.locator("select[name=target]").select_option("Том Хэнкс")
-    row.locator("input[name=reason]").fill("Бредли Купер не играет")
+    row.locator("form:has(button.vote-for) input[name=reason]").fill("Бредли Купер не играет")
     row.locator("button.vote-for").click()
     page.wait_for_selector("text=Correction saved")
     bed["clock"]["now"] = at(4)
