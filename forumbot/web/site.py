@@ -125,7 +125,8 @@ class Site:
             return False, ""
         ended = self.ended().get(game.name)
         if ended is not None:
-            return True, f"Locked: the host ended the game ({ended['ended']})."
+            when = str(ended["ended"]).replace("T", " ").replace("Z", " UTC")
+            return True, f"Locked: the host ended the game ({when})."
         store = self.store()
         row = store.game(game.name) if store is not None else None
         if row is None:
