@@ -750,8 +750,10 @@ class Runner:
         if not run.config.tournament or entries is None or run.name not in self._states:
             return
         found = entries(self.state(run, check=False))
-        if found:
-            self.store.record_ledger(run.config.tournament, run.name, found, now)
+        if found:   # (a change after a host's correction is logged as theirs: the last one who corrected the game)
+            done = [c for c in corrections.listing(self.store, run.name) if c.applied]
+            by = (done[-1].undone_by or done[-1].by) if done else ""
+            self.store.record_ledger(run.config.tournament, run.name, found, now, by=by)
 
     def recount(self, run: GameRun, now: datetime) -> Any:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
