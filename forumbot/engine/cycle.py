@@ -300,7 +300,10 @@ class Runner:
             if held is None:
                 continue
             reading = held[4] or self._reading(run, held[1], held[2])
-            for author in reading.authors:
+            # A game that is over keeps no player's seat (a tournament's players move on to its next game);
+            # its host still sends it commands.
+            authors = reading.extra if getattr(held[1], "phase", None) == "over" else reading.authors
+            for author in authors:
                 if author == "*":
                     taking.append(run.name)
                 elif not by_account.get(author) or by_account[author][-1] != run.name:

@@ -73,8 +73,8 @@ def standings(entries: Iterable[Entry]) -> list[Standing]:
         if entry.place:
             places.setdefault(entry.player, []).append(entry.place)
             totals.setdefault(entry.player, [0, 0, 0])
-        if not (entry.tol or entry.garnets or entry.ec):
-            continue
+        if not (entry.tol or entry.garnets or entry.ec or entry == Entry(entry.player)):
+            continue   # (an entry of nothing at all is a member of the roster listed as they are)
         row = totals.setdefault(entry.player, [0, 0, 0])
         row[0] += entry.tol
         row[1] += entry.garnets
@@ -129,9 +129,11 @@ def charge(entries: Iterable[Entry], player: str, *, garnets: int = 0, tol: int 
     return Entry(player, tol=-tol, garnets=-garnets, reason=reason)
 
 
-def standings_event(tournament: str, rows: Iterable[Mapping[str, Any]]) -> Event:
-    """The standings post of a tournament from the store's ledger rows."""
-    entries = [Entry.from_json(r) for r in rows]
+def standings_event(tournament: str, rows: Iterable[Mapping[str, Any]], roster: Iterable[str] = ()) -> Event:
+    """The standings post of a tournament from the store's ledger rows (`roster`: every member is listed,
+    those without an entry with nothing)."""
+    rows = list(rows)
+    entries = [Entry.from_json(r) for r in rows] + [Entry(p) for p in roster]
     games = list(dict.fromkeys(str(r.get("game", "")) for r in rows))
     return Event("tournament_standings", {"tournament": tournament, "games": games,
                                           "standings": [s.to_json() for s in standings(entries)],
