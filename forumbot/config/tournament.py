@@ -110,7 +110,7 @@ def _stages(doc: TomlFile) -> tuple[Stage, ...]:
             game, options = chosen.game, chosen.options
         kinds = [k for k in ("start", "start_hours", "confirm") if entry.get(k) not in (None, False)]
         if len(kinds) > 1:
-            raise doc.error(f"{name}: give one of start, start_hours and confirm", name)
+            raise doc.error(f"{name}: give one of start, start_hours and confirm", kinds[-1])
         if not stages and not entry.get("start"):
             raise doc.error(f"{name}: the first game needs start = \"...\"", name,
                             fix='add start = "2026-09-01T12:00:00Z"')

@@ -234,7 +234,8 @@ class Plan:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Plan:
         stages = tuple(Stage(s["name"], s.get("game") or "", s.get("options"), s.get("after"), s.get("picked_by"),
-                             {k: Choice(c["game"], dict(c["options"])) for k, c in (s.get("choices") or {}).items()},
+                             {k: Choice(c["game"], dict(c["options"])) for k, c in s["choices"].items()}
+                             if s.get("choices") else None,
                              datetime.fromisoformat(s["start"]) if s.get("start") else None, s.get("start_hours"),
                              bool(s.get("confirm"))) for s in data["stages"])
         return cls(data["name"], data.get("host"), data.get("lang", "en"), data.get("dialect", "markdown"),
