@@ -168,8 +168,21 @@ def test_a_bad_tournament_file_names_the_line_and_the_fix(text, words, line):
     assert words in str(err.value) and err.value.line == line, (str(err.value), err.value.line)
 
 
-def test_the_plan_survives_the_store_and_a_second_plan_of_the_same_name_is_refused():
-    plan = load_plan(SAMPLE)
+def plan_file(tmp_path) -> Path:
+    """The sample's plan alone (its [[posts]], [[host]] and [expect] are the sample's)."""
+    text = SAMPLE.read_text(encoding="utf-8").split("# ---- the vote ----")[0]
+    path = tmp_path / "cup.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_live_tournament_file_refuses_a_samples_posts_rather_than_leave_them_unread():
+    with pytest.raises(ConfigError, match=r"\[posts\] is not part of a tournament file"):
+        load_plan(SAMPLE)
+
+
+def test_the_plan_survives_the_store_and_a_second_plan_of_the_same_name_is_refused(tmp_path):
+    plan = load_plan(plan_file(tmp_path))
     store = Store()
     runner = Runner(store, LocalForum(":memory:"), [])
     tour.TournamentDriver(plan, runner).begin(AT)
@@ -219,7 +232,7 @@ def test_entries_that_change_after_a_correction_replace_the_old_ones_and_the_log
 
 
 def test_the_hosts_actions_are_the_hosts_alone_and_say_what_is_wrong():
-    plan = load_plan(SAMPLE)
+    plan = load_tournament_scenario(SAMPLE).plan
     store = Store()
     with pytest.raises(IllegalIntent, match="only the tournament's host"):
         tour.correct(store, plan, "main-1", "Eve", {"garnets": 1}, "why", "Eve", AT)
@@ -255,3 +268,24 @@ def test_a_vote_winner_with_no_game_in_the_plan_is_flagged_for_the_host(tmp_path
 
 def test_the_sample_is_where_the_docs_say():
     assert Path(SAMPLE).exists() and "liar-cup.toml" in (data_dir("docs") / "tournaments.md").read_text("utf-8")
+
+
+def test_the_live_bot_runs_a_tournament_from_its_config(tmp_path):
+    """`forumbot run` with [[tournaments]]: nobody votes, so every ballot is the default order (123 Game
+    first), and main-1 starts as the plan's "123 Game" choice (Nisemonogatari) 12 hours after the vote."""
+    from forumbot.config.bot import load_bot_config
+    from forumbot.engine.replay import VirtualClock
+    from forumbot.engine.service import Service
+
+    plan_file(tmp_path)
+    (tmp_path / "bot.toml").write_text('[bot]\nstore = "bot.db"\n[platforms.local]\nkind = "local"\n'
+                                       'path = "forum.db"\n[[tournaments]]\nconfig = "cup.toml"\n'
+                                       'platform = "local"\n', encoding="utf-8")
+    config = load_bot_config(tmp_path / "bot.toml")
+    service = Service(config, clock=VirtualClock(AT))
+    service.simulate(AT, AT + timedelta(days=3), 3600)
+    store = service.workers["local"].runner.store
+    started = {r["game"]: r for r in store.tournament_log("liar-cup", "started")}
+    assert started["main-1"]["data"]["game"] == "nisemonogatari" and started["main-1"]["data"]["picked"] == "123 Game"
+    assert started["main-1"]["data"]["start"] == "2026-09-04T00:00:00Z"
+    assert store.game("main-1") is not None and store.tournament_log("liar-cup", "ended")[0]["game"] == "cyoa"

@@ -144,6 +144,16 @@ def plan_from(doc: TomlFile) -> Plan:
                 reveal, doc.path)
 
 
+PLAN_TABLES = ("tournament", "players", "games")
+
+
 def load_plan(path: str | Path) -> Plan:
-    """A tournament file. Raises ConfigError naming the file, the line and the fix."""
-    return plan_from(load_toml(path))
+    """A tournament file for a live bot. Raises ConfigError naming the file, the line and the fix (a sample's
+    posts and host actions are refused here rather than left unread)."""
+    doc = load_toml(path)
+    for key in doc.data:
+        if key not in PLAN_TABLES:
+            raise doc.error(f"[{key}] is not part of a tournament file", key,
+                            fix="posts, host actions and expectations belong to a sample: "
+                                "`forumbot tournament --replay FILE` plays them")
+    return plan_from(doc)

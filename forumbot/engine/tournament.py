@@ -122,10 +122,12 @@ def correct(store: Store, plan: Plan, game: str, player: str, changes: dict[str,
 class TournamentDriver:
     """Starts the games of `plan` on `runner` as their turns come, and notes their ends."""
 
-    def __init__(self, plan: Plan, runner: Runner) -> None:
+    def __init__(self, plan: Plan, runner: Runner, *, open_threads: bool = False) -> None:
+        """`open_threads`: the games' threads are opened on the platform (Reddit, phpBB), as for any game."""
         self.plan = plan
         self.runner = runner
         self.store = runner.store
+        self.open_threads = open_threads
 
     def begin(self, at: datetime) -> None:
         """Keep the plan in the store (refusing another plan of the same name) and build again every game
@@ -147,7 +149,9 @@ class TournamentDriver:
                             players=tuple(PlayerRef(p, forum=forums.get(p) or None) for p in data["players"]),
                             options=dict(data["options"]), host=plan.host, dialect=plan.dialect,
                             source=f"tournament {plan.name}", tournament=plan.name)
-        return GameRun.build(config, dialect=plan.dialect)
+        platform = self.runner.platform
+        return GameRun.build(config, dialect=getattr(platform, "dialect", plan.dialect), open_threads=self.open_threads,
+                             bbcode_extra=getattr(platform, "bbcode_extra", None))
 
     def _over(self, run: GameRun) -> bool:
         if self.store.game_version(run.name) is None:
