@@ -58,7 +58,7 @@ from forumbot.engine.cycle import Runner
 from forumbot.engine.tournament_replay import load_tournament_scenario, replay_tournament
 from forumbot.errors import ConfigError, IllegalIntent
 from forumbot.games.tournament import Entry, start_options
-from forumbot.model import format_time
+from forumbot.model import format_time, parse_time
 from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store
 
@@ -287,5 +287,7 @@ def test_the_live_bot_runs_a_tournament_from_its_config(tmp_path):
     store = service.workers["local"].runner.store
     started = {r["game"]: r for r in store.tournament_log("liar-cup", "started")}
     assert started["main-1"]["data"]["game"] == "nisemonogatari" and started["main-1"]["data"]["picked"] == "123 Game"
-    assert started["main-1"]["data"]["start"] == "2026-09-04T00:00:00Z"
-    assert store.game("main-1") is not None and store.tournament_log("liar-cup", "ended")[0]["game"] == "cyoa"
+    ended = store.tournament_log("liar-cup", "ended")[0]   # the poll that posted the result (the deadline's)
+    assert ended["game"] == "cyoa" and AT + timedelta(hours=48) <= parse_time(ended["at"]) < AT + timedelta(hours=49)
+    assert parse_time(started["main-1"]["data"]["start"]) == parse_time(ended["at"]) + timedelta(hours=12)
+    assert store.game("main-1") is not None
