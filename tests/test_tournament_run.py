@@ -45,6 +45,7 @@ EC once; Ana nothing. Most Tokens first, then most garnets, then by name: Dee, B
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -291,3 +292,41 @@ def test_the_live_bot_runs_a_tournament_from_its_config(tmp_path):
     assert ended["game"] == "cyoa" and AT + timedelta(hours=48) <= parse_time(ended["at"]) < AT + timedelta(hours=49)
     assert parse_time(started["main-1"]["data"]["start"]) == parse_time(ended["at"]) + timedelta(hours=12)
     assert store.game("main-1") is not None
+
+
+# ---- forumbot tournament ---------------------------------------------------------------------------------
+def test_the_command_shows_the_games_the_masks_and_the_hosts_actions(tmp_path):
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+
+    db = tmp_path / "s.db"
+    replay_tournament(SAMPLE, store_path=db).store.close()
+    out = CliRunner().invoke(cli, ["tournament", "--db", str(db)])
+    assert out.exit_code == 0, out.output
+    text = out.output
+    assert text.startswith("**Standings: liar-cup**") and "1. Dee: 2 Tokens of Life, 0 garnets, Elimination" in text
+    assert "- main-1 (foodchain): over, started 2026-09-04T00:00:00Z, ended 2026-09-10T01:10:00Z" in text
+    assert "- Ana: anna_k (MF)" in text and "Masks revealed:" in text
+    assert "Host: corrected main-1 (Eve: garnets +1; Eve's attack-free round 1" in text
+    refused = CliRunner().invoke(cli, ["tournament", "liar-cup", "--db", str(db), "--reveal", "--by", "Ana"])
+    assert refused.exit_code == 1 and "only the tournament's host (Host)" in refused.output
+    done = CliRunner().invoke(cli, ["tournament", "liar-cup", "--db", str(db), "--correct", "main-2", "Ana",
+                                    "tol=+1", "--why", "a lesson miscounted", "--by", "Host"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(CliRunner().invoke(cli, ["tournament", "--db", str(db), "--json"]).output)
+    assert data["standings"]["standings"][1] == {"player": "Ana", "tol": 1, "garnets": 0, "ec": 0}   # by name
+    assert data["log"][-1]["by"] == "Host" and data["log"][-1]["data"]["why"] == "a lesson miscounted"
+    bad = CliRunner().invoke(cli, ["tournament", "liar-cup", "--db", str(db), "--correct", "main-2", "Ana",
+                                   "lives=+1", "--why", "x", "--by", "Host"])
+    assert bad.exit_code == 2 and "tol=+1, garnets=-2 or ec=+1" in bad.output
+
+
+def test_the_command_replays_a_tournament_sample_and_checks_it():
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+
+    out = CliRunner().invoke(cli, ["tournament", "--replay", str(SAMPLE), "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["state"]["standings"]["standings"][0]["player"] == "Dee"
