@@ -330,3 +330,24 @@ def test_the_command_replays_a_tournament_sample_and_checks_it():
     out = CliRunner().invoke(cli, ["tournament", "--replay", str(SAMPLE), "--json"])
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["state"]["standings"]["standings"][0]["player"] == "Dee"
+
+
+# ---- the web forum's page ----------------------------------------------------------------------------------
+def test_the_web_forum_shows_the_tournament_without_its_secrets(tmp_path):
+    from forumbot.web.app import create_app
+    from forumbot.web.config import WebSettings
+
+    db = tmp_path / "s.db"
+    scenario = load_tournament_scenario(SAMPLE)
+    mid = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
+                                               datetime(2026, 9, 12, 12, tzinfo=timezone.utc), {}),
+                            store_path=db, forum_path=tmp_path / "f.db")
+    mid.store.close()
+    client = create_app(WebSettings(str(tmp_path / "f.db"), store=str(db))).test_client()
+    assert 'href="/tournaments/liar-cup"' in client.get("/").get_data(as_text=True)
+    page = client.get("/tournaments/liar-cup").get_data(as_text=True)
+    assert "<td>main-2</td><td>nisemonogatari</td><td>running</td>" in page
+    assert "<td>Ben</td><td>1</td><td>2</td>" in page                       # before Nisemonogatari's end
+    assert "corrected main-1 for Eve" in page and "Eve&#39;s attack-free round 1" in page
+    assert "anna_k" not in page and "cup-fc" not in page and "cup-nm" not in page   # masks and seeds kept
+    assert client.get("/tournaments/nope").status_code == 404
