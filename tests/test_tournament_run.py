@@ -351,3 +351,28 @@ def test_the_web_forum_shows_the_tournament_without_its_secrets(tmp_path):
     assert "corrected main-1 for Eve" in page and "Eve&#39;s attack-free round 1" in page
     assert "anna_k" not in page and "cup-fc" not in page and "cup-nm" not in page   # masks and seeds kept
     assert client.get("/tournaments/nope").status_code == 404
+
+
+def test_the_host_corrects_a_finished_round_and_the_ledger_follows_with_his_name(tmp_path):
+    """Ben's Nisemonogatari orders read without the hide after the game is over: nothing is charged, so the
+    ledger's -2 garnets of his go, and the log says the host changed main-2's results."""
+    db, forum_db = tmp_path / "s.db", tmp_path / "f.db"
+    replay_tournament(SAMPLE, store_path=db, forum_path=forum_db).store.close()
+    store = Store(db)
+    plan = load_tournament_scenario(SAMPLE).plan
+    ben = next(p for p in store.processed_posts("main-2") if p.author == "Ben" and "hide" in p.body)
+    later = datetime(2026, 9, 14, tzinfo=timezone.utc)
+    with pytest.raises(IllegalIntent, match="has read no post"):
+        tour.reread(store, plan, "main-2", "nope", "x", "y", "Host", later)
+    tour.reread(store, plan, "main-2", ben.platform_id, "CharA: Schoolyard, Teach Rob a Lesson, 5 initiative, confess",
+                "Ben's hide was read from a quoted line", "Host", later)
+    runner = Runner(store, LocalForum(forum_db), [])
+    tour.TournamentDriver(plan, runner).begin(later)
+    runner.step(later)
+    rows = [(r["player"], r["garnets"]) for r in store.ledger("liar-cup") if r["game"] == "main-2"]
+    assert ("Ben", -2) not in rows and ("Cal", -2) in rows
+    change = store.tournament_log("liar-cup", "ledger_changed")[-1]
+    assert change["by"] == "Host" and change["game"] == "main-2"
+    ben_row = next(s for s in tour.view(store, plan)["standings"]["standings"] if s["player"] == "Ben")
+    assert ben_row["garnets"] == 2
+    store.close()

@@ -64,6 +64,10 @@ def schedule_text(view: dict[str, Any]) -> str:
 @click.option("--reveal", is_flag=True, help="The host approves revealing the masks at the tournament's end.")
 @click.option("--correct", "correct_args", nargs=2, metavar="GAME PLAYER",
               help="The host corrects GAME's result for PLAYER by the changes given as arguments after NAME.")
+@click.option("--reread", "reread_args", nargs=2, metavar="GAME POST",
+              help="The host corrects a finished round: GAME reads its post POST (a PM's or post's id in the "
+                   "store) as --text; the game's results are worked out again and the ledger follows.")
+@click.option("--text", default="", help="With --reread: how the post is to be read.")
 @click.option("--why", default="", help="Why the host corrects it (kept in the audit trail).")
 @click.option("--by", "by", default="", help="The host's account (the tournament's host only).")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False),
@@ -71,8 +75,8 @@ def schedule_text(view: dict[str, Any]) -> str:
                    "misses its [expect]).")
 @click.argument("changes", nargs=-1)
 def tournament(name: str | None, db_path: str, dialect: str, as_json: bool, confirm_game: str | None, reveal: bool,
-               correct_args: tuple[str, str] | None, why: str, by: str, replay_path: str | None,
-               changes: tuple[str, ...]) -> None:
+               correct_args: tuple[str, str] | None, reread_args: tuple[str, str] | None, text: str, why: str, by: str,
+               replay_path: str | None, changes: tuple[str, ...]) -> None:
     """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates, best-player places,
     warnings, forums' penalty points), its games and masks from the store; or act as its host."""
     from forumbot.engine import tournament as tour
@@ -106,7 +110,7 @@ def tournament(name: str | None, db_path: str, dialect: str, as_json: bool, conf
             raise ConfigError(f"no tournament {name or ''} in the store".replace("  ", " "), path=db_path,
                               fix="name one of: " + (", ".join(known) or "none yet (no game has finished)"))
         kept = store.plan(str(chosen))
-        acting = confirm_game or reveal or correct_args
+        acting = confirm_game or reveal or correct_args or reread_args
         if acting:
             if kept is None:
                 raise ConfigError(f"{chosen} is a ledger without a plan: it has no host to act for it",
@@ -119,6 +123,8 @@ def tournament(name: str | None, db_path: str, dialect: str, as_json: bool, conf
                     tour.approve_reveal(store, plan, by, at)
                 if correct_args:
                     tour.correct(store, plan, correct_args[0], correct_args[1], _changes(changes), why, by, at)
+                if reread_args:
+                    tour.reread(store, plan, reread_args[0], reread_args[1], text, why, by, at)
             except IllegalIntent as err:
                 click.echo(f"refused: {err}", err=True)
                 return 1

@@ -796,7 +796,7 @@ class Runner:
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before)
         why = corrections.changes_ended_phase(run.game, live, step.state)
-        if why:
+        if why and not corrections.mends_ended_round(self.store, ids):
             corrections.mark_applied(self.store, ids, now, refused=why)
             self.store.add_flags(run.name, [Flag(reason=f"a correction was not applied: {why}", at=now,
                                                  author=run.config.host or "")])

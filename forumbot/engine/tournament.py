@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from forumbot.config.game import GameConfig
+from forumbot.engine import corrections
 from forumbot.engine.cycle import Runner
 from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError, IllegalIntent
@@ -116,6 +117,24 @@ def correct(store: Store, plan: Plan, game: str, player: str, changes: dict[str,
         store.log_tournament(plan.name, "corrected", at, by=by, game=game,
                              data={"player": player, **changes, "why": why.strip()})
     return entry
+
+
+def reread(store: Store, plan: Plan, game: str, post: str, text: str, why: str, by: str, at: datetime) -> int:
+    """The host's correction of a finished round of any game of the tournament: the game reads its post
+    `post` as `text` and works its results out again at the running bot's next poll; the ledger follows
+    (Runner._settle), the tournament's log naming the host. Returns the correction's id."""
+    _host(plan, by)
+    plan.stage(game)
+    if not text.strip() or not why.strip():
+        raise IllegalIntent("give the text the post is to be read as (--text) and why (--why)")
+    if game not in times(store, plan.name, "started"):
+        raise IllegalIntent(f"{game} has not started")
+    if not any(p.platform_id == post for p in store.processed_posts(game)):
+        raise IllegalIntent(f"{game} has read no post {post!r}")
+    correction = corrections.add(store, game, post, "reread_round", {"text": text}, why.strip(), by, at)
+    store.log_tournament(plan.name, "reread", at, by=by, game=game,
+                         data={"post": post, "text": text, "why": why.strip(), "correction": correction})
+    return correction
 
 
 # ---- running it ---------------------------------------------------------------------------------------
