@@ -376,3 +376,31 @@ def test_the_host_corrects_a_finished_round_and_the_ledger_follows_with_his_name
     ben_row = next(s for s in tour.view(store, plan)["standings"]["standings"] if s["player"] == "Ben")
     assert ben_row["garnets"] == 2
     store.close()
+
+
+def test_check_config_checks_every_game_of_a_tournament_file(tmp_path):
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+
+    good = plan_file(tmp_path)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text(encoding="utf-8").replace('chart = "example", rounds = 1', "rounds = 1"),
+                   encoding="utf-8")
+    assert CliRunner().invoke(cli, ["check-config", str(good)]).exit_code == 0
+    out = CliRunner().invoke(cli, ["check-config", str(bad)])
+    assert out.exit_code == 2 and "bad.toml:69: main-2: " in out.output and "chart" in out.output
+
+
+def test_a_live_game_without_a_seed_gets_a_secret_one_when_it_starts(tmp_path):
+    plan = load_plan(plan_file(tmp_path))
+    plan = plan.__class__(plan.name, plan.host, plan.lang, plan.dialect, plan.members,
+                          (plan.stages[0].__class__(plan.stages[0].name, "foodchain", {},
+                                                    start=plan.stages[0].start),))
+    store = Store()
+    runner = Runner(store, LocalForum(":memory:"), [])
+    driver = tour.TournamentDriver(plan, runner, fresh_seeds=True)
+    driver.begin(AT)
+    driver.step(AT)
+    seed = store.tournament_log("liar-cup", "started")[0]["data"]["options"]["seed"]
+    assert isinstance(seed, int) and runner.runs[0].config.options["seed"] == seed

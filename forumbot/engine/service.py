@@ -237,7 +237,7 @@ class Service:
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             attach_store(platform, runner.store, name)
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
-            drivers = [TournamentDriver(plan, runner, open_threads=opens) for plan in plans]
+            drivers = [TournamentDriver(plan, runner, open_threads=opens, fresh_seeds=seed is _seeded) for plan in plans]
             for driver in drivers:   # (the games a tournament started before a restart are built again)
                 driver.begin(clock())
             self.workers[name] = PlatformWorker(platform_config, runner, backoff, tournaments=drivers)

@@ -15,6 +15,7 @@ refused unless it comes from the plan's host.
 from __future__ import annotations
 
 import logging
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +24,7 @@ from forumbot.engine import corrections
 from forumbot.engine.cycle import Runner
 from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError, IllegalIntent
-from forumbot.games.tournament import Entry, Plan, reveal_rows, standings_event, start_options
+from forumbot.games.tournament import Choice, Entry, Plan, reveal_rows, standings_event, start_options
 from forumbot.model import Flag, PlayerRef, format_time, parse_time
 from forumbot.storage import Store
 
@@ -141,12 +142,15 @@ def reread(store: Store, plan: Plan, game: str, post: str, text: str, why: str, 
 class TournamentDriver:
     """Starts the games of `plan` on `runner` as their turns come, and notes their ends."""
 
-    def __init__(self, plan: Plan, runner: Runner, *, open_threads: bool = False) -> None:
-        """`open_threads`: the games' threads are opened on the platform (Reddit, phpBB), as for any game."""
+    def __init__(self, plan: Plan, runner: Runner, *, open_threads: bool = False, fresh_seeds: bool = False) -> None:
+        """`open_threads`: the games' threads are opened on the platform (Reddit, phpBB), as for any game.
+        `fresh_seeds`: a game the host gave no seed gets a secret random one when it starts (a live bot; the
+        started game's config, seed included, is kept in the store's log, never shown to players)."""
         self.plan = plan
         self.runner = runner
         self.store = runner.store
         self.open_threads = open_threads
+        self.fresh_seeds = fresh_seeds
 
     def begin(self, at: datetime) -> None:
         """Keep the plan in the store (refusing another plan of the same name) and build again every game
@@ -222,6 +226,8 @@ class TournamentDriver:
                 store.add_flags(stage.name, [Flag(reason=reason, author=plan.host or "", at=now)])
             return
         players = list(plan.masks())
+        if self.fresh_seeds and "seed" not in choice.options:
+            choice = Choice(choice.game, {**choice.options, "seed": secrets.randbelow(2**53)})
         options = start_options(choice.game, choice.options, [Entry.from_json(r) for r in store.ledger(plan.name)],
                                 players)
         data = {"name": stage.name, "game": choice.game, "start": format_time(start), "players": players,
