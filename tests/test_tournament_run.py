@@ -404,3 +404,17 @@ def test_a_live_game_without_a_seed_gets_a_secret_one_when_it_starts(tmp_path):
     driver.step(AT)
     seed = store.tournament_log("liar-cup", "started")[0]["data"]["options"]["seed"]
     assert isinstance(seed, int) and runner.runs[0].config.options["seed"] == seed
+
+
+def test_a_tournaments_game_may_not_share_its_name_with_a_game_of_the_bot_config(tmp_path):
+    from forumbot.config.bot import load_bot_config
+
+    plan_file(tmp_path)
+    (tmp_path / "main-1.toml").write_text(
+        '[game]\nname = "ranked-vote"\nruleset = "cyoa"\nstart = "2026-09-01T12:00:00Z"\n'
+        '[[players]]\nname = "A"\n[[players]]\nname = "B"\n', encoding="utf-8")
+    (tmp_path / "bot.toml").write_text('[platforms.local]\nkind = "local"\npath = "forum.db"\n'
+                                       '[[games]]\nconfig = "main-1.toml"\n'
+                                       '[[tournaments]]\nconfig = "cup.toml"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="game 'main-1' has the name of another game"):
+        load_bot_config(tmp_path / "bot.toml")

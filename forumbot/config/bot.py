@@ -144,6 +144,12 @@ def load_bot_config(path: str | Path) -> BotConfig:
             _can_open(doc, platforms[platform], f"game {config.name}'s threads {', '.join(sorted(missing))}",
                       ", or name them in [games.threads]")
         games.append(BotGame(config, platform, dict(threads)))
+    for plan, _ in tournaments:   # a tournament's games are games of the store like any other
+        for stage in plan.stages:
+            if stage.name in names:
+                raise doc.error(f"tournament {plan.name}'s game '{stage.name}' has the name of another game",
+                                "[[tournaments]]", fix="rename one of them")
+            names.add(stage.name)
     retry = bot.get("retry_max_seconds", 900)
     web = web_config(doc, [n for n, p in platforms.items() if p.kind == "local"])
     if web is not None:   # the bot's links on the served forum open its pages
