@@ -81,6 +81,14 @@ def test_the_sample_reaches_the_numbers_worked_by_hand(result):
     assert table == [("Dee", 2, 0, 1), ("Ben", 1, 0, 0), ("Cal", 1, 0, 0), ("Eve", 0, 1, 1), ("Ana", 0, 0, 0)]
 
 
+def test_at_the_end_the_last_games_thread_gets_the_standings_and_the_masks(result):
+    standings, masks = result.messages[-2:]
+    assert (standings["game"], standings["thread"], standings["kind"]) == ("main-2", "game", "tournament_standings")
+    assert "1. Dee: 2 Tokens of Life, 0 garnets, Elimination Candidate" in standings["text"]
+    assert masks["kind"] == "masks_reveal" and "- Ana: anna\\_k (MF)" in masks["text"]
+    assert [m["kind"] for m in result.messages].count("masks_reveal") == 1
+
+
 def test_the_vote_picks_the_game_that_starts_at_the_time_the_host_set(result):
     started = {r["game"]: r for r in result.state["log"] if r["kind"] == "started"}
     ended = {r["game"]: r for r in result.state["log"] if r["kind"] == "ended"}
@@ -119,6 +127,7 @@ def test_masks_are_revealed_only_at_the_end_and_with_the_hosts_approval(tmp_path
     without = replace_host(scenario, keep=lambda a: a["do"] != "reveal")
     done = replay_tournament(without)
     assert not done.state["revealed"] and done.state["roster"][0] == {"mask": "Ana"}
+    assert "masks_reveal" not in [m["kind"] for m in done.messages]
     assert "player" not in str(done.state["roster"])
     done.store.close()
     # approved, but the tournament is not over yet (stopped before Nisemonogatari's deadline)

@@ -621,6 +621,20 @@ class Runner:
                                      expected_seq=seq, expected_version=version)
         self._wrote(run, version + 1, state, host, seq, outbox)
 
+    def announce(self, run: GameRun, events: list[Event], now: datetime) -> None:
+        """Post `events` in game `run`'s threads without applying anything to the game (a tournament's last
+        standings and its masks revealed, in its last game's thread), as a step of its own."""
+        self._fresh(run, self._announce_once, run, events, now)
+
+    def _announce_once(self, run: GameRun, events: list[Event], now: datetime) -> None:
+        state = self.state(run)
+        version, _, host, seq, _ = self._states[run.name]
+        outbox = self._render(run, state, events, seq, now, host)
+        seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+                                     events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
+                                     expected_seq=seq, expected_version=version)
+        self._wrote(run, version + 1, state, host, seq, outbox)
+
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
         the state held, read the game again and redo the work (a step never commits over a state it did not

@@ -25,7 +25,7 @@ from forumbot.engine.cycle import Runner
 from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError, IllegalIntent
 from forumbot.games.tournament import Choice, Entry, Plan, reveal_rows, standings_event, start_options
-from forumbot.model import Flag, PlayerRef, format_time, parse_time
+from forumbot.model import Event, Flag, PlayerRef, format_time, parse_time
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.tournament")
@@ -211,6 +211,23 @@ class TournamentDriver:
         ended = times(store, plan.name, "ended")
         if all(s.name in ended for s in plan.stages) and not store.tournament_log(plan.name, "finished"):
             store.log_tournament(plan.name, "finished", now)
+        if revealed(store, plan) and not store.tournament_log(plan.name, "revealed"):
+            self._reveal(now)
+
+    def _reveal(self, now: datetime) -> None:
+        """The end's posts in the last game's thread: the final standings and the masks with the players
+        behind them (seed 002 section 1), once the host has approved."""
+        plan, store = self.plan, self.store
+        last = self._run(plan.stages[-1].name)
+        if last is None:
+            return
+        standings = standings_event(plan.name, store.ledger(plan.name), plan.masks())
+        masks = [{"mask": m["mask"], "account": m["player"] + (f" ({m['forum']})" if m["forum"] else "")}
+                 for m in reveal_rows(plan)]
+        thread = next(iter(last.game.threads(self.runner.state(last))), "game")
+        store.log_tournament(plan.name, "revealed", now)   # (first: a failed post is not posted twice)
+        self.runner.announce(last, [Event("tournament_standings", {**standings.data, "thread": thread}),
+                                    Event("masks_reveal", {"thread": thread, "masks": masks})], now)
 
     def _start(self, stage: Any, start: datetime, now: datetime) -> None:
         plan, store = self.plan, self.store

@@ -147,7 +147,9 @@ def replay_tournament(source: str | Path | TournamentScenario, *, store_path: st
             except IllegalIntent as err:
                 refused.append({"at": format_time(action["at"]), "do": action["do"], "why": str(err)})
         driver.step(now)
-        for row in runner.step(now).delivered:
+        delivered = runner.step(now).delivered
+        driver.step(now)   # (a game that ended in this step: the next one may start at once; the end's posts)
+        for row in [*delivered, *runner.deliver(now)]:
             run = next(r for r in runner.runs if r.name == row["game"])
             message = {"at": format_time(now), "game": row["game"], "kind": row["kind"]}
             if row["pm_to"]:
@@ -156,7 +158,6 @@ def replay_tournament(source: str | Path | TournamentScenario, *, store_path: st
                 message["thread"] = run.thread_name(row["thread"])
             message["text"] = row["text"]
             result.messages.append(message)
-        driver.step(now)   # (a game that ended in this step: the next one may start at once)
 
     now = first
     for _ in range(MAX_STEPS):
