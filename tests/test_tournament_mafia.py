@@ -85,7 +85,7 @@ def test_9_best_player_places_go_into_the_tournaments_table():
     store.record_ledger("cup", "mafia-1", MAFIA.ledger_entries(state))
     event = standings_event("cup", store.ledger("cup"))
     assert {"forum": "KF", "first": 0, "second": 0, "third": 1} in event.data["places"]
-    assert "best player: 3rd" in Renderer("markdown").text(event)
+    assert "best-player places: 3" in Renderer("markdown").text(event)
 
 
 def test_place_numbers_share_a_sides_last_place_on_a_tie():
