@@ -50,6 +50,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from forumbot.config.paths import data_dir
 from forumbot.config.tomlfile import parse_toml
@@ -58,7 +60,7 @@ from forumbot.engine import tournament as tour
 from forumbot.engine.cycle import Runner
 from forumbot.engine.tournament_replay import load_tournament_scenario, replay_tournament
 from forumbot.errors import ConfigError, IllegalIntent
-from forumbot.games.tournament import Entry, start_options
+from forumbot.games.tournament import Entry, standings, start_options
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store
@@ -427,3 +429,38 @@ def test_a_tournaments_game_may_not_share_its_name_with_a_game_of_the_bot_config
                                        '[[tournaments]]\nconfig = "cup.toml"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="game 'main-1' has the name of another game"):
         load_bot_config(tmp_path / "bot.toml")
+
+
+# ---- invariants --------------------------------------------------------------------------------------------
+
+ENTRIES = st.lists(st.builds(Entry, st.sampled_from(["Ana", "Ben", "Cal"]), tol=st.integers(-2, 3),
+                             garnets=st.integers(-3, 5), ec=st.integers(0, 1), place=st.integers(0, 3)),
+                   max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ENTRIES, min_size=1, max_size=4))
+def test_the_ledger_holds_a_games_last_entries_whatever_was_recorded_before(versions):
+    """However a game's entries change between polls (growing, or corrected), the ledger holds exactly the
+    last ones, a record of the same ones changes nothing, and every change that is not growth is logged."""
+    store = Store()
+    changes = 0
+    for before, after in zip([[], *versions], versions, strict=False):
+        store.record_ledger("cup", "g", after, by="Host")
+        if before and after[:len(before)] != before:
+            changes += 1
+    last = versions[-1]
+    assert [Entry.from_json(r) for r in store.ledger("cup")] == [Entry.from_json(e.to_json()) for e in last]
+    assert store.record_ledger("cup", "g", last) == 0
+    assert len(store.tournament_log("cup", "ledger_changed")) == changes
+
+
+@settings(max_examples=60, deadline=None)
+@given(ENTRIES)
+def test_what_a_game_reads_at_its_start_is_what_the_table_shows(entries):
+    players = ["Ana", "Ben", "Cal"]
+    table = {s.player: s for s in standings([*entries, *(Entry(p) for p in players)])}
+    garnets = start_options("nisemonogatari", {}, entries, players)["garnets"]
+    tokens = start_options("foodchain", {}, entries, players)["tokens"]
+    assert garnets == {p: table[p].garnets for p in players if table[p].garnets > 0}
+    assert tokens == {p: table[p].tol for p in players if table[p].tol > 0}
