@@ -24,12 +24,11 @@ from forumbot.engine import corrections
 from forumbot.engine.cycle import Runner
 from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError, IllegalIntent
-from forumbot.games.tournament import Choice, Entry, Plan, reveal_rows, standings_event, start_options
+from forumbot.games.tournament import CORRECTIONS, Choice, Entry, Plan, reveal_rows, standings_event, start_options
 from forumbot.model import Event, Flag, PlayerRef, format_time, parse_time
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.tournament")
-CORRECTIONS = "host corrections"   # the ledger's "game" of the host's own corrections
 FIELDS = ("tol", "garnets", "ec")
 
 

@@ -15,6 +15,7 @@ from forumbot.errors import IllegalIntent
 from forumbot.model import Event
 
 KINDS = ("tol", "garnets", "ec")
+CORRECTIONS = "host corrections"   # the ledger's "game" of a tournament host's own corrections (not a game)
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def standings_event(tournament: str, rows: Iterable[Mapping[str, Any]], roster: 
     those without an entry with nothing)."""
     rows = list(rows)
     entries = [Entry.from_json(r) for r in rows] + [Entry(p) for p in roster]
-    games = list(dict.fromkeys(str(r.get("game", "")) for r in rows))
+    games = [g for g in dict.fromkeys(str(r.get("game", "")) for r in rows) if g != CORRECTIONS]
     return Event("tournament_standings", {"tournament": tournament, "games": games,
                                           "standings": [s.to_json() for s in standings(entries)],
                                           "forums": forum_penalties(entries), "places": forum_places(entries),
