@@ -134,12 +134,13 @@ def tournament(name: str | None, db_path: str, dialect: str, as_json: bool, conf
             event = standings_event(str(chosen), store.ledger(str(chosen)))
             click.echo(json.dumps(event.data, ensure_ascii=False, indent=2) if as_json else Renderer(dialect).text(event))
             return 0
-        view = tour.view(store, Plan.from_json(kept))
+        plan = Plan.from_json(kept)
+        view = tour.view(store, plan)
         if as_json:
             click.echo(json.dumps(view, ensure_ascii=False, indent=2))
             return 0
         from forumbot.model import Event
-        click.echo(Renderer(dialect).text(Event("tournament_standings", view["standings"])))
+        click.echo(Renderer(dialect, plan.lang).text(Event("tournament_standings", view["standings"])))
         click.echo(schedule_text(view))
         return 0
 
