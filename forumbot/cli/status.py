@@ -1,4 +1,4 @@
-"""`forumbot status`, `flags`, `tally` and `tournament`: what the store says about the running games."""
+"""`forumbot status`, `flags` and `tally`: what the store says about the running games."""
 
 from __future__ import annotations
 
@@ -215,36 +215,6 @@ def tally(config_path: str | None, db_path: str | None, game_name: str | None, d
             event = Event("day_end", json.loads(ended[-1]["data"]))
         lang = row.setup.get("lang", "en") if isinstance(row.setup, dict) else "en"
         click.echo(Renderer(dialect, lang).text(event, row.game))
-        return 0
-
-    sys.exit(guard(run))
-
-
-@click.command()
-@click.argument("name", required=False)
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself (default: forumbot.db).")
-@click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
-def tournament(name: str | None, config_path: str | None, db_path: str | None, dialect: str, as_json: bool) -> None:
-    """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
-    from forumbot.games.tournament import standings_event
-
-    def run() -> int:
-        store, _ = _open_store(config_path, db_path, "forumbot.db")
-        where = config_path or db_path or "forumbot.db"
-        known = store.tournaments()
-        chosen = name or (known[0] if len(known) == 1 else None)
-        if chosen not in known:
-            close = difflib.get_close_matches(name or "", known, n=1)
-            raise ConfigError(f"no tournament {name or ''} in the store".replace("  ", " "), path=where,
-                              fix=f"did you mean {close[0]}?" if close else
-                              "name one of: " + (", ".join(known) or "none yet (no game has finished)"))
-        event = standings_event(str(chosen), store.ledger(str(chosen)))
-        if as_json:
-            click.echo(json.dumps(event.data, ensure_ascii=False, indent=2))
-        else:
-            click.echo(Renderer(dialect).text(event))
         return 0
 
     sys.exit(guard(run))
