@@ -274,6 +274,8 @@ class Renderer:
         text = f["link"](f["esc"](entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
+        if entry.get("weight") is not None:
+            text += f" ({self.phrases['vote_weight'].format(weight=entry['weight'])})"
         return f["strike"](text) if entry.get("withdrawn") else text
 
     def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:

@@ -7,13 +7,14 @@ protections from hanging at the day's end. A game whose players have no roles ha
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
-from forumbot.games.mafia import bestplayer, ledger, moderation, voting
+from forumbot.games.mafia import bestplayer, ledger, modifiers, moderation, voting
 from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
 from forumbot.games.mafia.actions import refuse as night_refusal
 from forumbot.games.mafia.dayside import hang_protections
@@ -46,6 +47,8 @@ from forumbot.games.tournament import Entry
 from forumbot.model import Event, Intent, PlayerRef, format_time
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
+# A mayor's public reveal (in the voting thread), and the host's choice in a tie it breaks (by PM).
+DAY_KINDS = ("mayor_reveal", "tie_break")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
 QUIET_PHASES = (*PRE_PHASES, "best_player")
 
@@ -145,6 +148,10 @@ class MafiaGame:
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         if intent.kind in VOTE_KINDS:
             return _vote(state, intent)
+        if intent.kind == "mayor_reveal":
+            return _mayor_reveal(state, intent)
+        if intent.kind == "tie_break":
+            return _tie_break(state, intent)
         if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
             return _modkill(state, intent)
         if intent.kind in SIGNUP_KINDS:
@@ -170,6 +177,8 @@ class MafiaGame:
             return None
         if state.phase in QUIET_PHASES:
             return state.phase_ends
+        if state.tie:   # the day waits for the host to break its tie
+            return None
         reminder = next_reminder(state)
         return reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
 
@@ -189,6 +198,8 @@ class MafiaGame:
             return state, []
         if state.phase in PRE_PHASES:
             return on_signup_deadline(state, at)
+        if state.tie:
+            return state, []
         if state.phase == "best_player":
             return bestplayer.close(state, at)
         if at < state.phase_ends:
@@ -287,6 +298,7 @@ class MafiaGame:
             "roles": dict(state.roles),
             "nights": [dict(n) for n in state.nights],
             "winner": state.winner,
+            **({"tie": list(state.tie)} if state.tie else {}),
             **_extra_summary(state),
         }
 
@@ -343,6 +355,14 @@ REFUSALS = {
     "locked": "{author}'s final vote is locked and cannot change",
     "dead_target": "{target} is dead and cannot be voted for",
     "self_vote": "self-votes are not allowed in this game",
+    "self_hammer": "a vote on oneself that would hang oneself is not allowed in this game",
+    "voteless": "{author} has no vote in this game",
+    "no_lynch_off": "there are no no-lynch votes in this game",
+    "not_mayor": "{author} is not a mayor",
+    "mayor_revealed": "{author} has already revealed as the mayor",
+    "no_tie": "there is no tie to break",
+    "not_tied": "{target} is not one of the tied players",
+    "host_only": "only the host can do that",
     "no_lynch_limit": "the no-lynch limit ({limit}) is used up; the player(s) with the most votes hang at the deadline",
 }
 
@@ -384,15 +404,80 @@ def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any
         return ("dead_voter" if intent.author in state.players else "not_player"), {"author": intent.author}
     if intent.author in state.locked:
         return "locked", {"author": intent.author}
+    if intent.kind != "unvote" and modifiers.weight(state, intent.author) == 0:
+        return "voteless", {"author": intent.author}
+    if intent.kind == "no_lynch" and not state.options.no_lynch_votes:
+        return "no_lynch_off", {}
     target = intent.data.get("target")
     if intent.kind == "vote" and target is not None:
         if target not in alive:
             return "dead_target", {"target": target}
         if target == intent.author and not state.options.self_votes:
             return "self_vote", {}
+        if target == intent.author and _self_hammer(state, intent.author):
+            return "self_hammer", {}
     if intent.kind == "no_lynch" and voting.rule(state) == "simple" \
             and state.options.no_lynch_after_limit == "reject":
         return "no_lynch_limit", {"limit": state.options.no_lynch_limit}
+    return None
+
+
+def _self_hammer(state: MafiaState, voter: str) -> bool:
+    """Whether the ruleset refuses this self-vote: it would bring the voter's own wagon to its majority."""
+    if state.options.self_hammer != "reject" or voting.rule(state) != "absolute":
+        return False
+    if state.current.get(voter) == voter:
+        return False
+    votes = voting.counts(state).get(voter, 0) + modifiers.weight(state, voter)
+    return votes >= voting.needed_for(state, voter)
+
+
+def _mayor_reveal(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A mayor reveals in the voting thread: from now on their vote counts twice, and everyone is told."""
+    if not state.is_day:
+        return _refuse(state, intent, "not_day", {"phase": state.phase})
+    if intent.author not in state.alive:
+        return _refuse(state, intent, "dead_voter" if intent.author in state.players else "not_player",
+                       {"author": intent.author})
+    if "mayor" not in modifiers.of(state, intent.author):
+        return _refuse(state, intent, "not_mayor", {"author": intent.author})
+    if modifiers.revealed(state, intent.author):
+        return _refuse(state, intent, "mayor_revealed", {"author": intent.author})
+    memory = {**state.memory, intent.author: {**state.memory.get(intent.author, {}), modifiers.REVEALED: True}}
+    state = state.with_(memory=memory, changes=state.changes + (1 if intent.author in state.current else 0))
+    told = Event("mayor_revealed", {"thread": "votes", "name": intent.author, "day": state.number})
+    return _maybe_end_early(state, intent.at or state.phase_started, [told])
+
+
+def _tie_break(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """The host names who hangs in a tie the day waits on (option tie = "host"), or nobody."""
+    if not state.host or intent.author != state.host:
+        return state, [refusal(intent, REFUSALS["host_only"], code="host_only", pm=True)]
+    if not state.tie:
+        return state, [refusal(intent, REFUSALS["no_tie"], code="no_tie", pm=True)]
+    target = intent.data.get("target")
+    if intent.data.get("nobody") or target == NO_LYNCH:
+        chosen: tuple[str, ...] = ()
+    elif target in state.tie:
+        chosen = (str(target),)
+    else:
+        params = {"target": str(target or "")}
+        return state, [refusal(intent, REFUSALS["not_tied"].format(**params), code="not_tied", params=params, pm=True)]
+    return _end_day(state, max(intent.at or state.phase_ends, state.phase_ends), "deadline", chosen=chosen)
+
+
+def _break_tie(state: MafiaState, tied: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Who hangs of several tied players, by the option `tie`; None when the host decides."""
+    policy = state.options.tie
+    if len(tied) < 2 or policy == "all":
+        return tied
+    if policy == "no_lynch":
+        return ()
+    if policy == "random":
+        return (random.Random(f"{state.options.seed}:tie:{state.number}").choice(sorted(tied)),)
+    if policy == "earliest":
+        reached = {w.target: w.reached for w in voting.wagons(state)}
+        return (min(tied, key=lambda name: reached.get(name, 0)),)
     return None
 
 
@@ -455,20 +540,37 @@ def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tu
 
 
 # ---- phase ends -----------------------------------------------------------------------------
-def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, list[Event]]:
+def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...] | None = None
+             ) -> tuple[MafiaState, list[Event]]:
+    """The day's end: who hangs (`chosen`: the host's choice in a tie), the day's result, then night or the
+    game's end. A tie the host breaks (option tie = "host") leaves the day waiting, with the host asked."""
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
     final_view = view(state, at)
     hanged: tuple[str, ...]
-    if day_rule == "absolute":
+    tied: tuple[str, ...] = ()
+    if chosen is not None:
+        hanged = chosen
+    elif day_rule == "absolute":
         reached = voting.majority_reached(state) if state.alive else None
         if reached is None:   # with early endings off, a majority can still stand at the deadline
             tally = voting.counts(state)
-            reached = next((t for t, c in tally.items() if need and c >= need and t != NO_LYNCH), None)
+            reached = next((t for t, c in tally.items() if need and c >= voting.needed_for(state, t)
+                            and t != NO_LYNCH), None)
         hanged = () if reached is None or reached == NO_LYNCH else (reached,)
+        if hanged and ended != "early" and len(voting.majorities(state)) > 1:   # only with vote modifiers
+            tied = voting.majorities(state)
     else:
         decided = voting.decided_by_final_votes(state) if ended == "early" else None
         hanged = decided or voting.most_voted(state)
+        tied = hanged if len(hanged) > 1 else ()
+    if tied:
+        broken = _break_tie(state, tied)
+        if broken is None:
+            ask = Event("tie_pending", {"pm_to": state.host, "subject": f"day {state.number}", "day": state.number,
+                                        "tied": list(tied), "view": final_view}) if state.host else None
+            return state.with_(tie=tied), [ask] if ask else []
+        hanged = broken
     hanged, saved, memory, told = hang_protections(state, hanged)
     result = "lynch" if hanged or saved else "no_lynch"
     day = DayResult(state.number, result, hanged, day_rule, need, ended, at,
@@ -482,10 +584,12 @@ def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, l
         phase=f"night{state.number}", phase_started=at,
         phase_ends=at + timedelta(hours=state.options.night_hours),
         entries=(), current={}, locked=frozenset(), count_number=0, changes=0, errors=(), error_total=0,
-        immune=frozenset(), memory=memory,
+        immune=frozenset(), memory=memory, tie=(),
     )
     roles = {n: state.roles.get(n) for n in hanged} if state.options.reveal_roles else {}
-    end = Event("day_end", {**_day_json(day), "view": final_view, "roles": roles,
+    tie_data = {"tie": {"policy": "host" if chosen is not None else state.options.tie, "tied": list(tied or state.tie)}} \
+        if (tied and tied != hanged) or chosen is not None else {}
+    end = Event("day_end", {**_day_json(day), **tie_data, "view": final_view, "roles": roles,
                             "alive": list(night.alive), "no_lynch_used": night.no_lynch_used,
                             "no_lynch_limit": state.options.no_lynch_limit,
                             "next_rule": voting.rule(night)})
@@ -516,16 +620,26 @@ def _day_json(day: DayResult) -> dict[str, Any]:
             "saved": list(day.saved)}
 
 
-def _voter_view(entry: VoteEntry) -> dict[str, Any]:
-    return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
-            "withdrawn": entry.withdrawn, "at": entry.at}
+def _voter_view(state: MafiaState, entry: VoteEntry) -> dict[str, Any]:
+    out = {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
+           "withdrawn": entry.withdrawn, "at": entry.at}
+    weight = modifiers.weight(state, entry.voter)
+    if weight != 1 and state.options.show_modifiers:
+        out["weight"] = weight
+    return out
 
 
-def _wagon_view(wagon: voting.Wagon, need: int | None) -> dict[str, Any]:
+def _wagon_view(state: MafiaState, wagon: voting.Wagon, need: int | None) -> dict[str, Any]:
     count = wagon.count
-    return {"target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count, "needed": need,
-            "l_minus": (need - count) if need is not None else None,
-            "voters": [_voter_view(e) for e in wagon.entries]}
+    if need is not None:
+        need = voting.needed_for(state, wagon.target)
+    out = {"target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count, "needed": need,
+           "l_minus": (need - count) if need is not None else None,
+           "voters": [_voter_view(state, e) for e in wagon.entries]}
+    labels = modifiers.labels(state, wagon.target) if state.options.show_modifiers else []
+    if labels:
+        out["labels"] = labels
+    return out
 
 
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
@@ -536,9 +650,10 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
         "deadline": format_time(state.phase_ends),
         "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": [_wagon_view(w, need) for w in voting.wagons(state)], "not_voting": voting.not_voting(state),
+        "wagons": [_wagon_view(state, w, need) for w in voting.wagons(state)], "not_voting": voting.not_voting(state),
         "locked": sorted(state.locked),
         "errors": [{"author": e.author, "reason": e.reason, "url": e.url, "code": e.code, "params": e.params}
                    for e in state.errors],
         "error_total": state.error_total,
+        **({"tie": state.options.tie} if state.options.tie != "all" else {}),
     }

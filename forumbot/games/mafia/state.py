@@ -92,6 +92,7 @@ class MafiaState:
     errors: tuple[VoteError, ...] = ()
     error_total: int = 0
     immune: frozenset[str] = frozenset()   # cannot be hanged today (filled by roles)
+    tie: tuple[str, ...] = ()         # a tie the host breaks by PM (option tie = "host"): who is tied
     # ---- nights: plain JSON data (dicts and lists), copied before any change -------------------------
     host: str | None = None
     lang: str = "en"
@@ -231,6 +232,7 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         errors=tuple(VoteError(**e) for e in data.get("errors", [])),
         error_total=data.get("error_total", 0),
         immune=frozenset(data.get("immune", [])),
+        tie=tuple(data.get("tie", ())),
         host=data.get("host"),
         lang=data.get("lang", "en"),
         orders=dict(data.get("orders", {})),
