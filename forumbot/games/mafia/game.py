@@ -119,6 +119,8 @@ class MafiaGame:
                 return (f"the host's role table has no role of the ruleset for number(s) {', '.join(missing[:12])}, "
                         "so the game could not be dealt", 'fill [game.options] role_table = { "1" = "inspector", ... }')
             return None
+        if state.options.tie == "host" and not state.host:
+            return ('tie = "host" asks the host to break a tie, but the game has no host', 'set host = "..." in [game]')
         count = len(state.players)
         if count < 3:
             return (f"a Mafia game needs at least 3 players; the roster has {count}", "add [[players]]")
@@ -589,6 +591,8 @@ def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...
     roles = {n: state.roles.get(n) for n in hanged} if state.options.reveal_roles else {}
     tie_data = {"tie": {"policy": "host" if chosen is not None else state.options.tie, "tied": list(tied or state.tie)}} \
         if (tied and tied != hanged) or chosen is not None else {}
+    needs = {n: voting.needed_for(state, n) for n in hanged if need and voting.needed_for(state, n) != need}
+    tie_data.update({"needs": needs} if needs else {})
     end = Event("day_end", {**_day_json(day), **tie_data, "view": final_view, "roles": roles,
                             "alive": list(night.alive), "no_lynch_used": night.no_lynch_used,
                             "no_lynch_limit": state.options.no_lynch_limit,
