@@ -321,7 +321,19 @@ class Renderer:
         not_voting = view.get("not_voting")
         if isinstance(not_voting, list):
             out["not_voting_text"] = ", ".join(map(self._filters["esc"], not_voting))
+        detail = view.get("not_voting_activity")
+        if isinstance(detail, list):
+            out["not_voting_text"] = ", ".join(map(self._activity, detail))
         return out
+
+    def _activity(self, line: Mapping[str, Any]) -> str:
+        """A player not voting, with their posts today and the hours since their last post."""
+        name = self._filters["esc"](line["name"])
+        if line.get("hours") is None:
+            return f"{name} ({self.phrases['activity_never']})"
+        params = {"posts": self.count(line["posts"]), "words": self.count(line["words"]),
+                  "hours": self.count(line["hours"])}
+        return f"{name} ({self._format(self.phrases['activity_line'], params)})"
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""

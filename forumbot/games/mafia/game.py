@@ -14,7 +14,7 @@ from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
-from forumbot.games.mafia import bestplayer, ledger, modifiers, moderation, voting
+from forumbot.games.mafia import activity, bestplayer, ledger, modifiers, moderation, voting
 from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
 from forumbot.games.mafia.actions import refuse as night_refusal
 from forumbot.games.mafia.dayside import hang_protections
@@ -181,8 +181,8 @@ class MafiaGame:
             return state.phase_ends
         if state.tie:   # the day waits for the host to break its tie
             return None
-        reminder = next_reminder(state)
-        return reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
+        soon = [t for t in (next_reminder(state), activity.next_prod(state)) if t is not None and t < state.phase_ends]
+        return min(soon) if soon else state.phase_ends
 
     def shift(self, state: MafiaState, delta: timedelta) -> MafiaState:
         return shift(state, delta)
@@ -206,6 +206,8 @@ class MafiaGame:
             return bestplayer.close(state, at)
         if at < state.phase_ends:
             reminded, events = remind(state, at)
+            reminded, prods = activity.prod(reminded, at)
+            events += prods
             return (reminded, []) if now is not None and now >= state.phase_ends else (reminded, events)
         if state.is_day:
             ended = "host" if state.host_ended == state.phase else "deadline"
@@ -263,6 +265,14 @@ class MafiaGame:
     def watch_post(self, state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, list[Event]]:
         return moderation.watch(state, post, thread)
 
+    def note_post(self, state: MafiaState, player: str, words: int, at: datetime) -> MafiaState:
+        """A player's post in one of the game's threads, for the activity figures (activity.py)."""
+        return activity.note(state, player, words, at)
+
+    def activity(self, state: MafiaState, at: datetime) -> list[dict[str, Any]]:
+        """Each player's posts and words per phase and the time since their last post."""
+        return activity.rows(state, at)
+
     def ledger_entries(self, state: MafiaState) -> list[Entry]:
         """The warnings ledger for a tournament's table of forums' penalty points, one entry per violation, as
         they happen (the tournament records each once)."""
@@ -301,8 +311,13 @@ class MafiaGame:
             "nights": [dict(n) for n in state.nights],
             "winner": state.winner,
             **({"tie": list(state.tie)} if state.tie else {}),
+            **({"activity": activity.rows(state, state.phase_started)} if _tracks_activity(state.options) else {}),
             **_extra_summary(state),
         }
+
+
+def _tracks_activity(options: MafiaOptions) -> bool:
+    return bool(options.prod_hours or options.post_minimum or options.activity_in_count)
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
@@ -468,6 +483,30 @@ def _tie_break(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
     return _end_day(state, max(intent.at or state.phase_ends, state.phase_ends), "deadline", chosen=chosen)
 
 
+def _post_minimum(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
+    """Every living player short of the day's post minimum: a ledger entry (rule post_minimum, with its
+    warning) and a flag asking the host whether to replace them. Marks the day checked."""
+    short = activity.short_of_minimum(state)
+    key = f"{state.phase}:post_minimum"
+    if not short or key in state.reminded:
+        return state, []
+    state = state.with_(reminded=(*state.reminded, key))
+    events: list[Event] = []
+    need = state.options.post_minimum
+    for name, posts in short:
+        if name not in state.alive:
+            continue
+        new = ledger.entry(state, name, activity.RULE, at, text=f"{posts} of {need} posts on day {state.number}",
+                           auto=True)
+        state, more = ledger.record(state, new, Intent("warn", {"target": name}, author=state.host or "", at=at))
+        events += more
+        events.append(Event("post_minimum", {
+            "name": name, "posts": posts, "needed": need, "day": state.number,
+            "flag": f"{name} made {posts} of the {need} posts required on day {state.number}: warned; "
+                    f"replace them? (replace {name} with ACCOUNT)"}))
+    return state, events
+
+
 def _break_tie(state: MafiaState, tied: tuple[str, ...]) -> tuple[str, ...] | None:
     """Who hangs of several tied players, by the option `tie`; None when the host decides."""
     policy = state.options.tie
@@ -545,7 +584,13 @@ def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tu
 def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...] | None = None
              ) -> tuple[MafiaState, list[Event]]:
     """The day's end: who hangs (`chosen`: the host's choice in a tie), the day's result, then night or the
-    game's end. A tie the host breaks (option tie = "host") leaves the day waiting, with the host asked."""
+    game's end. A tie the host breaks (option tie = "host") leaves the day waiting, with the host asked.
+    The post minimum is checked first (its warnings go to the ledger)."""
+    if chosen is None and not state.tie and ended != "early":   # an early end is nobody's silence
+        state, warned = _post_minimum(state, at)
+        if warned:
+            state, more = _end_day(state, at, ended, chosen=None) if state.is_day else (state, [])
+            return state, warned + more
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
     final_view = view(state, at)
@@ -660,4 +705,6 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
                    for e in state.errors],
         "error_total": state.error_total,
         **({"tie": state.options.tie} if state.options.tie != "all" else {}),
+        **({"not_voting_activity": [activity.line(state, n, at) for n in voting.not_voting(state)]}
+           if state.options.activity_in_count else {}),
     }

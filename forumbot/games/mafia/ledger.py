@@ -78,9 +78,18 @@ def warn(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     if target not in state.players or any(d.name == target and d.cause == "modkill" for d in state.dead):
         return state, [refuse(intent, "warn_dead", target=target)]
     new = entry(state, target, rule, intent.at, text=str(intent.data.get("text", "")).strip())
+    return record(state, new, intent)
+
+
+def record(state: MafiaState, new: dict[str, Any], intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A ledger entry added: the player's private notice (unless the rule is silent), the host's copy, and
+    the exclusion when it is the last warning."""
+    from forumbot.games.mafia.schedule import modkill
+
+    target = new["player"]
     state = state.with_(ledger=(*state.ledger, new))
     events: list[Event] = []
-    if rule not in state.options.silent_rules:
+    if new["rule"] not in state.options.silent_rules:
         events.append(Event("warning_pm", {**_view(new), "pm_to": target, "subject": "warning"}))
     events.append(Event("warning_pm", {**_view(new), "pm_to": state.host, "subject": "warning", "for_host": True,
                                        "forum_total": forum_totals(state).get(new["forum"], 0)}))

@@ -78,6 +78,10 @@ class MafiaOptions:
     vote_modifiers: tuple[tuple[str, Any], ...] = ()
     # A vote count names loved/hated players' modifiers and marks double votes ("x2").
     show_modifiers: bool = True
+    # ---- activity (activity.py) ---------------------------------------------------------------------
+    prod_hours: float = 0.0             # a private prod after this many hours without a post by day (0: off)
+    post_minimum: int = 0               # posts a living player must make each day (0: none)
+    activity_in_count: bool = False     # the count's "Not voting" line gives posts today and the last post
     # Where votes count (6: "в отдельной теме для голосования") and where phase posts go.
     vote_threads: tuple[str, ...] = ("votes",)
     # Keep the day's vote count in one post, edited as votes change, instead of a new post each time.
@@ -146,6 +150,8 @@ class MafiaOptions:
         ids = [r.id for r in options.roles]
         if len(set(ids)) != len(ids):
             raise ConfigError("two roles share an id", path=source)
+        if options.prod_hours < 0 or options.post_minimum < 0:
+            raise ConfigError("prod_hours and post_minimum cannot be negative", path=source)
         if options.no_lynch_limit < 0 or options.vote_count_every < 0 or options.notes_per_night < 0:
             raise ConfigError("no_lynch_limit, vote_count_every and notes_per_night cannot be negative", path=source)
         for player, text in options.vote_modifiers:

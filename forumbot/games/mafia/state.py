@@ -93,6 +93,9 @@ class MafiaState:
     error_total: int = 0
     immune: frozenset[str] = frozenset()   # cannot be hanged today (filled by roles)
     tie: tuple[str, ...] = ()         # a tie the host breaks by PM (option tie = "host"): who is tied
+    # Posts in the game's threads (activity.py): player → phase → [posts, words, last post's time].
+    activity: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    prodded: dict[str, str] = field(default_factory=dict)   # player → when they were last prodded
     # ---- nights: plain JSON data (dicts and lists), copied before any change -------------------------
     host: str | None = None
     lang: str = "en"
@@ -233,6 +236,8 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         error_total=data.get("error_total", 0),
         immune=frozenset(data.get("immune", [])),
         tie=tuple(data.get("tie", ())),
+        activity={p: dict(v) for p, v in data.get("activity", {}).items()},
+        prodded=dict(data.get("prodded", {})),
         host=data.get("host"),
         lang=data.get("lang", "en"),
         orders=dict(data.get("orders", {})),
