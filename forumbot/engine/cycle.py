@@ -15,7 +15,7 @@ from typing import Any
 
 from forumbot.engine import corrections
 from forumbot.engine import threads as opening
-from forumbot.engine.chart import chart_of
+from forumbot.engine.chart import chart_of, replacements
 from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
@@ -816,6 +816,7 @@ class Runner:
         name, render, silent, game = run.name, run.renderer.render, run.renderer.silent, run.game.name
         # (with no account replaced, every player keeps their own: the chart is not asked)
         chart = chart_of(name, run.game, state, host, run.config.host) if host is not None and host.accounts else None
+        run.renderer.replaced = replacements(chart, state) if chart is not None else {}
         for offset, event in enumerate(events, start=1):
             if silent(event):   # (a vote: no message, no key made)
                 continue

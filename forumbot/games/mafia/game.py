@@ -21,7 +21,7 @@ from forumbot.games.mafia.dayside import hang_protections
 from forumbot.games.mafia.newspaper import end_night, game_over, winner
 from forumbot.games.mafia.options import MafiaOptions
 from forumbot.games.mafia.roles import find_role
-from forumbot.games.mafia.schedule import modkill, must_act, next_reminder, remind, shift
+from forumbot.games.mafia.schedule import modkill, must_act, next_reminder, phase_end, remind, shift, untimed
 from forumbot.games.mafia.signup import (
     SIGNUP_KINDS,
     apply_signup,
@@ -44,7 +44,7 @@ from forumbot.games.mafia.state import (
     struck,
 )
 from forumbot.games.tournament import Entry
-from forumbot.model import Event, Intent, PlayerRef, format_time
+from forumbot.model import Event, Intent, PlayerRef, format_time, parse_time
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # A mayor's public reveal (in the voting thread), and the host's choice in a tie it breaks (by PM).
@@ -73,7 +73,6 @@ class MafiaGame:
         phase = setup.phase or "day1"
         if not re.fullmatch(r"(?:day|night)[0-9]{1,4}", phase):     # "day²" passed isdigit() and broke int()
             raise ConfigError(f"phase '{phase}' is not like day1 or night2", fix='write phase = "day1"')
-        hours = options.day_hours if phase.startswith("day") else options.night_hours
         extra = dict(setup.state)
         no_lynch_used = extra.pop("no_lynch_used", 0)
         if not isinstance(no_lynch_used, int) or no_lynch_used < 0:
@@ -93,7 +92,7 @@ class MafiaGame:
             alive=tuple(n for n in names if n not in setup.dead),
             phase=phase,
             phase_started=setup.start,
-            phase_ends=setup.start + timedelta(hours=hours),
+            phase_ends=phase_end(options, setup.start, phase.startswith("day")),
             options=options,
             roles=roles,
             dead=tuple(Death(n, "start", "setup", None) for n in setup.dead),
@@ -210,7 +209,7 @@ class MafiaGame:
             events += prods
             return (reminded, []) if now is not None and now >= state.phase_ends else (reminded, events)
         if state.is_day:
-            ended = "host" if state.host_ended == state.phase else "deadline"
+            ended = "host" if state.host_ended == state.phase else "countdown" if state.countdown else "deadline"
             return _after(*_end_day(state, state.phase_ends, ended), state.phase_ends)
         return _after(*_end_night(state, state.phase_ends), state.phase_ends)
 
@@ -391,7 +390,9 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         return _refuse(state, intent, *refusal)
     if intent.kind == "unvote":
         state, changed = _withdraw(state, intent.author)
-        return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
+        withdrawn = [Event("vote", {"voter": intent.author, "target": None})] if changed else []
+        return _maybe_end_early(state, intent.at or state.phase_started, withdrawn) if state.countdown \
+            else (state, withdrawn)
     target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
     events: list[Event] = []
     if target is None:   # an unknown or ambiguous name: counts as no vote
@@ -402,7 +403,7 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
             state, changed = _withdraw(state, intent.author)
             if changed:
                 events.append(Event("vote", {"voter": intent.author, "target": None}))
-        return state, events
+        return _maybe_end_early(state, intent.at or state.phase_started, events) if state.countdown else (state, events)
     final = bool(intent.data.get("final")) and _final_locks(state)
     state, changed = _cast(state, intent, target, final)
     if changed:
@@ -571,12 +572,31 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
 
 def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:
     if voting.rule(state) == "absolute":
+        if state.options.early_end and state.options.majority_countdown_hours:
+            return _countdown(state, at, events)
         if state.options.early_end and voting.majority_reached(state) is not None:
             state, more = _end_day(state, at, "early")
             return state, events + more
     elif voting.decided_by_final_votes(state) is not None:
         state, more = _end_day(state, at, "early")
         return state, events + more
+    return state, events
+
+
+def _countdown(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:
+    """A majority reached starts the countdown: the day now ends `majority_countdown_hours` later (or at its
+    own deadline, if sooner). A majority that breaks stops it, and the day's own deadline is back."""
+    reached = voting.majority_reached(state)
+    if reached is not None and not state.countdown:
+        ends = min(state.phase_ends, at + timedelta(hours=state.options.majority_countdown_hours))
+        state = state.with_(countdown=format_time(state.phase_ends), phase_ends=ends)
+        return state, [*events, Event("countdown", {"thread": "votes", "day": state.number, "target": reached,
+                                                    "no_lynch": reached == NO_LYNCH, "ends": format_time(ends),
+                                                    "hours": f"{state.options.majority_countdown_hours:g}"})]
+    if reached is None and state.countdown:
+        state = state.with_(phase_ends=parse_time(state.countdown), countdown="")
+        return state, [*events, Event("countdown", {"thread": "votes", "day": state.number, "target": None,
+                                                    "no_lynch": False, "ends": format_time(state.phase_ends)})]
     return state, events
 
 
@@ -629,7 +649,7 @@ def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...
         days=state.days + (day,),
         no_lynch_used=state.no_lynch_used + (1 if result == "no_lynch" else 0),
         phase=f"night{state.number}", phase_started=at,
-        phase_ends=at + timedelta(hours=state.options.night_hours),
+        phase_ends=phase_end(state.options, at, False), countdown="",
         entries=(), current={}, locked=frozenset(), count_number=0, changes=0, errors=(), error_total=0,
         immune=frozenset(), memory=memory, tie=(),
     )
@@ -659,7 +679,7 @@ def _end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]
         over, final = game_over(state, side, at)
         return over, [*events, *final]
     day = state.with_(phase=f"day{state.number + 1}", phase_started=at,
-                      phase_ends=at + timedelta(hours=state.options.day_hours))
+                      phase_ends=phase_end(state.options, at, True))
     return day, [*events, voting.phase_start(day)]
 
 
@@ -696,7 +716,7 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     need = voting.needed(state) if voting.rule(state) == "absolute" else None
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
-        "deadline": format_time(state.phase_ends),
+        "deadline": "" if untimed(state) else format_time(state.phase_ends),
         "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
         "wagons": [_wagon_view(state, w, need) for w in voting.wagons(state)], "not_voting": voting.not_voting(state),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forumbot.errors import ConfigError
+from forumbot.games.calendar import weekday_numbers, zone
 from forumbot.games.mafia.modifiers import VOTE_PASSIVES
 from forumbot.games.mafia.roles import RoleDef, roles_from
 from forumbot.games.options import options_from
@@ -78,6 +79,13 @@ class MafiaOptions:
     vote_modifiers: tuple[tuple[str, Any], ...] = ()
     # A vote count names loved/hated players' modifiers and marks double votes ("x2").
     show_modifiers: bool = True
+    # ---- the deadline calendar (forumbot/games/calendar.py, schedule.phase_end) ------------------------
+    skip_weekdays: tuple[str, ...] = ()   # weekdays whose hours do not count toward a phase: ["sat", "sun"]
+    calendar_tz: str = "UTC"            # the time zone those weekdays are in (an IANA name)
+    untimed_days: bool = False          # days have no deadline: the host ends each ("end day")
+    # A majority under the absolute rule ends the day this many hours later (if it still stands then)
+    # instead of at once; 0: at once (early_end).
+    majority_countdown_hours: float = 0.0
     # ---- activity (activity.py) ---------------------------------------------------------------------
     prod_hours: float = 0.0             # a private prod after this many hours without a post by day (0: off)
     post_minimum: int = 0               # posts a living player must make each day (0: none)
@@ -150,6 +158,10 @@ class MafiaOptions:
         ids = [r.id for r in options.roles]
         if len(set(ids)) != len(ids):
             raise ConfigError("two roles share an id", path=source)
+        weekday_numbers(options.skip_weekdays, source)
+        zone(options.calendar_tz)
+        if options.majority_countdown_hours < 0:
+            raise ConfigError("majority_countdown_hours cannot be negative", path=source)
         if options.prod_hours < 0 or options.post_minimum < 0:
             raise ConfigError("prod_hours and post_minimum cannot be negative", path=source)
         if options.no_lynch_limit < 0 or options.vote_count_every < 0 or options.notes_per_night < 0:

@@ -96,6 +96,7 @@ class MafiaState:
     # Posts in the game's threads (activity.py): player → phase → [posts, words, last post's time].
     activity: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     prodded: dict[str, str] = field(default_factory=dict)   # player → when they were last prodded
+    countdown: str = ""               # while a majority's countdown runs: the day's own deadline before it
     # ---- nights: plain JSON data (dicts and lists), copied before any change -------------------------
     host: str | None = None
     lang: str = "en"
@@ -238,6 +239,7 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         tie=tuple(data.get("tie", ())),
         activity={p: dict(v) for p, v in data.get("activity", {}).items()},
         prodded=dict(data.get("prodded", {})),
+        countdown=data.get("countdown", ""),
         host=data.get("host"),
         lang=data.get("lang", "en"),
         orders=dict(data.get("orders", {})),

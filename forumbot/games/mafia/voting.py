@@ -133,7 +133,8 @@ def phase_start(state: MafiaState) -> Event:
     day_rule = rule(state)
     return Event("phase_start", {
         "phase": state.phase, "kind": "day" if state.is_day else "night", "number": state.number,
-        "started": format_time(state.phase_started), "ends": format_time(state.phase_ends),
+        "started": format_time(state.phase_started),
+        "ends": "" if state.is_day and state.options.untimed_days else format_time(state.phase_ends),
         "alive": list(state.alive), "rule": day_rule,
         "needed": needed(state) if day_rule == "absolute" else None,
         "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
