@@ -19,6 +19,7 @@ from forumbot.engine.chart import chart_of, replacements
 from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
+from forumbot.engine.timeline import REREAD as _REREAD
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
@@ -29,9 +30,6 @@ from forumbot.storage import Store
 log = logging.getLogger("forumbot.engine.cycle")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
-# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
-# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
-_REREAD = "@"
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
 STALE_RETRIES = 3
 
@@ -656,7 +654,7 @@ class Runner:
         mark = f"recheck:{name}"
         if self.store.cursor(self.platform.name, mark) == format_time(deadline):   # (once per deadline: it fires)
             return
-        policy = getattr(self.platform, "edit_policy", "first_seen")
+        policy = run.config.edit_policy or getattr(self.platform, "edit_policy", "first_seen")
         self.store.write_held()   # the store is not held while the platform is asked
         since = deadline - RECHECK_WINDOW
         # A platform that can say which posts changed (the local forum): only those stored are built and

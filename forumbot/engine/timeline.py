@@ -117,6 +117,11 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
                   seats if post.pm else None, accounts_before)
 
 
+# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
+# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
+REREAD = "@"
+
+
 def _note(run: GameRun, step: Step, post: Post, note: Callable[..., Any]) -> None:
     """A player's post in one of the game's threads, counted for the game's activity figures: its words as
     the player wrote them (quotes, code and spoilers left out)."""
@@ -196,6 +201,9 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     corrected = step.corrections.get(post.platform_id)
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
+    if REREAD in post.platform_id:   # an edit read again: its votes say which post they replace
+        original = post.platform_id.split(REREAD, 1)[0]
+        intents = [replace(i, data={**i.data, "edit_of": original}) if i.kind in VOTE_KINDS else i for i in intents]
     if seats is not None and len(seats.games_of(account)) > 1:
         host_games = seats.games_of(account)   # a host who plays in another game names the game too
     answers_for_host = not host_games or host_games[0] == run.name

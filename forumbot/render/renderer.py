@@ -288,6 +288,14 @@ class Renderer:
         text = f["link"](self.seat(entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
+        if entry.get("edited"):
+            was = entry.get("was")
+            shown = (self.phrases["no_lynch"] if was == "no_lynch" else self.seat(was)) if was else ""
+            phrase = self.phrases["edited_vote_was" if was else "edited_vote"]
+            text += " (" + self._format(phrase, {"at": _when(entry["edited"]),
+                                                 "was": f["link"](shown, entry.get("was_url", ""))}) + ")"
+        elif entry.get("edited_away"):
+            text += f" ({self.phrases['edited_away']})"
         if entry.get("weight") is not None:
             text += f" ({self.phrases['vote_weight'].format(weight=entry['weight'])})"
         return f["strike"](text) if entry.get("withdrawn") else text

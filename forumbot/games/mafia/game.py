@@ -565,7 +565,8 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
     current[voter] = target
     seq = state.seq + 1
     entries = moved(state.entries, old, VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started),
-                                                  intent.post_id, intent.url, final))
+                                                  intent.post_id, intent.url, final,
+                                                  edit_of=str(intent.data.get("edit_of") or "")))
     locked = state.locked | {voter} if final else state.locked
     return state.with_(entries=entries, current=current, locked=locked, seq=seq, changes=state.changes + 1), True
 
@@ -692,6 +693,14 @@ def _day_json(day: DayResult) -> dict[str, Any]:
 def _voter_view(state: MafiaState, entry: VoteEntry) -> dict[str, Any]:
     out = {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
            "withdrawn": entry.withdrawn, "at": entry.at}
+    if entry.edit_of:   # the vote an edit made: when, and what the post said before (linked)
+        before = next((e for e in state.entries if e.voter == entry.voter and e.post == entry.edit_of), None)
+        out["edited"] = entry.at
+        if before is not None and before.target != entry.target:
+            out["was"] = before.target
+            out["was_url"] = before.url
+    elif any(e.edit_of == entry.post and e.voter == entry.voter for e in state.entries if entry.post):
+        out["edited_away"] = True   # its post was edited: this vote no longer counts (struck, withdrawn)
     weight = modifiers.weight(state, entry.voter)
     if weight != 1 and state.options.show_modifiers:
         out["weight"] = weight

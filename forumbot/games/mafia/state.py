@@ -37,6 +37,7 @@ class VoteEntry:
     url: str = ""
     final: bool = False
     withdrawn: bool = False
+    edit_of: str = ""         # the post this vote's post is an edit of (the platform's edit policy "edited")
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,8 @@ def _jsonable(value: Any) -> Any:
 
 def _entry_json(e: VoteEntry) -> list[Any]:
     # Vote entries are the bulk of a day's state: plain lists.
-    return [e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn]
+    row = [e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn]
+    return [*row, e.edit_of] if e.edit_of else row
 
 
 def state_to_json(state: MafiaState) -> dict[str, Any]:
@@ -209,8 +211,7 @@ def moved(entries: tuple[VoteEntry, ...], left: str | None, entry: VoteEntry) ->
 def _current_of(entries: list[list[Any]]) -> dict[str, str]:
     """Each voter's vote from the day's entries (one entry not withdrawn a voter, by the way votes are cast):
     for a stored state without `current`."""
-    return {voter: target for voter, target, _, _, _, _, _, withdrawn in sorted(entries, key=lambda e: e[2])
-            if not withdrawn}
+    return {e[0]: e[1] for e in sorted(entries, key=lambda e: e[2]) if not e[7]}
 
 
 def state_from_json(data: dict[str, Any]) -> MafiaState:
