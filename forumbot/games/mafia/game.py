@@ -268,6 +268,23 @@ class MafiaGame:
         """A player's post in one of the game's threads, for the activity figures (activity.py)."""
         return activity.note(state, player, words, at)
 
+    def record(self, state: MafiaState) -> dict[str, Any] | None:
+        """A finished game as the archive keeps it: the winner, each player's role, side and fate, the days'
+        results and each player's warnings; None while the game runs."""
+        if state.phase not in ("over", "best_player"):
+            return None
+        players = []
+        for name in state.players:
+            role = state.options.role(state.roles.get(name))
+            team = role.team if role is not None else None
+            death = next((d for d in state.dead if d.name == name), None)
+            players.append({"name": name, "role": role.name(state.lang) if role else state.roles.get(name),
+                            "team": team, "alive": name in state.alive,
+                            "died": {"phase": death.phase, "cause": death.cause} if death else None,
+                            "won": team is not None and team == state.winner,
+                            "warnings": ledger.warnings_of(state, name)})
+        return {"winner": state.winner, "players": players, "days": [_day_json(d) for d in state.days]}
+
     def activity(self, state: MafiaState, at: datetime) -> list[dict[str, Any]]:
         """Each player's posts and words per phase and the time since their last post."""
         return activity.rows(state, at)
