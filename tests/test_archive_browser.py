@@ -21,7 +21,8 @@ browser, shots = web_browser.browser, web_browser.shots
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("archive-web")
     store = played(folder)
-    server = WebServer(WebSettings(str(folder / "web-forum.db"), WebConfig(port=0), store=str(store)), threads=2).start()
+    settings = WebSettings(str(folder / "web-forum.db"), WebConfig(port=0), store=str(store))
+    server = WebServer(settings, threads=2).start()
     yield f"http://127.0.0.1:{server.port}"
     server.stop()
 

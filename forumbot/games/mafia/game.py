@@ -672,7 +672,8 @@ def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...
         immune=frozenset(), memory=memory, tie=(),
     )
     roles = {n: state.roles.get(n) for n in hanged} if state.options.reveal_roles else {}
-    tie_data = {"tie": {"policy": "host" if chosen is not None else state.options.tie, "tied": list(tied or state.tie)}} \
+    policy = "host" if chosen is not None else state.options.tie
+    tie_data = {"tie": {"policy": policy, "tied": list(tied or state.tie)}} \
         if (tied and tied != hanged) or chosen is not None else {}
     needs = {n: voting.needed_for(state, n) for n in hanged if need and voting.needed_for(state, n) != need}
     tie_data.update({"needs": needs} if needs else {})
