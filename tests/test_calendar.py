@@ -13,6 +13,7 @@ from forumbot.errors import ConfigError
 from forumbot.games.calendar import phase_end, weekday_numbers
 from forumbot.games.mafia import MAFIA
 
+from forumbot.model import Intent
 from forumbot.render.renderer import Renderer
 
 WEEKEND = weekday_numbers(("sat", "sun"))
@@ -125,3 +126,14 @@ def test_untimed_day_ends_only_by_the_host():
     state, _ = MAFIA.on_deadline(state, state.phase_ends)
     assert state.phase == "day2" and state.phase_ends - state.phase_started > timedelta(days=3000)
 
+
+
+def test_a_modkill_that_breaks_the_majority_stops_the_countdown():
+    state = new_game(5, votes_only=True, majority_countdown_hours=2).with_(host="Host")
+    own = state.phase_ends
+    for voter in P[:3]:
+        state, _ = act(state, voter, "vote", P[4])
+    assert state.countdown
+    state, events = MAFIA.apply(state, Intent("modkill", {"target": P[0]}, author="Host",
+                                              at=state.phase_started + timedelta(minutes=30)))
+    assert not state.countdown and state.phase_ends == own and kinds(events) == ["modkill", "countdown"]

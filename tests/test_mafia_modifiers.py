@@ -208,3 +208,24 @@ def test_hated_players_can_both_hold_a_majority_at_the_deadline():
     assert voting.majorities(state) == (P[7], P[6])
     state, events = end_day(state)
     assert state.days[-1].lynched == (P[7],)
+
+
+def test_an_unrevealed_mayor_still_counts_twice_for_what_final_votes_decide():
+    """Simple rule, 5 alive: P01-P03 locked on P05; P04 and P05 free. Two ordinary free votes cannot beat
+    3, so the day ends; with P04 a mayor who may still reveal (2 votes), it is not decided yet."""
+    p = names(5)
+    for mods, phase in (({"P04": "mayor"}, "day3"), ({}, "night3")):
+        state = new_game(5, phase="day3", no_lynch_used=2, votes_only=True, vote_modifiers=mods)
+        for voter in p[:3]:
+            state, _ = act(state, voter, "vote", p[4], final=True)
+        assert state.phase == phase
+
+
+def test_replaced_seats_are_named_in_russian_counts():
+    state = game()
+    state, _ = votes(state, [(P[0], P[3])])
+    renderer = Renderer("markdown", "ru")
+    renderer.replaced = {P[3]: ("Zoe", P[3], 2), P[0]: ("Ann", P[0], 0)}
+    text = renderer.text(MAFIA.tally(state, state.phase_started))
+    assert "**Zoe (вместо P04, день 2)** (1/5, L-4): Ann (вместо P01)" in text
+    assert "Zoe (вместо P04, день 2)" in text.split("Не голосуют")[1]

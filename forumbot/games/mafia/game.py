@@ -341,6 +341,8 @@ def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
     state, events = modkill(state, intent)
     if not intent.data.get("ledger") and not any(e.kind == "rejected" for e in events):
         state = ledger.modkill_entry(state, str(intent.data.get("target")), intent.at)
+    if state.countdown and state.is_day:   # a majority's countdown: the modkill may have broken it
+        return _maybe_end_early(state, intent.at or state.phase_started, events)
     return state, events
 
 

@@ -48,6 +48,11 @@ def weight(state: MafiaState, voter: str) -> int:
     return 1
 
 
+def most(state: MafiaState, voter: str) -> int:
+    """The most the player's vote may be worth this day: a mayor who has not revealed yet may still."""
+    return 2 if "mayor" in of(state, voter) and weight(state, voter) == 1 else weight(state, voter)
+
+
 def offset(state: MafiaState, target: str) -> int:
     """How many more (or fewer) votes than the majority the target needs to hang."""
     mods = of(state, target)

@@ -119,7 +119,7 @@ def decided_by_final_votes(state: MafiaState) -> tuple[str, ...] | None:
             locked_counts[target] = locked_counts.get(target, 0) + modifiers.weight(state, voter)
     if not locked_counts:
         return None
-    free = sum(modifiers.weight(state, voter) for voter in state.alive if voter not in state.locked)
+    free = sum(modifiers.most(state, voter) for voter in state.alive if voter not in state.locked)
     if free == 0:
         top = max(locked_counts.values())
         return tuple(name for name in state.alive if locked_counts.get(name) == top)
