@@ -104,3 +104,14 @@ def test_the_activity_sample_counts_words_without_quotes_and_status_shows_it(tmp
     status = CliRunner().invoke(cli, ["status", "--db", str(store)])
     assert status.exit_code == 0, status.output
     assert "activity (night1" in status.output and "Carol: 0/0; 0/0; never posted" in status.output
+
+
+def test_the_console_game_page_shows_each_players_activity(tmp_path):
+    from test_console import Bed, host_client, page
+
+    bed = Bed(tmp_path)
+    soup = page(host_client(bed))
+    rows = {row["data-player"]: [td.get_text() for td in row.select("td")]
+            for row in soup.select("#activity tr[data-player]")}
+    assert rows["Alice"][:5] == ["Alice", "1", "2", "1", "2"]           # "vote Bob": one post, two words
+    assert rows["Bob"][5] == "never posted"
