@@ -12,6 +12,7 @@ import click
 
 # name: (module and attribute of the command, the line `forumbot --help` shows for it)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "archive": ("forumbot.cli.archive:archive", "Finished games and each player's record across them."),
     "audit": ("forumbot.cli.reading:audit", "Check a human host's vote counts in a thread."),
     "check-config": ("forumbot.cli.check:check_config", "Check scenario, game or bot config files."),
     "demo": ("forumbot.cli.play:demo", "Play a sample Mafia day on the local forum."),

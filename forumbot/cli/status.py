@@ -85,6 +85,21 @@ def _flag_line(flag: dict[str, Any]) -> str:
 FLAGS_IN_STATUS = 10
 
 
+def activity_lines(rows: list[dict[str, Any]], phase: str) -> list[str]:
+    """`status` lines of a game's activity: each living player's posts and words this phase and in all, and
+    the time since their last post."""
+    if not rows:
+        return []
+    out = [f"    activity ({phase}: posts/words; whole game: posts/words; last post):"]
+    for row in rows:
+        if not row["alive"]:
+            continue
+        today = row["phases"].get(phase, {"posts": 0, "words": 0})
+        last = "never posted" if row["hours_since"] is None else f"{row['hours_since']:g} h ago"
+        out.append(f"      {row['name']}: {today['posts']}/{today['words']}; {row['posts']}/{row['words']}; {last}")
+    return out
+
+
 @click.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
@@ -104,16 +119,22 @@ def status(config_path: str | None, db_path: str | None) -> None:
                 click.echo(f"  {entry.config.name} ({entry.config.game}): "
                            f"starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
         ended = {h["name"]: h for h in store.hosted_games() if h["ended"]}
+        now = datetime.now(UTC)
         for row in store.games():
-            rules = get_game(row.game)
-            state = rules.from_json(row.state)
+            game = rules = get_game(row.game)
+            state = game.from_json(row.state)
+            summary = game.summary(state)
             pending = len(store.pending(row.name))
-            said = _deadline_text(rules, state, rules.summary(state), datetime.now(UTC))
+            said = _deadline_text(rules, state, summary, now)
             if row.name in ended:
                 said = f"ended by {ended[row.name]['ended_by']} at {ended[row.name]['ended']} (in {said})"
             click.echo(f"  {row.name} ({row.game}): {said}; outbox backlog {pending}")
             for line in _opened_threads(opened.get(row.name, []), config_path):
                 click.echo(line)
+            activity = getattr(game, "activity", None)
+            if activity is not None and summary.get("phase") != "over":
+                for line in activity_lines(activity(state, now), str(summary.get("phase"))):
+                    click.echo(line)
         click.echo("Platforms:")
         for health in store.platform_status():
             line = f"  {health['platform']}: last good poll {health['last_ok'] or 'never'}"

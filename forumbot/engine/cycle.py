@@ -15,10 +15,11 @@ from typing import Any
 
 from forumbot.engine import corrections
 from forumbot.engine import threads as opening
-from forumbot.engine.chart import chart_of
+from forumbot.engine.chart import chart_of, replacements
 from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
+from forumbot.engine.timeline import REREAD as _REREAD
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
@@ -29,9 +30,6 @@ from forumbot.storage import Store
 log = logging.getLogger("forumbot.engine.cycle")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
-# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
-# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
-_REREAD = "@"
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
 STALE_RETRIES = 3
 
@@ -681,7 +679,7 @@ class Runner:
             if deadline < ends:   # a reminder: nothing is settled at it, the phase's end re-reads
                 return
             since = max(since, started)
-        policy = getattr(self.platform, "edit_policy", "first_seen")
+        policy = run.config.edit_policy or getattr(self.platform, "edit_policy", "first_seen")
         self.store.write_held()   # the store is not held while the platform is asked
         # A platform that can say which posts changed (the local forum): only those stored are built and
         # re-read, not every vote of the window (the rest are as the bot read them).
@@ -842,6 +840,7 @@ class Runner:
         name, render, silent, game = run.name, run.renderer.render, run.renderer.silent, run.game.name
         # (with no account replaced, every player keeps their own: the chart is not asked)
         chart = chart_of(name, run.game, state, host, run.config.host) if host is not None and host.accounts else None
+        run.renderer.replaced = replacements(chart, state) if chart is not None else {}
         for offset, event in enumerate(events, start=1):
             if silent(event):   # (a vote: no message, no key made)
                 continue

@@ -144,6 +144,7 @@ def game(name: str) -> Any:
     now = _now()
     deadline = rules.next_deadline(state)
     tally = rules.tally(state, now)
+    activity = getattr(rules, "activity", None)
     fixes = corrections.listing(store(), name)
     in_force = corrections.active(store(), name)
     over = summary.get("phase") == "over"
@@ -151,7 +152,8 @@ def game(name: str) -> Any:
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
         deadline=deadline, left=to_go(deadline, now), deadline_text=shown(deadline, reader_zone()), zone=reader_zone(), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
-        night=_night(rules, state, row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
+        night=_night(rules, state, row.state), activity=activity(state, now) if activity is not None else None,
+        flags=len(store().flag_list(name)), commands=COMMANDS,
         over=over, roles=summary.get("roles", {}) if over else {}, quotes=_quotes(name, fixes),
         history=[_logged(e) for e in store().events(name)] if over else [],
         chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name)),

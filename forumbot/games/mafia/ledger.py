@@ -73,8 +73,6 @@ def penalty(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]
 def warn(state: MafiaState, intent: Intent, *, with_warning: bool = True) -> tuple[MafiaState, list[Event]]:
     """The host's `warn PLAYER rule 8.2.N [text]`: the entry, the player's private notice, the host's
     confirmation, and the exclusion when it is the last warning."""
-    from forumbot.games.mafia.schedule import modkill  # schedule imports the actions this module sits beside
-
     if not state.host or intent.author != state.host:
         return state, [refuse(intent, "host_only")]
     target = intent.data.get("target")
@@ -88,9 +86,18 @@ def warn(state: MafiaState, intent: Intent, *, with_warning: bool = True) -> tup
         return state, [refuse(intent, "warn_dead", target=target)]
     new = entry(state, target, rule, intent.at, text=str(intent.data.get("text", "")).strip(),
                 with_warning=with_warning)
+    return record(state, new, intent)
+
+
+def record(state: MafiaState, new: dict[str, Any], intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A ledger entry added: the player's private notice (unless the rule is silent), the host's copy, and
+    the exclusion when it is the last warning."""
+    from forumbot.games.mafia.schedule import modkill  # schedule imports the actions this module sits beside
+
+    target = new["player"]
     state = state.with_(ledger=(*state.ledger, new))
     events: list[Event] = []
-    if rule not in state.options.silent_rules:
+    if new["rule"] not in state.options.silent_rules:
         events.append(Event("warning_pm", {**_view(new), "pm_to": target, "subject": "warning"}))
     events.append(Event("warning_pm", {**_view(new), "pm_to": state.host, "subject": "warning", "for_host": True,
                                        "forum_total": forum_totals(state).get(new["forum"], 0)}))
