@@ -150,8 +150,8 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
     step.state, happened = watch(step.state, post_intent, thread)
     for event in happened:
         step.events.append((event, post.platform_id))
-        step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
-                               at=post.created, line=post.body[:200]))
+        step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
+                               author=post.author, at=post.created, line=post.body[:200]))
 
 
 
@@ -168,8 +168,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                line=post.body[:200], url=post.url))
         for event in refused:
             step.events.append((event, post.platform_id))
-            step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
-                                   at=post.created, line=post.body[:200]))
+            step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
+                                   author=post.author, at=post.created, line=post.body[:200]))
         if refused:
             return
     players = roster(step.state) if roster is not None else None
@@ -225,7 +225,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                 event = _to_account(event, account)   # the sender's own account, even if replaced since
             step.events.append((event, post.platform_id))
             if event.kind == "rejected":
-                step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
+                step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
 
 

@@ -57,7 +57,7 @@ class FoodChainGame:
         try:
             return self._apply(state, intent), []
         except Refused as why:
-            return state, [refusal(intent, str(why), pm=True, subject="Food Chain: not accepted")]
+            return state, [refusal(intent, str(why), pm=True, subject="fc_refused")]
 
     def _apply(self, state: FCState, intent: Intent) -> FCState:
         author, kind = intent.author, intent.kind
@@ -192,7 +192,7 @@ class FoodChainGame:
             why = "" if thread == here else f"{author} is in the {here.title()}, not the {thread.title()}, this round"
         if not why:
             return []
-        event = refusal(post, why, code="channel", pm=True, subject="Food Chain: post removed")
+        event = refusal(post, why, code="channel", pm=True, subject="fc_removed")
         return [Event(event.kind, {**event.data, "remove_post": True})]
 
     # ---- storage, views, the ledger ----------------------------------------------------------

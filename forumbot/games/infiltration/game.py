@@ -235,7 +235,7 @@ class InfiltrationGame:
 
 # ---- steps shared by the handlers ---------------------------------------------------------------
 def _refuse(state: InfState, intent: Intent, reason: str) -> list[Event]:
-    events = [refusal(intent, reason, pm=True, subject="Infiltration: not accepted")]
+    events = [refusal(intent, reason, pm=True, subject="inf_refused")]
     if intent.kind not in PM_KINDS and intent.author in state.players and state.phase != OVER:
         events.append(Event("refused", {"thread": "game", "author": intent.author, "turn": state.turn,
                                         "line": intent.line}))

@@ -47,7 +47,7 @@ def _notice(what: str, **data: Any) -> Event:
 
 
 def _refuse(intent: Intent, reason: str) -> tuple[None, list[Event]]:
-    return None, [refusal(intent, reason, pm=True, subject="Infiltration lobby")]
+    return None, [refusal(intent, reason, pm=True, subject="inf_lobby")]
 
 
 class InfiltrationLobby:

@@ -113,7 +113,7 @@ class MafiaGame:
             missing = [str(n) for n in range(1, slots + 1)
                        if not find_role(state.options.roles, str(table.get(str(n), "")))]
             if missing:
-                return (f"the host's role table has no role of the ruleset for number(s) {', '.join(missing[:12])}, "
+                return (f"the host's role table has no role of the ruleset for these numbers: {', '.join(missing[:12])}, "
                         "so the game could not be dealt", 'fill [game.options] role_table = { "1" = "inspector", ... }')
             return None
         count = len(state.players)
@@ -343,7 +343,7 @@ REFUSALS = {
     "locked": "{author}'s final vote is locked and cannot change",
     "dead_target": "{target} is dead and cannot be voted for",
     "self_vote": "self-votes are not allowed in this game",
-    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; the player(s) with the most votes hang at the deadline",
+    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; whoever has the most votes at the deadline hangs",
 }
 
 

@@ -54,7 +54,7 @@ class NisemonoGame:
             done = self._apply(state, intent)
             return done if isinstance(done, tuple) else (done, [])
         except Refused as why:
-            return state, [refusal(intent, str(why), pm=True, subject=f"{SUBJECT}: not accepted")]
+            return state, [refusal(intent, str(why), pm=True, subject="nm_refused")]
 
     def _apply(self, state: NMState, intent: Intent) -> tuple[NMState, list[Event]] | NMState:
         author = intent.author

@@ -63,7 +63,7 @@ class RankedVoteGame:
             return state, [refusal(intent, f"{intent.author} is not a voter", pm=True)]
         if state.phase != VOTING:
             return state, [refusal(intent, "the vote is closed", code="vote_closed", pm=True,
-                                   subject="Your ranking")]
+                                   subject="rv_ranking")]
         text = " > ".join(str(intent.data.get(k, "")) for k in ("ranking", "rest") if intent.data.get(k))
         try:
             start = max(1, int(intent.data.get("start", 1)))
@@ -88,7 +88,7 @@ class RankedVoteGame:
             if ranking is not None:
                 ballots[player] = ranking
             events.append(Event("ballot_reply", {
-                "pm_to": player, "subject": "Your ranking", "accepted": ranking is not None, "ranking": ranking,
+                "pm_to": player, "subject": "rv_ranking", "accepted": ranking is not None, "ranking": ranking,
                 "problems": wrong, "standing": ballots.get(player), "deadline": format_time(state.ends)}))
         return state.with_(ballots=ballots, touched=()), events
 
