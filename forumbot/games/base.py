@@ -26,6 +26,20 @@ class GameSetup:
     state: dict[str, Any] = field(default_factory=dict)    # more starting state, game-specific
 
 
+class Refused(Exception):
+    """Why a game does not take an intent: the English text (flags' fallback, logs), a `code` naming the
+    phrase refuse_<code> in the post's language, and its `params`."""
+
+    def __init__(self, text: str, code: str = "", **params: Any) -> None:
+        super().__init__(text)
+        self.code, self.params = code, params
+
+
+def refused(intent: Intent, why: Refused, subject: str) -> Event:
+    """The private answer to an intent a game refused with `why`."""
+    return refusal(intent, str(why), code=why.code, params=why.params, pm=True, subject=subject)
+
+
 def refusal(intent: Intent, reason: str, *, code: str = "", params: dict[str, Any] | None = None,
             pm: bool = False, subject: str = "") -> Event:
     """The "rejected" event every game and the host layer answer a refused intent with: the English

@@ -106,7 +106,9 @@ _STOCK_STRIKE: dict[str, Callable[..., str]] = {"strike": lambda s: f"[color=gra
 # Phrase parameters that name a status, weapon, kind or action are shown in the post's language: parameter
 # → the prefix of its value's phrase ("verb": "heal" → action_heal; "want": "winners" → bp_want_winners).
 _TRANSLATED_PARAMS = {"status": "status_", "weapon": "weapon_", "kind": "kind_", "action": "action_",
-                      "verb": "action_", "want": "bp_want_", "taken": "host_taken_", "confidence": "flag_confidence_"}
+                      "verb": "action_", "want": "bp_want_", "taken": "host_taken_", "confidence": "flag_confidence_",
+                      "habitat": "fc_in_", "channel": "fc_in_", "location": "nm_at_", "other_location": "nm_at_",
+                      "spend": "nm_spend_"}
 # Phrase parameters that are a player's name: a phrase may decline them ({target:gent}) or agree with them
 # ({target:ходил/ходила}).
 _NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player")

@@ -85,6 +85,7 @@ def end_event(state: FCState) -> Event:
             for p in state.players]
     return Event("fc_end", {"thread": "game", "case": r["case"], "winners": r["winners"], "rows": rows,
                             "ec": r["ec"], "ec_candidates": r["ec_candidates"], "ec_voters": r["ec_voters"],
+                            "min_dead": state.options.scavenger_min_dead,
                             "deadline": format_time(state.ends) if state.phase == EC_VOTE else None})
 
 

@@ -58,9 +58,11 @@ class RankedVoteGame:
     # ---- rankings -------------------------------------------------------------------------------
     def apply(self, state: VoteState, intent: Intent) -> tuple[VoteState, list[Event]]:
         if intent.kind != "ranking":
-            return state, [refusal(intent, f"'{intent.kind}' is not part of a ranked vote", pm=True)]
+            return state, [refusal(intent, f"'{intent.kind}' is not part of a ranked vote", code="rv_not_ranking",
+                                   pm=True, subject="rv_ranking")]
         if intent.author not in state.players:
-            return state, [refusal(intent, f"{intent.author} is not a voter", pm=True)]
+            return state, [refusal(intent, f"{intent.author} is not a voter", code="rv_not_voter",
+                                   params={"author": intent.author}, pm=True, subject="rv_ranking")]
         if state.phase != VOTING:
             return state, [refusal(intent, "the vote is closed", code="vote_closed", pm=True,
                                    subject="rv_ranking")]

@@ -1,0 +1,204 @@
+"""Every event of every game, rendered in English and in Russian: a Russian post, PM subject or flag carries
+no internal id (an ASCII word that is not a name or a player's own text), no post says "(s)", and every
+phrase exists in both languages.
+
+The events are those tests/test_templates_one.py pins: tests/template_events.json, every shipped sample's
+posts and each game's tally (the host's view) at its end, each rendered in both languages whatever the
+language of the game that posted it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from forumbot.config.game import load_scenario
+from forumbot.config.paths import data_dir
+from forumbot.engine.replay import replay
+from forumbot.games import get_game
+from forumbot.model import Event
+from forumbot.render.renderer import Renderer, phrases
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE.parent / "forumbot" / "render" / "templates"
+LANGS = ("en", "ru")
+AT = datetime(2026, 3, 1, tzinfo=UTC)
+
+# Event fields that hold a name, a player's own words or an address: what they hold may be in any script.
+FREE_TEXT = {"author", "name", "names", "player", "players", "target", "to", "voter", "voters", "alive", "dead",
+             "not_voting", "candidates", "winner", "winners", "loser", "account", "accounts", "mask", "masks",
+             "holder", "text", "line", "query", "url", "thread", "game", "title", "by", "carrier", "assistant",
+             "inspector", "challenger", "opponent", "late", "other", "tied", "waiting_for", "records", "giver",
+             "host", "forum", "forums", "ledger", "character", "characters", "label", "labels", "attacker",
+             "attacks", "said", "quote", "post", "seed", "seed_hash", "missing_players", "note", "notes", "ranking",
+             "rankings", "options", "choices", "default", "played", "voted", "order", "ballots", "owner", "places",
+             "named", "holders", "nominees", "picks"}
+# Words that are the same in every language: the bot's and the games' own names, markup and units.
+PROPER = {"forumbot", "Nisemonogatari", "CharA", "CharB", "CharC", "SHA", "UTC", "x", "M", "http", "https",
+          "local", "ID"}
+ASCII_WORD = re.compile(r"(?<![\w@#/.:=-])[A-Za-z][A-Za-z_']*[A-Za-z](?![\w/@-])")
+
+
+class _Threads(dict[str, str]):
+    """Every thread purpose a game may post to."""
+
+    def get(self, key: str, default: Any = None) -> str:
+        return f"thread-{key}"
+
+
+def _strings(value: Any, free: bool = False) -> Iterator[str]:
+    """The texts in an event's data that are names or a player's words (free), at any depth."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if free:
+                yield str(key)
+            yield from _strings(inner, free or key in FREE_TEXT)
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            yield from _strings(inner, free)
+    elif isinstance(value, str) and free:
+        yield value
+
+
+@cache
+def events() -> tuple[tuple[str, Event], ...]:
+    """(game, event) of every post the templates test renders."""
+    from test_templates_one import EVENTS, _posted
+
+    found = [(e["game"], Event(e["kind"], e["data"])) for e in json.loads(EVENTS.read_text(encoding="utf-8"))]
+    for path in sorted(data_dir("samples").glob("*.toml")):
+        scenario = load_scenario(path)
+        with _posted() as posted:
+            result = replay(scenario)
+            assert result.store is not None
+            for row in result.store.games():
+                rules = get_game(row.game)
+                tally = rules.tally(rules.from_json(row.state), scenario.config.start)
+                if tally is not None:
+                    found.append((row.game, tally))
+            result.close()
+        found += [(game, event) for _, _, _, game, event in posted]
+    return tuple(found)
+
+
+def said(renderer: Renderer, game: str, event: Event) -> list[str]:
+    """What a person reads of an event: each message's text and subject, and the flag a refusal or a
+    moderation event raises for the host."""
+    out = []
+    for message in renderer.render(event, key="k", threads=_Threads(), at=AT, game=game):
+        out += [message.text, message.subject]
+    if event.kind in ("rejected", "moderation"):
+        out.append(renderer.flag_reason(event))
+    return out
+
+
+def id_words(text: str, allowed: set[str]) -> list[str]:
+    """ASCII words of a Russian text that are neither allowed (names, players' words) nor proper."""
+    return [w for w in ASCII_WORD.findall(text) if w not in allowed and w not in PROPER]
+
+
+def _allowed(event: Event) -> set[str]:
+    return {w for s in _strings(event.data) for w in re.findall(r"[A-Za-z][A-Za-z_']*", s)}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_renders_without_an_internal_id_or_a_plural_in_brackets(lang: str) -> None:
+    renderer = Renderer("markdown", lang)
+    problems: dict[tuple[str, str], set[str]] = {}
+    for game, event in events():
+        texts = said(renderer, game, event)
+        for text in texts:
+            found = set(re.findall(r"\w\((?:s|es|а|ов|и|ы)\)", text))
+            if lang == "ru":
+                found |= set(id_words(text, _allowed(event)))
+            if found:
+                problems.setdefault((game, event.kind), set()).update(found)
+    assert {key: sorted(words) for key, words in problems.items()} == {}
+
+
+def test_the_checks_catch_an_id_and_a_plural_in_brackets() -> None:
+    """The checks above are not blind: an action id, an English fallback and "(s)" are caught, a player's
+    Latin name is not."""
+    event = Event("rejected", {"author": "Alice", "pm_to": "Alice", "subject": "refused", "code": "wrong_role",
+                               "reason": "your role cannot do 'heal'", "params": {"verb": "heal"}})
+    russian = " ".join(said(Renderer("markdown", "ru"), "mafia", event))
+    assert id_words(russian, _allowed(event)) == [] and "лечение" in russian
+    broken = Renderer("markdown", "ru", overrides={"refuse_wrong_role": "нельзя {verb}", "action_heal": "heal"})
+    assert set(id_words(" ".join(said(broken, "mafia", event)), _allowed(event))) == {"heal"}
+    unknown = Event("rejected", {**event.data, "code": "no_such_code"})
+    assert "role" in id_words(" ".join(said(Renderer("markdown", "ru"), "mafia", unknown)), _allowed(unknown))
+    assert re.findall(r"\w\((?:s|es)\)", "3 Character(s)") == ["r(s)"]
+
+
+def test_every_phrase_is_in_both_languages() -> None:
+    english, russian = set(phrases("en")), set(phrases("ru"))
+    assert sorted(english - russian) == [] and sorted(russian - english) == []
+
+
+def test_every_phrase_a_template_names_exists() -> None:
+    named = set()
+    for path in TEMPLATES.rglob("*.j2"):
+        named |= set(re.findall(r"\bt\.([a-z_0-9]+)", path.read_text(encoding="utf-8")))
+        named |= set(re.findall(r"\bt\[\"([a-z_0-9]+)\"\]", path.read_text(encoding="utf-8")))
+    named -= {"get", "format"}
+    for lang in LANGS:
+        assert sorted(named - set(phrases(lang))) == [], lang
+
+
+def test_every_code_and_subject_the_games_send_has_a_phrase() -> None:
+    """A refusal's code, a moderation flag's code, a vote error's code and a PM's subject each name a phrase
+    in both languages: nothing falls back to an English reason or an internal key."""
+    missing: set[str] = set()
+    for _, event in events():
+        data = event.data
+        wanted = []
+        if data.get("pm_to"):
+            wanted.append(f"subject_{data.get('subject', '')}")
+        if event.kind == "rejected" and data.get("code"):
+            wanted.append(f"refuse_{data['code']}")
+        if event.kind == "moderation":
+            wanted.append(f"flag_{data['code']}")
+        view = data.get("view") if isinstance(data.get("view"), dict) else data
+        wanted += [f"error_{error['code']}" for error in view.get("errors") or () if error.get("code")]
+        for lang in LANGS:
+            missing |= {f"{lang}: {key}" for key in wanted if key not in phrases(lang)}
+    assert sorted(missing) == []
+
+
+@pytest.mark.parametrize(("lang", "count", "word"), [
+    ("ru", 1, "персонаж"), ("ru", 3, "персонажа"), ("ru", 5, "персонажей"), ("ru", 11, "персонажей"),
+    ("ru", 21, "персонаж"), ("ru", 22, "персонажа"), ("en", 1, "Character"), ("en", 3, "Characters"),
+])
+def test_counts_agree_with_their_word_by_the_languages_rules(lang: str, count: int, word: str) -> None:
+    renderer = Renderer("markdown", lang)
+    line = renderer.phrases["nm_confessing"].format(count=renderer.count(count))
+    assert re.search(rf"\b{count} {word}(?!\w)", line), line
+
+
+def test_a_russian_refusal_names_the_action_and_the_phase_in_russian() -> None:
+    renderer = Renderer("markdown", "ru")
+    wrong = Event("rejected", {"author": "Вера", "pm_to": "Вера", "subject": "refused", "code": "wrong_role",
+                               "reason": "", "params": {"verb": "heal"}})
+    assert renderer.text(wrong) == "Не принято: у вашей роли нет действия «лечение»\n"
+    early = Event("rejected", {"author": "Вера", "pm_to": "Вера", "subject": "refused", "code": "not_night",
+                               "reason": "", "params": {"phase": "signup"}})
+    assert renderer.text(early) == "Не принято: НД принимаются только ночью, сейчас запись\n"
+    out = renderer.render(early, key="k", threads={}, at=AT)
+    assert out[0].subject == "Не принято"
+    ballot = Event("rejected", {"author": "Вера", "pm_to": "Вера", "subject": "refused", "code": "bp_count",
+                                "reason": "", "params": {"want": "losers"}})
+    assert "одного или двух игроков проигравших сторон" in renderer.text(ballot)
+
+
+def test_a_flag_for_the_host_is_in_the_games_language() -> None:
+    event = Event("moderation", {"author": "Вера", "code": "dead_post", "reason": "Вера is dead and posted",
+                                 "params": {"author": "Вера"}})
+    assert Renderer("markdown", "ru").flag_reason(event) == "Вера выбыла, но написала в игровой теме"
+    assert Renderer("markdown", "en").flag_reason(event) == "Вера is dead and posted in the game thread"
