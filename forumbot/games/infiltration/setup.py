@@ -13,6 +13,7 @@ import hashlib
 import random
 import re
 from collections import Counter
+from typing import Any
 
 from forumbot.games.infiltration.board import COLUMNS, half_rows, half_squares
 from forumbot.games.infiltration.pieces import COUNTS, KINDS, NAMES, Piece
@@ -115,17 +116,26 @@ def too_many(rows: dict[int, tuple[str, ...]]) -> str | None:
     return "too many pieces: " + ", ".join(over) if over else None
 
 
-def missing(rows: dict[int, tuple[str, ...]], seat: int = 0) -> list[str]:
-    """What a draft still lacks, in words ("row 6", "1 Thug", "5 blanks (4 needed)")."""
+def lacking(rows: dict[int, tuple[str, ...]], seat: int = 0) -> list[dict[str, Any]]:
+    """What a draft still lacks, each as a code (phrase inf_lack_<code>) with its params: a row not sent,
+    pieces of a kind not placed, the wrong number of blanks."""
     have = counts(rows)
-    out = [f"row {half_rows(seat)[i]}" for i in range(3) if i not in rows]
-    out += [f"{COUNTS[k] - have[k]} {NAMES[k]}{'s' if COUNTS[k] - have[k] > 1 else ''}"
+    out: list[dict[str, Any]] = [{"code": "row", "params": {"row": half_rows(seat)[i]}}
+                                 for i in range(3) if i not in rows]
+    out += [{"code": "piece", "params": {"count": COUNTS[k] - have[k], "piece": k}}
             for k in KINDS if have[k] < COUNTS[k]]
     if len(rows) == 3:
         blanks = sum(cell == "." for row in rows.values() for cell in row)
         if blanks != 4:
-            out.append(f"{blanks} blanks (4 needed)")
+            out.append({"code": "blanks", "params": {"count": blanks}})
     return out
+
+
+def missing(rows: dict[int, tuple[str, ...]], seat: int = 0) -> list[str]:
+    """What a draft still lacks, in English words ("row 6", "1 Thug", "5 blanks (4 needed)")."""
+    english = {"row": "row {row}", "blanks": "{count} blanks (4 needed)"}
+    return [f"{p['count']} {NAMES[p['piece']]}{'s' if p['count'] > 1 else ''}" if item["code"] == "piece"
+            else english[item["code"]].format(**p) for item in lacking(rows, seat) for p in (item["params"],)]
 
 
 def complete(rows: dict[int, tuple[str, ...]]) -> bool:
