@@ -207,7 +207,7 @@ def test_host_commands_as_buttons_go_through_the_host_layer(bed):
     bed.step(4)
     assert bed.runner.state(bed.run).phase_ends == at(36)
     assert any("extended by 12 h" in p["body"] for p in bed.forum.thread_posts("g/game"))
-    assert any("not night1" in p["body"] for p in bed.forum.pms_to("Host"))
+    assert any("not Night 1" in p["body"] for p in bed.forum.pms_to("Host"))
     assert "End day1 now" in page(client).get_text()
     post(client, "/console/g/g/vote", player="Dave", target="Eve", reason="voted by mail")
     bed.step(5)
