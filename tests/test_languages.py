@@ -39,10 +39,11 @@ FREE_TEXT = {"author", "name", "names", "player", "players", "target", "to", "vo
              "host", "forum", "forums", "ledger", "character", "characters", "label", "labels", "attacker",
              "attacks", "said", "quote", "post", "seed", "seed_hash", "missing_players", "note", "notes", "ranking",
              "rankings", "options", "choices", "default", "played", "voted", "order", "ballots", "owner", "places",
-             "named", "holders", "nominees", "picks"}
-# Words that are the same in every language: the bot's and the games' own names, markup and units.
-PROPER = {"forumbot", "Nisemonogatari", "CharA", "CharB", "CharC", "SHA", "UTC", "x", "M", "http", "https",
-          "local", "ID"}
+             "named", "holders", "nominees", "picks", "missing", "deaths", "counts", "ec", "ec_candidates",
+             "ec_voters", "role", "roles", "event", "events", "about", "turn", "awarded", "requester"}
+# Words that are the same in every language: the bot's and the games' own names, Infiltration's piece codes
+# as the board shows them, units.
+PROPER = {"forumbot", "Nisemonogatari", "CharA", "CharB", "CharC", "SHA", "UTC", "MT", "DT", "mt", "dt"}
 ASCII_WORD = re.compile(r"(?<![\w@#/.:=-])[A-Za-z][A-Za-z_']*[A-Za-z](?![\w/@-])")
 
 
@@ -105,7 +106,8 @@ def id_words(text: str, allowed: set[str]) -> list[str]:
 
 
 def _allowed(event: Event) -> set[str]:
-    return {w for s in _strings(event.data) for w in re.findall(r"[A-Za-z][A-Za-z_']*", s)}
+    """The ASCII words of the event's names and players' words, whole ("Ana's") and in pieces ("bob_sub")."""
+    return {w for s in _strings(event.data) for w in re.findall(r"[A-Za-z]+(?:'[A-Za-z]+)?|[A-Za-z]+", s)}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -69,7 +69,7 @@ def _notice(what: str, **fields: Any) -> Event:
 
 
 def _refuse(intent: Intent, reason: str, code: str, params: dict[str, Any] | None = None) -> Event:
-    return refusal(intent, reason, code=code, params=params, pm=True)
+    return refusal(intent, reason, code=code, params=params, pm=True, subject="host")
 
 
 def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_name: str | None,

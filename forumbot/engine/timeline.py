@@ -193,7 +193,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                            line=line, url=post.url)
             step.events.append((_to_account(refusal(asked, f"no command found; the host's commands are: "
                                                            f"{HOST_HELP}", code="host_not_understood",
-                                                    params={"commands": HOST_HELP}, pm=True), account),
+                                                    params={"commands": HOST_HELP}, pm=True, subject="host"),
+                                            account),
                                 post.platform_id))
             return
     elif seats is not None and not corrected:
@@ -208,7 +209,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
             code = "host_no_such_game" if intent.data["named"] else "host_which_game"
             if intent.kind == "which_game":
                 code = "no_such_game" if intent.data["named"] else "which_game"
-            happened = [refusal(intent, intent.data["reason"], code=code, pm=True,
+            happened = [refusal(intent, intent.data["reason"], code=code, pm=True, subject="refused",
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
