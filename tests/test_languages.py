@@ -204,3 +204,50 @@ def test_a_flag_for_the_host_is_in_the_games_language() -> None:
                                  "params": {"author": "Вера"}})
     assert Renderer("markdown", "ru").flag_reason(event) == "Вера выбыла, но написала в игровой теме"
     assert Renderer("markdown", "en").flag_reason(event) == "Вера is dead and posted in the game thread"
+
+
+# ---- the web forum and the host console ------------------------------------------------------------
+WEB_TEMPLATES = HERE.parent / "forumbot" / "web" / "templates"
+
+
+def test_every_word_of_the_web_pages_is_in_russian() -> None:
+    """Each text a web template looks up (w("...")) has its Russian, and a text with a count has the three
+    Russian forms."""
+    from forumbot.web.words import table
+
+    russian = table("ru")
+    asked = set()
+    for path in WEB_TEMPLATES.glob("*.html"):
+        asked |= set(re.findall(r"""\bw\((?:"([^"]+)"|'([^']+)')""", path.read_text(encoding="utf-8")))
+    texts = {a or b for a, b in asked}
+    assert texts and sorted(t for t in texts if t not in russian) == []
+    assert [t for t in texts if "/" in t and len(russian[t].split("/")) != 3] == []
+
+
+def test_a_russian_forum_and_a_russian_games_console_speak_russian(tmp_path: Path) -> None:
+    from forumbot.web.app import create_app
+    from forumbot.web.config import WebConfig, WebGame, WebSettings
+
+    game = WebGame("g", {"votes": "g/votes"}, "Host", ("Алиса", "Боб"), lang="ru")
+    english = create_app(WebSettings(str(tmp_path / "en.db"), WebConfig(), games=(game,))).test_client()
+    russian = create_app(WebSettings(str(tmp_path / "ru.db"), WebConfig(lang="ru"), games=(game,))).test_client()
+    page = russian.get("/").get_data(as_text=True)
+    assert '<html lang="ru">' in page and "Игры" in page and "Войти" in page and "2 игрока" in page
+    assert not re.search(r">\s*(Games|Sign in|players)\b", page)
+    signin = russian.get("/signin").get_data(as_text=True)
+    assert "Пароль" in signin and "Password" not in signin
+    page = english.get("/").get_data(as_text=True)
+    assert '<html lang="en">' in page and "Games" in page and "2 players" in page
+
+
+def test_the_web_language_is_checked_in_the_bot_config(tmp_path: Path) -> None:
+    from forumbot.config.tomlfile import load_toml
+    from forumbot.errors import ConfigError
+    from forumbot.web.config import web_config
+
+    path = tmp_path / "bot.toml"
+    path.write_text('[web]\nlang = "ru"\n', encoding="utf-8")
+    assert web_config(load_toml(path), ["local"]).lang == "ru"
+    path.write_text('[web]\nlang = "de"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="lang must be one of en, ru"):
+        web_config(load_toml(path), ["local"])

@@ -314,7 +314,8 @@ class Renderer:
             if key in ("phase", "current", "named"):
                 return self.phase_name(value)
             if key == "end":     # the host's command ending a phase: "end day", "end phase signup"
-                return self.phrases.get(f"host_end_{value}") or f"{self.phrases.get('host_end_phase', 'end phase')} {value}"
+                found = self.phrases.get(f"host_end_{value}")
+                return found or f"{self.phrases.get('host_end_phase', 'end phase')} {value}"
         return self.count(value)
 
     def _result(self, line: Mapping[str, Any]) -> str:

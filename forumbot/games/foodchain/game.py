@@ -68,7 +68,8 @@ class FoodChainGame:
             found = selection(intent.line or str(intent.data.get("text", "")), intent.data.get("animal"))
             if not found:
                 raise Refused("name an animal (Predator, Prey, Scavenger or Hunter), a Main Habitat for a "
-                              "Predator or Prey, and a starting location (Forest, Field, River or Sky)", "fc_select_how")
+                              "Predator or Prey, and a starting location (Forest, Field, River or Sky)",
+                              "fc_select_how")
             pick = {**state.picks.get(author, {}), **found}
             if pick.get("animal") not in NEEDS_HABITAT:
                 pick.pop("main", None)

@@ -113,7 +113,7 @@ class MafiaGame:
             missing = [str(n) for n in range(1, slots + 1)
                        if not find_role(state.options.roles, str(table.get(str(n), "")))]
             if missing:
-                return (f"the host's role table has no role of the ruleset for these numbers: {', '.join(missing[:12])}, "
+                return (f"the host's role table has no role of the ruleset for numbers {', '.join(missing[:12])}, "
                         "so the game could not be dealt", 'fill [game.options] role_table = { "1" = "inspector", ... }')
             return None
         count = len(state.players)

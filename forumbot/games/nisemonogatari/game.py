@@ -200,7 +200,8 @@ def _order(state: NMState, author: str, char: str, text: str) -> NMState:
     if order.event is None:
         places = f" at the {order.location.title()}" if order.location else ""
         names = [e["name"] for e in state.chart["events"] if not order.location or e["location"] == order.location]
-        raise Refused(f"name the event{places}: " + ", ".join(names), "nm_which_event_at" if places else "nm_which_event",
+        raise Refused(f"name the event{places}: " + ", ".join(names),
+                      "nm_which_event_at" if places else "nm_which_event",
                       events=", ".join(names), location=order.location or "")
     event = events[order.event]
     if order.location and order.location != event["location"]:
