@@ -164,7 +164,7 @@ def test_every_code_and_subject_the_games_send_has_a_phrase() -> None:
         if data.get("pm_to"):
             wanted.append(f"subject_{data.get('subject', '')}")
         if event.kind == "rejected" and data.get("code"):
-            wanted.append(f"refuse_{data['code']}")
+            wanted.append(f"{'error' if data.get('vote') else 'refuse'}_{data['code']}")
         if event.kind == "moderation":
             wanted.append(f"flag_{data['code']}")
         view = data.get("view") if isinstance(data.get("view"), dict) else data
@@ -251,3 +251,20 @@ def test_the_web_language_is_checked_in_the_bot_config(tmp_path: Path) -> None:
     path.write_text('[web]\nlang = "de"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="lang must be one of en, ru"):
         web_config(load_toml(path), ["local"])
+
+
+def test_a_flag_of_the_reading_is_in_the_games_language() -> None:
+    """What the reader flags (a name that is no player, a vote-like line that is not counted) reaches the
+    host in the game's language."""
+    from forumbot.model import PlayerRef
+    from forumbot.text.grammar import load_grammar
+    from forumbot.text.names import Roster
+    from forumbot.text.parse import PostParser
+
+    roster = [PlayerRef("Анна Каренина"), PlayerRef("Борис Годунов"), PlayerRef("Вера Павлова")]
+    parser = PostParser(load_grammar("mafia", "ru"), Roster(roster, lang="ru"))
+    flags = [f for text in ("голосую против Зинаиды", "Голосую за Вотана?")
+             for f in parser.parse_text(text, "plain", author="Анна Каренина", post_id="p1").flags]
+    said = [Renderer("markdown", "ru").flag(f).reason for f in flags]
+    assert said == ["«Зинаиды» — нет такого игрока", "не засчитано: «Голосую за Вотана?» (это вопрос)"], said
+    assert Renderer("markdown", "en").flag(flags[0]).reason == "'Зинаиды' matches no player"

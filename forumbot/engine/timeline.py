@@ -202,7 +202,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         if picked is None:
             return   # a PM for another game: this game neither reads nor refuses it
         intents = picked
-    step.flags += parsed.flags
+    step.flags += [run.renderer.flag(f) for f in parsed.flags]
     for intent in intents:
         step.intents.append(intent)
         if intent.kind in ("host_which_game", "which_game"):

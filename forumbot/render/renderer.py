@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 import traceback
+from dataclasses import replace
 from collections.abc import Callable, Collection, Mapping
 from datetime import datetime
 from functools import lru_cache
@@ -16,7 +17,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
-from forumbot.model import Event, Outgoing, parse_time
+from forumbot.model import Event, Flag, Outgoing, parse_time
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -297,11 +298,20 @@ class Renderer:
         except (KeyError, IndexError, ValueError, AttributeError, jinja2.TemplateError):
             return str(error.get("reason", ""))
 
+    def flag(self, flag: Flag) -> Flag:
+        """A flag of the reading as the host reads it: its phrase (flag.code) in the game's language."""
+        if not flag.code:
+            return flag
+        said = self._reason({"code": flag.code, "params": dict(flag.params), "reason": flag.reason}, prefix="")
+        return replace(flag, reason=said)
+
     def flag_reason(self, event: Event) -> str:
         """What the host reads in a flag for a refusal ("rejected") or a moderation event: its phrase
         (refuse_<code>, flag_<code>) in the game's language, plain text; the English reason where there is
         none."""
-        return self._reason(event.data, "flag_" if event.kind == "moderation" else "refuse_")
+        if event.kind == "moderation":
+            return self._reason(event.data, "flag_")
+        return self._reason(event.data, "error_" if event.data.get("vote") else "refuse_")
 
     def _param(self, key: str, value: Any) -> Any:
         """A refusal's or error's parameter as its phrase shows it (not escaped): a name declinable, an id

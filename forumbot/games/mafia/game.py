@@ -407,7 +407,9 @@ def _refuse(state: MafiaState, intent: Intent, code: str, params: dict[str, Any]
         state = _note_error(state, intent, reason, code, params)   # shown in the next vote count
     # by night there is no vote count to show it in: a player is told by PM
     tell = not state.is_day and intent.author in state.players
-    return state, [refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")]
+    refused = refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")
+    refused.data["vote"] = True          # a vote's refusal is said by the error_<code> phrases
+    return state, [refused]
 
 
 def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, params: dict[str, Any]) -> MafiaState:
