@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from forumbot.errors import IllegalIntent
 from forumbot.model import Event, Intent, PlayerRef, format_time
 
 
@@ -26,7 +27,7 @@ class GameSetup:
     state: dict[str, Any] = field(default_factory=dict)    # more starting state, game-specific
 
 
-class Refused(Exception):
+class Refused(IllegalIntent):
     """Why a game does not take an intent: the English text (flags' fallback, logs), a `code` naming the
     phrase refuse_<code> in the post's language, and its `params`."""
 

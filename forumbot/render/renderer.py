@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import tomllib
 import traceback
-from dataclasses import replace
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -365,7 +365,7 @@ class Renderer:
 
     def subject(self, data: Mapping[str, Any]) -> str:
         """A private message's subject in the post's language: the event's "subject" names phrase
-        `subject_<subject>`, filled in from the event's numbers and texts ("night" → «Итоги Ночи 2»); a subject
+        `subject_<subject>`, filled in from the event's numbers and texts ("night" → «Ночь 2»); a subject
         with no phrase is shown as it is."""
         named = str(data.get("subject", ""))
         phrase = self.phrases.get(f"subject_{named}")
