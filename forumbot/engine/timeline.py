@@ -319,5 +319,7 @@ def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) ->
     if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
     where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
-    step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "
-                                  f"{where}", post_id=post.platform_id, author=post.author, at=post.created))
+    flag = Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in {where}",
+                post_id=post.platform_id, author=post.author, at=post.created, code="flag_vote_elsewhere",
+                params=(("thread", run.thread_name(post.thread)), ("threads", where)))
+    step.flags.append(run.renderer.flag(flag))
