@@ -236,6 +236,8 @@ def test_a_russian_forum_and_a_russian_games_console_speak_russian(tmp_path: Pat
     assert not re.search(r">\s*(Games|Sign in|players)\b", page)
     signin = russian.get("/signin").get_data(as_text=True)
     assert "Пароль" in signin and "Password" not in signin
+    missing = russian.get("/no/such/page")
+    assert missing.status_code == 404 and "Не найдено" in missing.get_data(as_text=True)
     page = english.get("/").get_data(as_text=True)
     assert '<html lang="en">' in page and "Games" in page and "2 players" in page
 
