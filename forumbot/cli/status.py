@@ -1,4 +1,4 @@
-"""`forumbot status`, `flags`, `tally` and `tournament`: what the store says about the running games."""
+"""`forumbot status`, `flags` and `tally`: what the store says about the running games."""
 
 from __future__ import annotations
 
@@ -190,36 +190,6 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
             event = Event("day_end", json.loads(ended[-1]["data"]))
         lang = row.setup.get("lang", "en") if isinstance(row.setup, dict) else "en"
         click.echo(Renderer(dialect, lang).text(event, row.game))
-        return 0
-
-    sys.exit(guard(run))
-
-
-@click.command()
-@click.argument("name", required=False)
-@click.option("--db", "db_path", default="forumbot.db", show_default=True, type=click.Path(dir_okay=False),
-              help="The store the bot writes.")
-@click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
-def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> None:
-    """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
-    from forumbot.games.tournament import standings_event
-    from forumbot.storage import Store
-
-    def run() -> int:
-        if not Path(db_path).exists():
-            raise ConfigError("no store here", path=db_path, fix="pass --db with the store the bot writes")
-        store = Store(db_path)
-        known = store.tournaments()
-        chosen = name or (known[0] if len(known) == 1 else None)
-        if chosen not in known:
-            raise ConfigError(f"no tournament {name or ''} in the store".replace("  ", " "), path=db_path,
-                              fix="name one of: " + (", ".join(known) or "none yet (no game has finished)"))
-        event = standings_event(str(chosen), store.ledger(str(chosen)))
-        if as_json:
-            click.echo(json.dumps(event.data, ensure_ascii=False, indent=2))
-        else:
-            click.echo(Renderer(dialect).text(event))
         return 0
 
     sys.exit(guard(run))

@@ -300,7 +300,10 @@ class Runner:
             if held is None:
                 continue
             reading = held[4] or self._reading(run, held[1], held[2])
-            for author in reading.authors:
+            # A game that is over keeps no player's seat (a tournament's players move on to its next game);
+            # its host still sends it commands.
+            authors = reading.extra if getattr(held[1], "phase", None) == "over" else reading.authors
+            for author in authors:
                 if author == "*":
                     taking.append(run.name)
                 elif not by_account.get(author) or by_account[author][-1] != run.name:
@@ -618,6 +621,20 @@ class Runner:
                                      expected_seq=seq, expected_version=version)
         self._wrote(run, version + 1, state, host, seq, outbox)
 
+    def announce(self, run: GameRun, events: list[Event], now: datetime) -> None:
+        """Post `events` in game `run`'s threads without applying anything to the game (a tournament's last
+        standings and its masks revealed, in its last game's thread), as a step of its own."""
+        self._fresh(run, self._announce_once, run, events, now)
+
+    def _announce_once(self, run: GameRun, events: list[Event], now: datetime) -> None:
+        state = self.state(run)
+        version, _, host, seq, _ = self._states[run.name]
+        outbox = self._render(run, state, events, seq, now, host)
+        seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+                                     events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
+                                     expected_seq=seq, expected_version=version)
+        self._wrote(run, version + 1, state, host, seq, outbox)
+
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
         the state held, read the game again and redo the work (a step never commits over a state it did not
@@ -757,8 +774,10 @@ class Runner:
         if not run.config.tournament or entries is None or run.name not in self._states:
             return
         found = entries(self.state(run, check=False))
-        if found:
-            self.store.record_ledger(run.config.tournament, run.name, found, now)
+        if found:   # (a change after a host's correction is logged as theirs: the last one who corrected the game)
+            done = [c for c in corrections.listing(self.store, run.name) if c.applied]
+            by = (done[-1].undone_by or done[-1].by) if done else ""
+            self.store.record_ledger(run.config.tournament, run.name, found, now, by=by)
 
     def recount(self, run: GameRun, now: datetime) -> Any:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
@@ -798,7 +817,7 @@ class Runner:
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before)
         why = corrections.changes_ended_phase(run.game, live, step.state)
-        if why:
+        if why and not corrections.mends_ended_round(self.store, ids):
             corrections.mark_applied(self.store, ids, now, refused=why)
             self.store.add_flags(run.name, [Flag(reason=f"a correction was not applied: {why}", at=now,
                                                  author=run.config.host or "")])

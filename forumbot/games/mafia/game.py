@@ -260,8 +260,13 @@ class MafiaGame:
     def ledger_entries(self, state: MafiaState) -> list[Entry]:
         """The warnings ledger for a tournament's table of forums' penalty points, one entry per violation, as
         they happen (the tournament records each once)."""
-        return [Entry(e["player"], reason=f"rule {e['rule']}", forum=e["forum"], penalty=ledger.points(e))
-                for e in state.ledger]
+        out = [Entry(e["player"], reason=f"rule {e['rule']}", forum=e["forum"], penalty=ledger.points(e),
+                     warning=1 if e["warning"] else 0) for e in state.ledger]
+        result = state.best.get("result") if state.best else None
+        if result:   # the best-player places, once the vote has closed (section 9)
+            out += [Entry(p["player"], reason="best player", forum=state.forums.get(p["player"], ""), place=place)
+                    for p, place in zip(result["places"], bestplayer.place_numbers(result["places"]), strict=True)]
+        return out
 
     def command_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose posts are read for commands (votes count only in the voting thread)."""
@@ -311,7 +316,7 @@ def _open_best(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
 
 
 # Commands of the warnings ledger, the masks and the best-player vote (the host's, and the ballots).
-OUTSIDE_KINDS = {"warn": ledger.warn, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
+OUTSIDE_KINDS = {"warn": ledger.warn, "penalty": ledger.penalty, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
                  "best_player_open": _open_best}
 
 

@@ -117,6 +117,9 @@ class MafiaOptions:
     best_player_start: str = "host"     # "host": the host's command opens it; "auto": at the game's end
     best_player_hours: float = 168.0    # one week
     best_player_negative: str = "zero"  # a total after deductions below zero: shown as 0, or "allow"
+    # Votes each modkilled member costs every player of their forum (config/rulesets/bodysnatchers.toml says
+    # why 1: "не могут голосовать ..., поэтому ... ещё минус 1 голос"; 2 reads it as on top of a non-voter's).
+    best_player_modkill_votes: int = 1
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
