@@ -125,13 +125,15 @@ def _phase(row: GameRow) -> str:
     return str(get_game(row.game).summary(get_game(row.game).from_json(row.state)).get("phase", ""))
 
 
-def _left(deadline: datetime | None, now: datetime) -> str:
+def _left(deadline: datetime | None, now: datetime) -> dict[str, int] | None:
+    """The time to the deadline in days, hours and minutes (the page writes them in its language); None
+    without a deadline, {} when it is due."""
     if deadline is None:
-        return ""
+        return None
     seconds = int((deadline - now).total_seconds())
     if seconds <= 0:
-        return "due now"
-    return f"{seconds // 86400}d {seconds % 86400 // 3600}h {seconds % 3600 // 60}m".removeprefix("0d ")
+        return {}
+    return {"d": seconds // 86400, "h": seconds % 86400 // 3600, "m": seconds % 3600 // 60}
 
 
 @bp.get("/g/<name>")

@@ -115,7 +115,7 @@ class MafiaGame:
             missing = [str(n) for n in range(1, slots + 1)
                        if not find_role(state.options.roles, str(table.get(str(n), "")))]
             if missing:
-                return (f"the host's role table has no role of the ruleset for number(s) {', '.join(missing[:12])}, "
+                return (f"the host's role table has no role of the ruleset for numbers {', '.join(missing[:12])}, "
                         "so the game could not be dealt", 'fill [game.options] role_table = { "1" = "inspector", ... }')
             return None
         if state.options.tie == "host" and not state.host:
@@ -410,7 +410,7 @@ REFUSALS = {
     "no_tie": "there is no tie to break",
     "not_tied": "{target} is not one of the tied players",
     "host_only": "only the host can do that",
-    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; the player(s) with the most votes hang at the deadline",
+    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; whoever has the most votes at the deadline hangs",
 }
 
 
@@ -565,7 +565,9 @@ def _refuse(state: MafiaState, intent: Intent, code: str, params: dict[str, Any]
         state = _note_error(state, intent, reason, code, params)   # shown in the next vote count
     # by night there is no vote count to show it in: a player is told by PM
     tell = not state.is_day and intent.author in state.players
-    return state, [refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")]
+    refused = refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")
+    refused.data["vote"] = True          # a vote's refusal is said by the error_<code> phrases
+    return state, [refused]
 
 
 def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, params: dict[str, Any]) -> MafiaState:
