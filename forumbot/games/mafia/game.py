@@ -503,7 +503,7 @@ def _tie_break(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
     if not state.host or intent.author != state.host:
         return state, [refusal(intent, REFUSALS["host_only"], code="host_only", pm=True)]
     if not state.tie:
-        return state, [refusal(intent, REFUSALS["no_tie"], code="no_tie", pm=True)]
+        return state, [refusal(intent, REFUSALS["no_tie"], code="no_tie", pm=True, subject="refused")]
     target = intent.data.get("target")
     if intent.data.get("nobody") or target == NO_LYNCH:
         chosen: tuple[str, ...] = ()
@@ -511,7 +511,8 @@ def _tie_break(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
         chosen = (str(target),)
     else:
         params = {"target": str(target or "")}
-        return state, [refusal(intent, REFUSALS["not_tied"].format(**params), code="not_tied", params=params, pm=True)]
+        return state, [refusal(intent, REFUSALS["not_tied"].format(**params), code="not_tied", params=params,
+                                       pm=True, subject="refused")]
     return _end_day(state, max(intent.at or state.phase_ends, state.phase_ends), "deadline", chosen=chosen)
 
 
@@ -668,7 +669,7 @@ def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...
     if tied:
         broken = _break_tie(state, tied)
         if broken is None:
-            ask = Event("tie_pending", {"pm_to": state.host, "subject": f"day {state.number}", "day": state.number,
+            ask = Event("tie_pending", {"pm_to": state.host, "subject": "day", "day": state.number,
                                         "tied": list(tied), "view": final_view}) if state.host else None
             return state.with_(tie=tied), [ask] if ask else []
         hanged = broken
