@@ -26,6 +26,11 @@ The resolution chain, tried in this order; the first stage that finds anything d
 
 A leading `u/`, `/u/` or `@` (Reddit and forum mentions) is skipped: "u/bob" is "bob".
 
+Stretched names: when the text as typed names nobody (or only a fuzzy match), it is read again with every
+run of three or more of one letter squeezed to one ("MAAAAARLOOOOO" → "MARLO", «Мааарло»), then without a
+sung lead-in of one repeated syllable before a whole name ("lalalaMARLO" → "MARLO"); a stage that is not
+fuzzy then decides. Two players still fitting is ambiguous, as always.
+
 Within a stage the longest leading run of words is tried first, so the words after the name are left in
 `Resolution.rest` ("Alice because she lied" → Alice, rest "because she lied"). Stages 1–3 all name a
 whole player and are tried together, longest run first: "Том Хэнкса" (a run of 2, inflection) beats a
@@ -114,6 +119,8 @@ _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
 STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy")
 _MENTION = re.compile(r"\s*(?:/?u/|@)(?=\w)", re.IGNORECASE)
+_STRETCHED = re.compile(r"([^\W\d_])\1{2,}", re.IGNORECASE)    # three or more of one letter
+_SUNG = re.compile(r"\s*(?:/?u/|@)?([^\W\d_]{1,3}?)\1+(?=[^\W\d_]{3})", re.IGNORECASE)   # "lalala" before a name
 LONG_HANDLE = 8                 # a one-word handle this long also offers its first 4-7 letters to fuzzy
 
 
@@ -443,6 +450,23 @@ class Roster:
         """The player named at the START of `text`; words after the name are returned in `rest`.
 
         Never raises: whatever the text, the answer is a Resolution."""
+        found = self._resolve(text)
+        if found.method not in ("fuzzy", "unknown"):
+            return found
+        squeezed = _STRETCHED.sub(r"\1", text)
+        if squeezed != text:                                   # "MAAAAARLOOOOO"
+            again = self._resolve(squeezed)
+            if again.ok and again.method != "fuzzy":
+                return again
+            text = squeezed
+        sung = _SUNG.match(text)
+        if sung is not None:                                   # "lalalaMARLO"
+            again = self._resolve(text[sung.end():])
+            if again.ok and again.method in ("exact", "alias", "inflection", "partial"):
+                return again
+        return found
+
+    def _resolve(self, text: str) -> Resolution:
         text = unicodedata.normalize("NFC", text)
         mention = _MENTION.match(text)
         if mention is not None:
