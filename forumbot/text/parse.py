@@ -348,6 +348,11 @@ class PostParser:
                 data[name] = resolution.name
                 if resolution.method != "exact":
                     data.setdefault("matched", {})[name] = f"{resolution.matched} ({resolution.method})"
+                if resolution.method == "taught":      # a nickname only the thread vouches for: "check"
+                    data["check"] = True
+                    flags.append(Flag(reason=f"check: '{resolution.matched}' read as {resolution.name}, a nickname "
+                                             "the thread uses (confirm it in the console)", post_id=source.post_id,
+                                      author=source.author, at=source.at, line=line))
                 continue
             if kind == "vote" and self._host is not None and self._host.resolve(raw).ok:
                 kind = "unvote"
