@@ -18,13 +18,13 @@ The resolution chain, tried in this order; the first stage that finds anything d
 6. shapes      how players shorten a handle (forumbot/text/shapes.py), in this order: initials "LUV" →
                Lil Uzi Vert, a piece inside "Kitty" → DeathRowKitty, the handle less its digits at the
                start of the word "darkshadownumbers" → Darkshadow64540, letters in order "FLP" → fatlikepig
-7. taught      a nickname the game's thread uses for one player and the host has not confirmed
-               (forumbot/text/nicknames.py; Roster.teach): "Kes" → BlueKestrel, read as a "check"
-8. fuzzy       a typo (rapidfuzz ratio; one slip, a swap of two neighbouring letters or, from 5 letters, a
+7. fuzzy       a typo (rapidfuzz ratio; one slip, a swap of two neighbouring letters or, from 5 letters, a
                key next to the right one on a QWERTY/ЙЦУКЕН keyboard, costs nothing; a long handle's first
                4-7 letters are choices too), accepted only when the best player scores
                ≥ `fuzzy_cutoff` and leads every other player by ≥ `fuzzy_margin`: "Aliec" → Alice,
                "Хэнкз" → Том Хэнкс, "Drackd" → Drakced, "Aaron" → aronagrundy
+8. taught      where fuzzy finds no one player: a nickname the game's thread uses for one player and the
+               host has not confirmed (forumbot/text/nicknames.py; Roster.teach), read as a "check"
 
 A leading `u/`, `/u/` or `@` (Reddit and forum mentions) is skipped: "u/bob" is "bob".
 
@@ -119,8 +119,8 @@ _LOOSE = str.maketrans({"э": "е", "'": None, "’": None, ".": None, "-": None
 _BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a name
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
-STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "taught",
-          "fuzzy")
+STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy",
+          "taught")
 _MENTION = re.compile(r"\s*(?:/?u/|@)(?=\w)", re.IGNORECASE)
 _STRETCHED = re.compile(r"([^\W\d_])\1{2,}", re.IGNORECASE)    # three or more of one letter
 _SUNG = re.compile(r"\s*(?:/?u/|@)?([^\W\d_]{1,3}?)\1+(?=[^\W\d_]{3})", re.IGNORECASE)   # "lalala" before a name
@@ -482,17 +482,23 @@ class Roster:
                 or self._partial_name(text, words)        # 4. partial
                 or self._prefix_name(text, words)         # 5. prefix
                 or self._shape_name(text, words)          # 6. initials, inside, stem, letters
-                or self._taught_name(text, words)         # 7. a nickname the thread uses
-                or self._fuzzy_name(text, words))         # 8. fuzzy, else unknown with the closest names
+                or self._fuzzy_or_taught(text, words))    # 7. fuzzy, 8. a nickname the thread uses
+
+    def _fuzzy_or_taught(self, text: str, words: list[_Word]) -> Resolution:
+        found = self._fuzzy_name(text, words)
+        return found if found.ok else self._taught_name(text, words) or found
 
     def teach(self, taught: dict[str, str]) -> None:
         """Nicknames the game's thread uses and the host has not confirmed: folded word → player name. Read
-        only where no stage before fuzzy finds anyone; replaces what was taught before."""
+        only where no other stage finds one player; replaces what was taught before."""
         self._taught = {word: self.names.index(name) for word, name in taught.items() if name in self.names}
 
     def suggest(self, word: str) -> tuple[str, ...]:
-        """The one player a word that names nobody comes close to ("did you mean X?"), or ()."""
+        """The one player a word that names nobody whole comes close to (a fuzzy match, or the only "did you
+        mean X?"), or ()."""
         found = self._resolve(word)
+        if found.method == "fuzzy" and found.name is not None:
+            return (found.name,)
         return found.candidates[:1] if found.method == "unknown" and len(found.candidates) == 1 else ()
 
     def names_whole(self) -> frozenset[str]:
