@@ -78,6 +78,7 @@ class NicknameBook:
             digits = tuple(NUMBER_WORDS.get(p, p) for p in parts)
             self._spellings.append((name, {parts, digits}))
         self._fits: dict[str, tuple[str, ...]] = {}
+        self._loose_fits: dict[str, tuple[str, ...]] = {}
 
     def read(self, taught: Taught, text: str, dialect: str = "plain") -> Taught:
         """What `taught` becomes after one more post (a new dict when it changes; quotes are left out)."""
@@ -91,7 +92,12 @@ class NicknameBook:
                 sentence_start = bool(_SENTENCE_END.search(line[:match.end() + 1]))
                 if not (lower or like) or key in JARGON or key in self._whole or len(key) > 12:
                     continue
-                fits = self.fits(key)
+                if like:
+                    fits = self.fits(key)
+                elif key in out:
+                    fits = (out[key][1],)
+                else:
+                    fits = self._loose(key)       # (no "did you mean" for every lower-case word: too dear)
                 if len(fits) != 1:
                     continue
                 if out is taught:
@@ -111,11 +117,17 @@ class NicknameBook:
     def fits(self, key: str) -> tuple[str, ...]:
         """The players a folded word could shorten."""
         if key not in self._fits:
-            fits = tuple(name for name, spellings in self._spellings if any(_fits(key, parts) for parts in spellings))
+            fits = self._loose(key)
             if not fits and self._suggest is not None and len(key) >= 3:
                 fits = self._suggest(key)
             self._fits[key] = fits
         return self._fits[key]
+
+    def _loose(self, key: str) -> tuple[str, ...]:
+        if key not in self._loose_fits:
+            self._loose_fits[key] = tuple(name for name, spellings in self._spellings
+                                          if any(_fits(key, parts) for parts in spellings))
+        return self._loose_fits[key]
 
     @staticmethod
     def _name_like(word: str, sentence_start: bool) -> bool:
@@ -139,6 +151,8 @@ def _fits(key: str, parts: tuple[str, ...]) -> bool:
     squashed = "".join(parts)
     if not squashed or key == squashed:
         return False
+    if key[0] != squashed[0]:                   # neither initials nor letters from the start
+        return len(key) >= 3 and key in squashed
     if len(parts) > 1 and _initials(key, parts):
         return True
     if len(key) >= 3 and key in squashed:
