@@ -207,6 +207,7 @@ PLANS = [
     ("I'm going to vote Bob when he claims", "natural"),
     ("Голосую против Хэнкса завтра", "commands"),
     ("Против Стрип, наверное", "commands"),
+    ("vote Alice maybe", "commands"),
     ("Собираюсь голосовать против Хэнкса", "natural"),
     ("Завтра буду голосовать против Питта", "natural"),
 ]
@@ -215,6 +216,11 @@ PLANS = [
 @pytest.mark.parametrize("text,reading", PLANS, ids=[f"{c[1]}: {c[0][:40]}" for c in PLANS])
 def test_a_statement_of_intent_is_not_a_vote_in_any_mode(en, ru, text, reading):
     assert read(in_its_language(en, ru, text), text, "bbcode", reading=reading) == []
+
+
+@pytest.mark.parametrize("text,target", [("vote Alice, probably scum", "Alice"), ("Против Стрип, наверное мафия", "Мэрил Стрип")])
+def test_a_doubt_followed_by_more_words_is_a_comment_on_a_vote(en, ru, text, target):
+    assert read(in_its_language(en, ru, text), text, "markdown") == [("vote", target)]
 
 
 def test_a_plan_said_as_a_command_reaches_the_host_as_not_counted(en):

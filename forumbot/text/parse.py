@@ -28,6 +28,7 @@ from forumbot.text.reading import (
     CONDITIONS,
     DECORATION,
     DETERMINERS,
+    DOUBT,
     LATER,
     NOT_NOW,
     PLEAS,
@@ -397,7 +398,7 @@ class PostParser:
         if resolution.ok:
             rest = resolution.rest
             after = words_until_break(rest, 0, len(rest))
-            if not LATER.isdisjoint(after):
+            if not LATER.isdisjoint(after) or (after and DOUBT.issuperset(after)):
                 raise _Chat(PLAN)                                   # "vote Alice tomorrow maybe"
             if mode != "bold" and not CONDITIONS.isdisjoint(after):
                 raise _Chat("a condition follows")

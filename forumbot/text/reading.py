@@ -22,8 +22,8 @@ tags are never chat):
 * `natural` only: a command inside a sentence after a negation, a condition, a modal or future word, or
   right after a possessive/article ("I won't vote Bob", "if we vote Bob", "his vote on Bob") is chat; a
   plain statement counts ("so I vote Alice", "I think I'll finally vote Bob");
-* in every mode, a plan is not a vote: a name followed by a word of time to come or of doubt ("I'm voting
-  for Alice tomorrow maybe", «против Хэнкса завтра»);
+* in every mode, a plan is not a vote: a name followed by a word of time to come ("I'm voting for Alice
+  tomorrow maybe", «против Хэнкса завтра»), or by nothing but a word of doubt ("vote Alice maybe");
 * in bold text or a vote tag, a plea about oneself is not a vote ("LYNCH ME PLZ!!!"), a target that says
   "not" is no name ("[vote]Not Scum[/vote]"), and words that restate a vote ("Vote stands.") change nothing.
 
@@ -76,11 +76,14 @@ wouldnt couldnt shouldnt didnt doesnt isnt
 will shall gonna going plan planning intend tomorrow later
 собираюсь собираемся буду будем планирую завтра позже потом
 """.split())
-# After a name, in every mode: a plan or a doubt, not a vote ("vote Alice tomorrow maybe").
+# After a name, in every mode: a plan, not a vote ("vote Alice tomorrow", «против Хэнкса завтра»)...
 LATER = frozenset("""
-tomorrow later maybe perhaps eventually soon probably possibly tonight someday
-завтра позже попозже потом может наверное возможно вероятно скоро
+tomorrow later eventually soon tonight someday
+завтра позже попозже потом скоро
 """.split())
+# ... and a doubt when it is all that follows the name ("vote Alice maybe", «против Стрип, наверное»; but
+# "vote Alice, probably scum" is a vote).
+DOUBT = frozenset("maybe perhaps probably possibly может наверное возможно вероятно".split())
 # After "me" in bold text or a vote tag: a plea to the others, not a self-vote ("LYNCH ME PLZ!!!").
 PLEAS = frozenset("plz pls please already now guys пожалуйста плиз плз уже".split())
 # What may decorate the start of a command ("***vote: X***", "[VOTE: X]", "\"vote X\"", "~~>vote X").
