@@ -47,7 +47,8 @@ TAUGHT = [
     (["BlueKestrel", "BigKahuna"], ["I think BK is scummy.", "Yes BK is."], {}),       # two fits: none
     (EN, ['[quote="Kit"]BK is scum. BK![/quote] ok'], {}),                              # quoted words
     (["Том Хэнкс", "Мэрил Стрип"], ["Думаю, ТХ мафия.", "Согласен, ТХ врёт."], {"ТХ": "Том Хэнкс"}),
-    (["Том Хэнкс", "Мэрил Стрип"], ["По-моему Стрипуха мирная.", "А вот Стрипуха молчит."], {"Стрипуха": "Мэрил Стрип"}),
+    (["Том Хэнкс", "Мэрил Стрип"], ["По-моему Стрипуха мирная.", "А вот Стрипуха молчит."],
+     {"Стрипуха": "Мэрил Стрип"}),
 ]
 
 
@@ -108,7 +109,10 @@ def test_the_console_offers_a_nickname_and_a_confirmed_one_is_read_from_then_on(
     assert any(f["reason"].startswith("check: 'Kestrelle'") for f in runner.store.flags("g"))
 
     client = app.test_client()
-    token = lambda url: re.search(r'name="csrf" value="([^"]+)"', client.get(url).get_data(as_text=True)).group(1)
+
+    def token(url: str) -> str:
+        return re.search(r'name="csrf" value="([^"]+)"', client.get(url).get_data(as_text=True)).group(1)
+
     client.post("/console/signin", data={"name": "Host", "password": "pw-host-1", "csrf": token("/console/signin")})
     soup = BeautifulSoup(client.get("/console/g/g").get_data(as_text=True), "html.parser")
     offered = soup.select_one("#nicknames").get_text(" ", strip=True)

@@ -218,7 +218,8 @@ def test_a_statement_of_intent_is_not_a_vote_in_any_mode(en, ru, text, reading):
     assert read(in_its_language(en, ru, text), text, "bbcode", reading=reading) == []
 
 
-@pytest.mark.parametrize("text,target", [("vote Alice, probably scum", "Alice"), ("Против Стрип, наверное мафия", "Мэрил Стрип")])
+@pytest.mark.parametrize("text,target", [("vote Alice, probably scum", "Alice"),
+                                         ("Против Стрип, наверное мафия", "Мэрил Стрип")])
 def test_a_doubt_followed_by_more_words_is_a_comment_on_a_vote(en, ru, text, target):
     assert read(in_its_language(en, ru, text), text, "markdown") == [("vote", target)]
 

@@ -206,7 +206,8 @@ class PostParser:
                 parsed.found += 1
                 self._consider(parsed, line, found, why, mode, span, source)
                 # "Unvote Vote Bob": a command without a target may be followed at once by another.
-                next_at = _CHAIN.match(text, found.end).end() if not found.slots else None
+                chained = _CHAIN.match(text, found.end) if not found.slots else None
+                next_at = chained.end() if chained is not None else None
 
     def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str,
                slots_first: bool) -> Match | None:
