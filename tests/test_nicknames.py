@@ -107,6 +107,9 @@ def test_the_console_offers_a_nickname_and_a_confirmed_one_is_read_from_then_on(
     runner.step(at(5))
     assert votes(run, runner) == {"BlueKestrel": ["Kit"]}
     assert any(f["reason"].startswith("check: 'Kestrelle'") for f in runner.store.flags("g"))
+    shown = run.game.tally(runner.state(run), at(5)).data["errors"]      # marked "check" in the count
+    assert [(e["author"], e["reason"]) for e in shown if "check" in e["reason"]] == \
+        [("Kit", "check: 'Kestrelle' read as BlueKestrel, a nickname the thread uses")]
 
     client = app.test_client()
 
