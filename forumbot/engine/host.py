@@ -38,12 +38,18 @@ class HostState:
     accounts: dict[str, str] = field(default_factory=dict)   # account → the player it plays
     retired: tuple[str, ...] = ()                            # accounts whose posts no longer count
     history: tuple[tuple[str, str, str], ...] = ()           # each replacement: (player, new account, time)
+    nicknames: tuple[tuple[str, str], ...] = ()              # (word, player) the host confirmed, in order
+    taught: dict[str, list[Any]] = field(default_factory=dict)   # what the thread teaches (text/nicknames.py)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
                                 "accounts": dict(self.accounts), "retired": list(self.retired)}
         if self.history:
             data["history"] = [list(entry) for entry in self.history]
+        if self.nicknames:
+            data["nicknames"] = [list(entry) for entry in self.nicknames]
+        if self.taught:
+            data["taught"] = {key: list(entry) for key, entry in self.taught.items()}
         return data
 
     @classmethod
@@ -51,7 +57,9 @@ class HostState:
         data = data or {}
         paused = data.get("paused_at")
         return cls(parse_time(paused) if paused else None, dict(data.get("accounts", {})),
-                   tuple(data.get("retired", ())), tuple(tuple(e) for e in data.get("history", ())))
+                   tuple(data.get("retired", ())), tuple(tuple(e) for e in data.get("history", ())),
+                   tuple((str(w), str(p)) for w, p in data.get("nicknames", ())),
+                   {str(k): list(v) for k, v in dict(data.get("taught", {})).items()})
 
     def player_of(self, account: str) -> str | None:
         """The player an account plays (itself when not replaced), or None for a retired account."""

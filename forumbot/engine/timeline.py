@@ -94,6 +94,11 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             continue
         if note is not None and not post.pm:
             _note(run, step, post, note)
+        if not post.pm and post.author != run.config.host:
+            # names are read with what the thread taught before this post; then it teaches too
+            taught = run.learn(step.host.taught, post.body, post.dialect)
+            if taught is not step.host.taught:
+                step.host = replace(step.host, taught=taught)
         if not post.pm and post.thread not in commands:
             _isolated(run, step, post, post.author, _outside, commands)
             continue
@@ -199,6 +204,11 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     if players is not None:     # (use_roster(None) leaves the roster as it is)
         run.use_roster(players)
     corrected = step.corrections.get(post.platform_id)
+    if corrected is not None and corrected.kind == "nickname":     # the host: read this word as that player
+        pair = (str(corrected.data.get("word", "")), str(corrected.data.get("player", "")))
+        if pair not in step.host.nicknames:
+            step.host = replace(step.host, nicknames=(*step.host.nicknames, pair))
+    run.use_nicknames(step.host.nicknames)
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
     if REREAD in post.platform_id:   # an edit read again: its votes say which post they replace

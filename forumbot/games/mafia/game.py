@@ -436,6 +436,10 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
                 events.append(Event("vote", {"voter": intent.author, "target": None}))
         return _maybe_end_early(state, intent.at or state.phase_started, events) if state.countdown else (state, events)
     final = bool(intent.data.get("final")) and _final_locks(state)
+    if intent.data.get("check"):   # a nickname only the thread vouches for: counted, and shown for a check
+        said = str(intent.data.get("matched", {}).get("target", target)).rsplit(" (", 1)[0]
+        state = _note_error(state, intent, f"check: '{said}' read as {target}, a nickname the thread uses",
+                            "vote_check", {"query": said, "name": target})
     state, changed = _cast(state, intent, target, final)
     if changed:
         events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
