@@ -75,6 +75,161 @@ def test_every_command_of_a_post_is_read_in_order(en, ru, text, dialect, expecte
     assert read(in_its_language(en, ru, text), text, dialect) == expected
 
 
+# ---- the kinds of writing a careful host reads (games nobody tuned to) -----------------------------------
+
+KINDS_ROSTER_EN = [PlayerRef(n) for n in ("Marlo", "Kit", "BlueKestrel", "TwoKingsOfSpades", "KineticEnergy")]
+KINDS_ROSTER_RU = [PlayerRef(n) for n in ("Марло", "Том Хэнкс", "Мэрил Стрип")]
+# (text, expected): every post read on a BBCode forum, where English Mafia reads `bold` and Russian `commands`
+KINDS_EN = [
+    # unvote and vote together in one bold span, any punctuation
+    ("[b]Unvote: Vote: Marlo[/b]", [("unvote", None), ("vote", "Marlo")]),
+    ("[b]Unvote.Vote: Marlo[/b]", [("unvote", None), ("vote", "Marlo")]),
+    ("[b]unvote; vote: Marlo[/b]", [("unvote", None), ("vote", "Marlo")]),
+    ("[b]UNVOTE VOTE: ML[/b]", [("unvote", None), ("vote", "Marlo")]),
+    ("[b]Unvote, vote Marlo[/b]", [("unvote", None), ("vote", "Marlo")]),
+    ("[b]Unvote - vote Kit[/b]", [("unvote", None), ("vote", "Kit")]),
+    # tags whose content is a command word, or empty; two tags on one line
+    ("[vote]Unvote[/vote]", [("unvote", None)]),
+    ("[vote]unvote[/vote]", [("unvote", None)]),
+    ("[unvote][/unvote]", [("unvote", None)]),
+    ("[unvote]Marlo[/unvote] then [vote]Kit[/vote]", [("unvote", None), ("vote", "Kit")]),
+    ("[unvote]Kit[/unvote] and [vote]Marlo[/vote]", [("unvote", None), ("vote", "Marlo")]),
+    # names stretched or sung for emphasis
+    ("[b]VOTE: MAAAAARLOOOOO[/b]", [("vote", "Marlo")]),
+    ("[b]vote: marlooooooo[/b]", [("vote", "Marlo")]),
+    ("[vote]lalalaMARLO[/vote]", [("vote", "Marlo")]),
+    ("[vote]Kiiiiit[/vote]", [("vote", "Kit")]),
+    # initials, number words, misspellings (two letters swapped and one dropped)
+    ("[vote]BK[/vote]", [("vote", "BlueKestrel")]),
+    ("[vote]2kings[/vote]", [("vote", "TwoKingsOfSpades")]),
+    ("[vote]2KoS[/vote]", [("vote", "TwoKingsOfSpades")]),
+    ("[vote]BlueKetsrl[/vote]", [("vote", "BlueKestrel")]),
+    ("[vote]KinetcEnegry[/vote]", [("vote", "KineticEnergy")]),
+    # decorated or doubled markup
+    ("[b][VOTE: Marlo][/b]", [("vote", "Marlo")]),
+    ("[b][color=red]v[/color][color=blue]o[/color][color=red]t[/color][color=blue]e[/color]: "
+     "[color=red]M[/color][color=blue]arlo[/color][/b]", [("vote", "Marlo")]),
+    ("[b]***vote:marlo***[/b]", [("vote", "Marlo")]),
+    ('[b]"vote: Kit"[/b]', [("vote", "Kit")]),
+    # a bold plea about oneself
+    ("[b]LYNCH ME PLZ!!![/b]", []),
+    ("[b]vote me please[/b]", []),
+    # a mistyped keyword or tag
+    ("[b]vot6e: Marlo[/b]", [("vote", "Marlo")]),
+    ("[/unvote][/unvote]", [("unvote", None)]),
+    # restating: no change
+    ("[b]Vote stands.[/b]", []),
+    ("[b]vote stays[/b]", []),
+    # a non-player or a joke target: not a vote (flagged; the earlier vote stands)
+    ("[vote]Marlo[/vote]\n[vote]Not Scum[/vote]", [("vote", "Marlo")]),
+    # a bold sentence that talks about voting
+    ('[b]"Don\'t vote until Kit is replaced"[/b]', []),
+    ("[b]We should all vote Kit today[/b]", []),
+]
+KINDS_RU = [
+    ("[b]анвот, голос: Марло[/b]", [("unvote", None), ("vote", "Марло")]),
+    ("Анвот. Голосую: Марло", [("unvote", None), ("vote", "Марло")]),
+    ("[vote]снимаю[/vote]", [("unvote", None)]),
+    ("[vote]Снимаю голос[/vote]", [("unvote", None)]),
+    ("[vote]Мааарлоооо[/vote]", [("vote", "Марло")]),
+    ("Голосую против ХЭЭЭНКСА", [("vote", "Том Хэнкс")]),
+    ("[vote]ТХ[/vote]", [("vote", "Том Хэнкс")]),
+    ("[b]***Голосую против Стрип***[/b]", [("vote", "Мэрил Стрип")]),
+    ("Голос в силе.", []),
+    ("[unvote]Марло[/unvote] и [vote]Хэнкс[/vote]", [("unvote", None), ("vote", "Том Хэнкс")]),
+]
+KINDS = KINDS_EN + KINDS_RU
+
+
+@pytest.fixture(scope="module")
+def kinds() -> tuple[PostParser, PostParser]:
+    return (PostParser(load_grammar("mafia", "en"), Roster(KINDS_ROSTER_EN), host="Moderator"),
+            PostParser(load_grammar("mafia", "ru"), Roster(KINDS_ROSTER_RU, lang="ru")))
+
+
+@pytest.mark.parametrize("text,expected", KINDS, ids=[c[0][:40] for c in KINDS])
+def test_the_kinds_of_writing_a_careful_host_reads(kinds, text, expected):
+    parser = in_its_language(*kinds, text)
+    parsed = parser.parse_text(text, "bbcode", author="Kit" if parser is kinds[0] else "Марло")
+    assert [(i.kind, i.data.get("target")) for i in parsed.intents if i.kind != "not_counted"] == expected
+
+
+def test_a_joke_target_is_flagged_and_the_earlier_vote_stands(kinds):
+    parsed = kinds[0].parse_text("[vote]Marlo[/vote]\n[vote]Not Scum[/vote]", "bbcode", author="Kit")
+    assert [i.kind for i in parsed.intents] == ["vote", "not_counted"]
+    assert "the target is not a name" in parsed.flags[0].reason
+
+
+def test_two_fits_are_a_flag_never_a_guess():
+    parser = PostParser(load_grammar("mafia", "en"), Roster([PlayerRef("BlueKestrel"), PlayerRef("BigKahuna")]))
+    parsed = parser.parse_text("[vote]BK[/vote]", "bbcode")
+    assert [(i.kind, i.data.get("target")) for i in parsed.intents] == [("vote", None)]
+    assert "'BK' matches BlueKestrel and BigKahuna" in parsed.flags[0].reason
+    ru = PostParser(load_grammar("mafia", "ru"), Roster([PlayerRef("Том Хэнкс"), PlayerRef("Тина Хэй")], lang="ru"))
+    assert ru.parse_text("[vote]ТХ[/vote]", "bbcode").intents[0].data["target"] is None
+
+
+def test_restating_and_pleas_raise_no_flag(kinds):
+    for text in ("[b]Vote stands.[/b]", "[b]LYNCH ME PLZ!!![/b]"):
+        assert kinds[0].parse_text(text, "bbcode", author="Kit").flags == []
+
+
+# ---- explicit commands count in every mode; a plan is not a vote ----------------------------------------
+
+EXPLICIT = [
+    ("en", "##vote Bob"), ("en", "## vote: Bob"), ("en", "[vote]Bob[/vote]"), ("en", "/vote Bob"),
+    ("ru", "[vote]Хэнкс[/vote]"), ("ru", "##vote Хэнкс"), ("ru", "/vote Хэнкс"),
+]
+
+
+@pytest.mark.parametrize("reading", ["commands", "bold", "natural"])
+@pytest.mark.parametrize("lang,text", EXPLICIT, ids=[c[1] for c in EXPLICIT])
+def test_explicit_commands_count_in_every_reading_mode(en, ru, lang, text, reading):
+    parser = en if lang == "en" else ru
+    expected = [("vote", "Bob" if lang == "en" else "Том Хэнкс")]
+    assert read(parser, f"I have thought about it.\n{text}", "bbcode", reading=reading) == expected
+
+
+@pytest.mark.parametrize("dialect", ["plain", "markdown", "bbcode", "html"])
+def test_a_russian_vote_with_a_colon_counts_on_every_forum(ru, dialect):
+    """«Голосую: X» is read in the Russian grammar's reading on every dialect (`commands`); a host who sets
+    `reading = "bold"` counts it in bold only, like any keyword."""
+    assert read(ru, "Подумал.\nГолосую: Хэнкс", dialect) == [("vote", "Том Хэнкс")]
+    assert read(ru, "Голос: Стрип", dialect, reading="natural") == [("vote", "Мэрил Стрип")]
+
+
+PLANS = [
+    ("I'm voting for Alice tomorrow maybe, we'll see.", "commands"),
+    ("I'm voting for Alice tomorrow maybe, we'll see.", "natural"),
+    ("[b]vote Alice tomorrow[/b]", "bold"),
+    ("Vote Bob later, probably", "commands"),
+    ("I will vote Alice", "natural"),
+    ("I'm going to vote Bob when he claims", "natural"),
+    ("Голосую против Хэнкса завтра", "commands"),
+    ("Против Стрип, наверное", "commands"),
+    ("vote Alice maybe", "commands"),
+    ("Собираюсь голосовать против Хэнкса", "natural"),
+    ("Завтра буду голосовать против Питта", "natural"),
+]
+
+
+@pytest.mark.parametrize("text,reading", PLANS, ids=[f"{c[1]}: {c[0][:40]}" for c in PLANS])
+def test_a_statement_of_intent_is_not_a_vote_in_any_mode(en, ru, text, reading):
+    assert read(in_its_language(en, ru, text), text, "bbcode", reading=reading) == []
+
+
+@pytest.mark.parametrize("text,target", [("vote Alice, probably scum", "Alice"),
+                                         ("Против Стрип, наверное мафия", "Мэрил Стрип")])
+def test_a_doubt_followed_by_more_words_is_a_comment_on_a_vote(en, ru, text, target):
+    assert read(in_its_language(en, ru, text), text, "markdown") == [("vote", target)]
+
+
+def test_a_plan_said_as_a_command_reaches_the_host_as_not_counted(en):
+    parsed = en.parse_text("I'm voting for Alice tomorrow maybe", "markdown", author="Bob")
+    assert [i.data.get("error_code") for i in parsed.intents] == ["not_counted_plan"]
+    assert "a plan, not a vote" in parsed.flags[0].reason
+
+
 # ---- the bold mode: bold text and vote tags anywhere; nothing else -------------------------------------
 
 BOLD = [

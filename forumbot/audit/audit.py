@@ -16,6 +16,7 @@ from typing import Any
 from forumbot.audit.hostcount import HostCount, read_count
 from forumbot.audit.roster import account_slots, build_roster, known_run, resolve
 from forumbot.config.game import GameConfig, load_ruleset
+from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of
 from forumbot.engine.timeline import play
 from forumbot.model import Intent, PlayerRef, Post, format_time
@@ -246,6 +247,7 @@ class Auditor:
         records: dict[str, _Record] = {}
         snapshots: list[tuple[Post, dict[str, list[str]]]] = []     # the day's votes after each post
         over = False
+        taught = HostState()
         dead = list(self.config.dead)            # the dead so far: left out when the next day starts
         for post in self.posts:
             from_host = post.author.lower() == host_key
@@ -271,8 +273,9 @@ class Auditor:
             slot = self.slots.get(post.author.lower())
             if slot is None or over:
                 continue                     # an outsider's post, or the night after a lynch
-            step = play(run, state, [replace(post, author=slot, thread=thread)], now=post.created, bot="\0")
-            state = step.state
+            step = play(run, state, [replace(post, author=slot, thread=thread)], now=post.created, bot="\0",
+                        host=taught)
+            state, taught = step.state, step.host    # (the host layer keeps what the thread teaches)
             said = [i for i in step.intents if i.kind in VOTE_KINDS or i.kind == "not_counted"]
             if said or step.flags:
                 record = records.setdefault(slot, _Record())

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from forumbot.audit.audit import Auditor
+from forumbot.audit.mistakes import mistakes_data
 from forumbot.audit.report import render_report
 from forumbot.audit.source import Thread, from_url
 from forumbot.errors import ConfigError
@@ -51,7 +52,7 @@ def audit_command(target: str, *, players: Sequence[PlayerRef] | None, mode: str
                       dead=thread.dead, day_starts=day_starts)
     result = auditor.audit()
     if as_json:
-        echo(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
+        echo(json.dumps({**result.to_json(), **mistakes_data(result)}, ensure_ascii=False, indent=1))
     else:
         echo(render_report(result, thread.dialect, language).rstrip("\n"))
     if not result.checks:

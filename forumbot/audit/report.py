@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from forumbot.audit.audit import AuditResult
+from forumbot.audit.mistakes import mistakes_data
 from forumbot.model import Event
 from forumbot.render import Renderer
 
@@ -15,7 +16,7 @@ def report_data(result: AuditResult) -> dict[str, Any]:
     for check in checks:
         check["post"] = check["post"] if check["url"] else f"{check['post']} ({check['at']})"
     return {"counts": data["counts"], "voters": sum(c.voters for c in result.checks),
-            "differences": data["differences"], "sure": data["sure"], "checks": checks}
+            "differences": data["differences"], "sure": data["sure"], "checks": checks, **mistakes_data(result)}
 
 
 def render_report(result: AuditResult, dialect: str, lang: str = "en") -> str:

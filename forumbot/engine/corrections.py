@@ -12,6 +12,8 @@ Kinds:
   reread_round the post (an order, a move, a ranking of any game) is read as the host's `text`, even in a
                round that has ended: the game's results are worked out again, and a tournament's ledger
                follows (forumbot/engine/tournament.py), its log naming the host
+  nickname     read `word` as `player` from then on (a nickname the thread uses, confirmed by the host), on
+               a post the console adds
 
 The first three change posts the game has already read: the runner then reads the game again from its
 first post (the state is a pure function of stored posts and corrections) and posts a vote count saying
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     from forumbot.storage import Store
     from forumbot.text.parse import PostParser
 
-KINDS = ("vote_for", "not_a_vote", "use_edited", "read_as", "manual_vote", "command", "reread_round")
+KINDS = ("vote_for", "not_a_vote", "use_edited", "read_as", "manual_vote", "command", "reread_round", "nickname")
 REREAD = ("vote_for", "not_a_vote", "use_edited", "read_as", "reread_round")   # kinds that change a post already read
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 NO_LYNCH = "no_lynch"
@@ -67,6 +69,7 @@ class Correction:
                 "read_as": f"read as “{self.data.get('text', '')}”",
                 "reread_round": f"read as {self.data.get('text', '')!r} in a round that has ended",
                 "manual_vote": f"a vote by {self.data.get('player')} for {shown}, entered by the host",
+                "nickname": f"'{self.data.get('word')}' read as {self.data.get('player')} from here on",
                 "command": f"the host's command {self.data.get('intent', '').removeprefix('host_')} "
                            f"{self.data.get('text', '')}".strip()}.get(self.kind, self.kind)
 
@@ -177,6 +180,8 @@ def intents_for(correction: Correction, post: Post, parser: PostParser) -> list[
     if correction.kind == "command":
         return [Intent(str(data["intent"]), dict(data.get("data", {})), post_id=post.platform_id,
                        author=post.author, at=post.created, line=line, url=post.url)]
+    if correction.kind == "nickname":
+        return []                  # the timeline reads names with it from here on (HostState.nicknames)
     if correction.kind in ("use_edited", "read_as", "reread_round"):
         return parser.parse(replace(post, body=str(data.get("text", post.body)))).intents
     return [i for i in parser.parse(post).intents if i.kind not in VOTE_KINDS]   # not_a_vote

@@ -4,7 +4,7 @@ its config (or from a lobby's record of a game it started)."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -16,8 +16,10 @@ from forumbot.games import Game, GameSetup, get_game
 from forumbot.model import PlayerRef, parse_time
 from forumbot.render import Renderer
 from forumbot.render.renderer import DIALECTS
+from forumbot.seating import name_key
 from forumbot.text.grammar import Grammar, grammar_path, load_grammar
 from forumbot.text.names import Roster
+from forumbot.text.nicknames import NicknameBook, Taught, taught_names
 from forumbot.text.parse import PostParser
 
 
@@ -76,6 +78,12 @@ class GameRun:
     thread_ids: dict[str, str] = field(default_factory=dict)   # ... unless the config names it here
     open_threads: bool = False       # threads not named are opened on the platform (forumbot/engine/threads.py)
     opened: datetime | None = field(default=None, compare=False, repr=False)   # PMs sent before are not its own
+    # Nicknames the host confirmed ((word, player), in order), and those the thread teaches, not confirmed
+    # (folded word → player; forumbot/text/nicknames.py): the host layer keeps both, the run reads with them.
+    nicknames: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+    taught: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    book: NicknameBook | None = field(default=None, compare=False, repr=False)
+    players_now: tuple[PlayerRef, ...] | None = field(default=None, compare=False, repr=False)   # use_roster's
 
     @classmethod
     def build(cls, config: GameConfig, dialect: str = "markdown", thread_prefix: str | None = None,
@@ -106,10 +114,34 @@ class GameRun:
         goes: Mafia's sign-ups); None leaves it all as it is. The parser is rebuilt only on a change."""
         if players is None or tuple(p.name for p in players) == self.parser.roster.names:
             return
-        # The same reading mode and host as the game was built with: only the roster is new.
-        self.parser = PostParser(self.parser.grammar, Roster(players, lang=self.config.lang),
-                                 self.config.reading, self.config.host)
+        self.players_now = players
+        self._read_with(players)
         self.renderer.genders.update({p.name: p.gender for p in players if p.gender})
+
+    def use_nicknames(self, nicknames: tuple[tuple[str, str], ...]) -> None:
+        """Read names with the nicknames the host confirmed, (word, player) each, as aliases."""
+        if nicknames != self.nicknames:
+            self.nicknames = nicknames
+            self._read_with(self.players_now)
+
+    def learn(self, taught: Taught, text: str, dialect: str) -> Taught:
+        """Read names with what the thread has taught so far (`taught`, before this post), and what it has
+        taught once this post is read too."""
+        if self.book is None or self.book.names != self.parser.roster.names:
+            roster = self.parser.roster
+            self.book = NicknameBook(roster.names, roster.names_whole(), suggest=roster.suggest)
+        names = taught_names(self.book, taught)
+        if names != self.taught:
+            self.taught = names
+            self.parser.roster.teach(names)
+        return self.book.read(taught, text, dialect)
+
+    def _read_with(self, players: tuple[PlayerRef, ...] | None) -> None:
+        """The same reading mode and host as the game was built with: only the roster is new."""
+        roster = _roster_with(tuple(self.config.players if players is None else players), self.nicknames,
+                              self.config.lang)
+        self.parser = PostParser(self.parser.grammar, roster, self.config.reading, self.config.host)
+        roster.teach(self.taught)
 
     def thread_id(self, thread: str) -> str:
         return self.thread_ids.get(thread) or f"{self.thread_prefix}{thread}"
@@ -119,6 +151,18 @@ class GameRun:
             if platform_id == thread_id:
                 return name
         return thread_id[len(self.thread_prefix):] if thread_id.startswith(self.thread_prefix) else thread_id
+
+
+def _roster_with(players: tuple[PlayerRef, ...], nicknames: tuple[tuple[str, str], ...], lang: str) -> Roster:
+    """A roster whose players also answer to the confirmed nicknames; one that is already someone's name or
+    alias (a roster refuses a clash) is left out."""
+    taken = {name_key(n) for p in players for n in (p.name, *p.aliases)}
+    extra: dict[str, list[str]] = {}
+    for word, player in nicknames:
+        if name_key(word) not in taken:
+            taken.add(name_key(word))
+            extra.setdefault(player, []).append(word)
+    return Roster(tuple(replace(p, aliases=(*p.aliases, *extra.get(p.name, ()))) for p in players), lang=lang)
 
 
 def spawned_config(lobby: GameRun, entry: dict[str, Any]) -> GameConfig:

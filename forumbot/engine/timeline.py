@@ -94,6 +94,11 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             continue
         if note is not None and not post.pm:
             _note(run, step, post, note)
+        if not post.pm and post.author != run.config.host:
+            # names are read with what the thread taught before this post; then it teaches too
+            taught = run.learn(step.host.taught, post.body, post.dialect)
+            if taught is not step.host.taught:
+                step.host = replace(step.host, taught=taught)
         if not post.pm and post.thread not in commands:
             _isolated(run, step, post, post.author, _outside, commands)
             continue
@@ -173,8 +178,8 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
     step.state, happened = watch(step.state, post_intent, thread)
     for event in happened:
         step.events.append((event, post.platform_id))
-        step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
-                               at=post.created, line=post.body[:200]))
+        step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
+                               author=post.author, at=post.created, line=post.body[:200]))
 
 
 
@@ -191,14 +196,19 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                line=post.body[:200], url=post.url))
         for event in refused:
             step.events.append((event, post.platform_id))
-            step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
-                                   at=post.created, line=post.body[:200]))
+            step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
+                                   author=post.author, at=post.created, line=post.body[:200]))
         if refused:
             return
     players = roster(step.state) if roster is not None else None
     if players is not None:     # (use_roster(None) leaves the roster as it is)
         run.use_roster(players)
     corrected = step.corrections.get(post.platform_id)
+    if corrected is not None and corrected.kind == "nickname":     # the host: read this word as that player
+        pair = (str(corrected.data.get("word", "")), str(corrected.data.get("player", "")))
+        if pair not in step.host.nicknames:
+            step.host = replace(step.host, nicknames=(*step.host.nicknames, pair))
+    run.use_nicknames(step.host.nicknames)
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
     if REREAD in post.platform_id:   # an edit read again: its votes say which post they replace
@@ -219,7 +229,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                            line=line, url=post.url)
             step.events.append((_to_account(refusal(asked, f"no command found; the host's commands are: "
                                                            f"{HOST_HELP}", code="host_not_understood",
-                                                    params={"commands": HOST_HELP}, pm=True), account),
+                                                    params={"commands": HOST_HELP}, pm=True, subject="host"),
+                                            account),
                                 post.platform_id))
             return
     elif seats is not None and not corrected:
@@ -227,14 +238,14 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         if picked is None:
             return   # a PM for another game: this game neither reads nor refuses it
         intents = picked
-    step.flags += parsed.flags
+    step.flags += [run.renderer.flag(f) for f in parsed.flags]
     for intent in intents:
         step.intents.append(intent)
         if intent.kind in ("host_which_game", "which_game"):
             code = "host_no_such_game" if intent.data["named"] else "host_which_game"
             if intent.kind == "which_game":
                 code = "no_such_game" if intent.data["named"] else "which_game"
-            happened = [refusal(intent, intent.data["reason"], code=code, pm=True,
+            happened = [refusal(intent, intent.data["reason"], code=code, pm=True, subject="refused",
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
@@ -251,7 +262,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                 event = _to_account(event, account)   # the sender's own account, even if replaced since
             step.events.append((event, post.platform_id))
             if event.kind == "rejected":
-                step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
+                step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
 
 
@@ -344,5 +355,7 @@ def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) ->
     if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
     where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
-    step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "
-                                  f"{where}", post_id=post.platform_id, author=post.author, at=post.created))
+    flag = Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in {where}",
+                post_id=post.platform_id, author=post.author, at=post.created, code="flag_vote_elsewhere",
+                params=(("thread", run.thread_name(post.thread)), ("threads", where)))
+    step.flags.append(run.renderer.flag(flag))

@@ -11,7 +11,10 @@ Tolerances a reader allows (each for every template):
 * a colon also matches a semicolon ("vote; Alice");
 * a closing tag matches any closing tag, or the end of the text ("[vote]Alice[/unvote]", "[vote]Alice");
 * the first word of a vote, unvote or no-lynch template (4 letters or more) also matches with two
-  neighbouring letters swapped ("vtoe: Alice", "unvoet").
+  neighbouring letters swapped ("vtoe: Alice", "unvoet") or with one stray character after its second
+  letter ("vot6e: Alice");
+* a template's opening tag also matches its closing spelling when the template has no slot
+  ("[/unvote][/unvote]").
 Slots are bounded (a name slot takes at most SLOT_LIMIT characters; a text slot at the end the rest of the
 line), so matching costs no more than linear time in the length of a post.
 """
@@ -92,8 +95,10 @@ def _literal_regex(literal: str, typos: bool = False, at_end: bool = False) -> s
     if word is not None:
         text = word.group()
         swaps = {text[:i] + text[i + 1] + text[i] + text[i + 2:] for i in range(len(text) - 1)} - {text}
-        variants = "|".join(_literal_regex(v) for v in sorted(swaps))
-        return f"(?:{_literal_regex(text)}|{variants})" + _literal_regex(literal[word.end():])
+        variants = [_literal_regex(v) for v in sorted(swaps)]
+        # one stray character after the second letter: "vot6e", "unvo-te" (the first two stay, for may_start)
+        variants += [_literal_regex(text[:i]) + r"[^\s\[\]]" + _literal_regex(text[i:]) for i in range(2, len(text))]
+        return f"(?:{_literal_regex(text)}|{'|'.join(variants)})" + _literal_regex(literal[word.end():])
     out: list[str] = []
     chars = list(literal)
     for index, char in enumerate(chars):
@@ -144,7 +149,10 @@ def _compile_template(command: Command, template: str, number: int) -> tuple[str
         position = slot.end()
     tail = text[position:]
     literal_length += len(tail.strip())
-    parts.append(_literal_regex(tail, typos=typos and not found, at_end=True))
+    tail_regex = _literal_regex(tail, typos=typos and not found, at_end=True)
+    if not found and tail.startswith("[") and not tail.startswith("[/"):
+        tail_regex = r"\[/?" + tail_regex[2:]        # "[/unvote]" typed for "[unvote]"
+    parts.append(tail_regex)
     if tail.strip() and tail.strip()[-1].isalnum():
         parts.append(r"(?!\w)")   # "unvote" must not match "unvoted"
     if not literal_length:
@@ -158,13 +166,18 @@ class Grammar:
 
     def __init__(self, game: str, lang: str, commands: Iterable[Command],
                  no_lynch_words: Iterable[str] = (), source: str = "<grammar>",
-                 readings: dict[str, str] | None = None) -> None:
+                 readings: dict[str, str] | None = None, unvote_words: Iterable[str] = (),
+                 restate_words: Iterable[str] = ()) -> None:
         self.game = game
         self.lang = lang
         self.source = source
         self.readings: dict[str, str] = dict(readings or {})   # dialect → default reading mode
         self.commands: tuple[Command, ...] = tuple(commands)
         self.no_lynch_words: tuple[str, ...] = tuple(no_lynch_words)
+        # In a vote's {player} slot: words that mean an unvote ("[vote]Unvote[/vote]", "[vote]снимаю[/vote]"),
+        # and words that restate the vote one has ("Vote stands."): no change.
+        self.unvote_words: tuple[str, ...] = tuple(unvote_words)
+        self.restate_words: tuple[str, ...] = tuple(restate_words)
         compiled: list[tuple[str, _Compiled]] = []
         for command in self.commands:
             for template in command.templates:
@@ -249,7 +262,8 @@ class Grammar:
     def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
         return Grammar(self.game, self.lang, (*self.commands, *extra), self.no_lynch_words,
-                       source=f"{self.source} + {source}", readings=self.readings)
+                       source=f"{self.source} + {source}", readings=self.readings,
+                       unvote_words=self.unvote_words, restate_words=self.restate_words)
 
 
 def _trie(keys: Iterable[str]) -> str:
@@ -307,6 +321,8 @@ def _start_keys(compiled: Iterable[_Compiled]) -> tuple[frozenset[str], frozense
         text = unicodedata.normalize("NFKC", item.template.strip()).lower().replace("ё", "е")
         head = text.split("{", 1)[0]
         variants = {head, head.replace(":", ";")}
+        if head.startswith("[") and not head.startswith("[/") and "{" not in text:
+            variants.add("[/" + head[1:])            # "[/unvote]" typed for "[unvote]"
         word = _FIRST_WORD.match(head) if item.command.kind in _TYPO_KINDS else None
         if word is not None:
             first = word.group()
@@ -372,11 +388,16 @@ def load_grammar(game: str, lang: str, folder: Path | None = None) -> Grammar:
     doc = load_toml(path)
     commands = commands_from_toml(doc.data.get("commands", []), doc)
     slots = doc.data.get("slots", {})
-    no_lynch = slots.get("player", {}).get("no_lynch", []) if isinstance(slots, dict) else []
-    if not isinstance(no_lynch, list) or not all(isinstance(word, str) for word in no_lynch):
-        raise doc.error("[slots.player] no_lynch must be a list of strings", "no_lynch")
+    player = slots.get("player", {}) if isinstance(slots, dict) else {}
+    words: dict[str, list[str]] = {}
+    for key in ("no_lynch", "unvote", "restate"):
+        listed = player.get(key, []) if isinstance(player, dict) else []
+        if not isinstance(listed, list) or not all(isinstance(word, str) for word in listed):
+            raise doc.error(f"[slots.player] {key} must be a list of strings", key)
+        words[key] = listed
     readings = doc.data.get("reading", {})
     if not isinstance(readings, dict) or not all(v in READINGS for v in readings.values()):
         raise doc.error("reading must map dialects to " + ", ".join(READINGS), "reading",
                         fix='write reading = { bbcode = "bold" }')
-    return Grammar(game, lang, commands, no_lynch, source=str(path), readings=readings)
+    return Grammar(game, lang, commands, words["no_lynch"], source=str(path), readings=readings,
+                   unvote_words=words["unvote"], restate_words=words["restate"])

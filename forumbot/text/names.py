@@ -23,8 +23,15 @@ The resolution chain, tried in this order; the first stage that finds anything d
                4-7 letters are choices too), accepted only when the best player scores
                ≥ `fuzzy_cutoff` and leads every other player by ≥ `fuzzy_margin`: "Aliec" → Alice,
                "Хэнкз" → Том Хэнкс, "Drackd" → Drakced, "Aaron" → aronagrundy
+8. taught      where fuzzy finds no one player: a nickname the game's thread uses for one player and the
+               host has not confirmed (forumbot/text/nicknames.py; Roster.teach), read as a "check"
 
 A leading `u/`, `/u/` or `@` (Reddit and forum mentions) is skipped: "u/bob" is "bob".
+
+Stretched names: when the text as typed names nobody (or only a fuzzy match), it is read again with every
+run of three or more of one letter squeezed to one ("MAAAAARLOOOOO" → "MARLO", «Мааарло»), then without a
+sung lead-in of one repeated syllable before a whole name ("lalalaMARLO" → "MARLO"); a stage that is not
+fuzzy then decides. Two players still fitting is ambiguous, as always.
 
 Within a stage the longest leading run of words is tried first, so the words after the name are left in
 `Resolution.rest` ("Alice because she lied" → Alice, rest "because she lied"). Stages 1–3 all name a
@@ -112,8 +119,11 @@ _LOOSE = str.maketrans({"э": "е", "'": None, "’": None, ".": None, "-": None
 _BREAKS = frozenset(",;:!?()[]{}<>|\n—–")   # between two words, these end a name
 _REST_LEAD = " \t\r\n,.;:!?…—–-)]}»\"'”’"
 
-STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy")
+STAGES = ("exact", "alias", "inflection", "partial", "prefix", "initials", "inside", "stem", "letters", "fuzzy",
+          "taught")
 _MENTION = re.compile(r"\s*(?:/?u/|@)(?=\w)", re.IGNORECASE)
+_STRETCHED = re.compile(r"([^\W\d_])\1{2,}", re.IGNORECASE)    # three or more of one letter
+_SUNG = re.compile(r"\s*(?:/?u/|@)?([^\W\d_]{1,3}?)\1+(?=[^\W\d_]{3})", re.IGNORECASE)   # "lalala" before a name
 LONG_HANDLE = 8                 # a one-word handle this long also offers its first 4-7 letters to fuzzy
 
 
@@ -327,6 +337,7 @@ class Roster:
         self._prefix: dict[str, frozenset[int]] = {}
         self._fuzzy: dict[int, tuple[list[str], list[tuple[int, ...]]]] = {}   # words → (choices, players)
         self._name_words: set[str] = set()          # every single word any table knows (preposition check)
+        self._taught: dict[str, int] = {}           # a thread's nickname not confirmed → the player's index
 
         spellings = self._check(self.players)
         fuzzy: dict[int, dict[str, set[int]]] = {}
@@ -443,6 +454,23 @@ class Roster:
         """The player named at the START of `text`; words after the name are returned in `rest`.
 
         Never raises: whatever the text, the answer is a Resolution."""
+        found = self._resolve(text)
+        if found.method not in ("fuzzy", "unknown"):
+            return found
+        squeezed = _STRETCHED.sub(r"\1", text)
+        if squeezed != text:                                   # "MAAAAARLOOOOO"
+            again = self._resolve(squeezed)
+            if again.ok and again.method != "fuzzy":
+                return again
+            text = squeezed
+        sung = _SUNG.match(text)
+        if sung is not None:                                   # "lalalaMARLO"
+            again = self._resolve(text[sung.end():])
+            if again.ok and again.method in ("exact", "alias", "inflection", "partial"):
+                return again
+        return found
+
+    def _resolve(self, text: str) -> Resolution:
         text = unicodedata.normalize("NFC", text)
         mention = _MENTION.match(text)
         if mention is not None:
@@ -454,7 +482,32 @@ class Roster:
                 or self._partial_name(text, words)        # 4. partial
                 or self._prefix_name(text, words)         # 5. prefix
                 or self._shape_name(text, words)          # 6. initials, inside, stem, letters
-                or self._fuzzy_name(text, words))         # 7. fuzzy, else unknown with the closest names
+                or self._fuzzy_or_taught(text, words))    # 7. fuzzy, 8. a nickname the thread uses
+
+    def _fuzzy_or_taught(self, text: str, words: list[_Word]) -> Resolution:
+        found = self._fuzzy_name(text, words)
+        return found if found.ok else self._taught_name(text, words) or found
+
+    def teach(self, taught: dict[str, str]) -> None:
+        """Nicknames the game's thread uses and the host has not confirmed: folded word → player name. Read
+        only where no other stage finds one player; replaces what was taught before."""
+        self._taught = {word: self.names.index(name) for word, name in taught.items() if name in self.names}
+
+    def suggest(self, word: str) -> tuple[str, ...]:
+        """The one player a word that names nobody whole comes close to (a fuzzy match, or the only "did you
+        mean X?"), or ()."""
+        found = self._resolve(word)
+        if found.method == "fuzzy" and found.name is not None:
+            return (found.name,)
+        return found.candidates[:1] if found.method == "unknown" and len(found.candidates) == 1 else ()
+
+    def names_whole(self) -> frozenset[str]:
+        """Every folded word or run that names a player whole (names, aliases, Russian forms, name words)."""
+        return frozenset(self._whole) | frozenset(self._partial)
+
+    def _taught_name(self, text: str, words: list[_Word]) -> Resolution | None:
+        index = self._taught.get(words[0][0]) if self._taught else None
+        return None if index is None else self._found(text, words, 1, "taught", (index,))
 
     def _leading_words(self, text: str) -> list[_Word]:
         """The first words of `text`, folded, at most as many as the longest name; one leading

@@ -26,8 +26,12 @@ from forumbot.text.normalize import tokens
 from forumbot.text.reading import (
     CHAT_TARGETS,
     CONDITIONS,
+    DECORATION,
     DETERMINERS,
+    DOUBT,
+    LATER,
     NOT_NOW,
+    PLEAS,
     READINGS,
     SELF_WORDS,
     Line,
@@ -53,6 +57,11 @@ def _bare(text: str) -> str:
 
 
 _CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
+# Between a command without a target and the next one, any punctuation: "Unvote: Vote: X", "Unvote.Vote: X".
+_CHAIN = re.compile(r"[\s:;.,!|/+&\-–—]*(?:(?:and|then|и|потом)\b[\s:;.,]*)?", re.IGNORECASE)
+_DECORATED = re.compile(f"[{re.escape(DECORATION)}][{re.escape(DECORATION)}\\s]*")
+# Templates written as explicit commands: they count in every reading mode, bold or not ("##vote X").
+_EXPLICIT = ("#", "/", "[")
 
 
 @dataclass
@@ -87,10 +96,11 @@ class _Source(NamedTuple):
 
 
 NOT_BOLD = "not bold: this game counts only bold votes or vote tags"
+PLAN = "a plan, not a vote: a word of time to come or of doubt follows"
 # Why a vote-like line did not count → its code (phrases `error_not_counted_<code>` in render/phrases).
 NOT_COUNTED_CODES = {"a question": "question", "more words follow: part of a sentence": "sentence",
                      "a vote that names nobody": "nobody", "the target is not a name": "not_name",
-                     "a condition follows": "condition", NOT_BOLD: "not_bold"}
+                     "a condition follows": "condition", NOT_BOLD: "not_bold", PLAN: "plan"}
 
 
 class _Chat(Exception):
@@ -117,11 +127,9 @@ class PostParser:
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
         # The no-lynch phrases by their first word: a vote's name is compared with those that start like it.
-        self._no_lynch: dict[str, list[tuple[str, ...]]] = {}
-        for word in grammar.no_lynch_words:
-            phrase = tuple(tokens(word))
-            if phrase:
-                self._no_lynch.setdefault(phrase[0], []).append(phrase)
+        self._no_lynch = _phrases(grammar.no_lynch_words)
+        self._unvote = _phrases(grammar.unvote_words)       # "[vote]Unvote[/vote]"
+        self._restate = _phrases(grammar.restate_words)     # "Vote stands."
         # What a vote template says before its name ("vote:", "[vote]"): alone, it is a vote for nobody.
         self._heads = frozenset(_bare(template.split("{", 1)[0]) for command in grammar.commands
                                 if command.kind == "vote" for template in command.templates if "{" in template)
@@ -167,7 +175,8 @@ class PostParser:
     @staticmethod
     def _too_many(parsed: Parsed, source: _Source) -> None:
         parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not read",
-                                 post_id=source.post_id, author=source.author, at=source.at))
+                                 post_id=source.post_id, author=source.author, at=source.at,
+                                 code="flag_too_many_commands", params=(("limit", MAX_COMMANDS),)))
 
     # -- finding the commands of a line ------------------------------------------------------------------
 
@@ -186,6 +195,9 @@ class PostParser:
             next_at: int | None = at
             while next_at is not None and parsed.found < MAX_COMMANDS:
                 found = self._match(text, next_at, span, where, slots_first)
+                decorated = _DECORATED.match(text, next_at) if found is None else None
+                if decorated is not None:   # "***vote: X***", "[VOTE: X]": the command after its decoration
+                    found = self._match(text, decorated.end(), span, where, slots_first)
                 if found is None:
                     if first and (span is not None or why == "tag") and where == "thread":
                         self._keyword_only(parsed, line.text, next_at, span, source)
@@ -195,7 +207,8 @@ class PostParser:
                 parsed.found += 1
                 self._consider(parsed, line, found, why, mode, span, source)
                 # "Unvote Vote Bob": a command without a target may be followed at once by another.
-                next_at = found.end if not found.slots else None
+                chained = _CHAIN.match(text, found.end) if not found.slots else None
+                next_at = chained.end() if chained is not None else None
 
     def _match(self, text: str, at: int, span: tuple[int, int] | None, where: str,
                slots_first: bool) -> Match | None:
@@ -219,7 +232,8 @@ class PostParser:
             if chat.flag and why not in ("word", "plain") and found.command.kind in VOTE_KINDS:
                 self._not_counted(parsed, found.start, line.text, chat.reason, source)
             return
-        if why == "plain":      # bold mode, not bold: the host hears of it, nothing counts
+        if why == "plain" and not found.template.startswith(_EXPLICIT):
+            # bold mode, not bold: the host hears of it, nothing counts ("##vote X" counts in every mode)
             if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
                 self._not_counted(parsed, found.start, line.text, NOT_BOLD, source)
             return
@@ -249,7 +263,7 @@ class PostParser:
                                      post_id=source.post_id, author=source.author, at=source.at, line=line,
                                      url=source.url))
         parsed.flags.append(Flag(reason=full, post_id=source.post_id, author=source.author, at=source.at,
-                                 line=line))
+                                 line=line, code=f"error_{code}", params=(("text", said), ("why", reason))))
 
     def _check_chat(self, line: Line, found: Match, why: str, mode: str, span: tuple[int, int] | None) -> None:
         """Raise _Chat when the command is part of a conversation rather than a command."""
@@ -283,19 +297,23 @@ class PostParser:
     # -- one command -------------------------------------------------------------------------------------
 
     def _is_no_lynch(self, words: tuple[str, ...]) -> bool:
-        phrases = self._no_lynch.get(words[0]) if words else None
-        return phrases is not None and any(words[:len(phrase)] == phrase for phrase in phrases)
+        return _starts_with(words, self._no_lynch)
 
     def _data_of(self, command: Any) -> dict[str, Any]:
         """What a command's intents carry from its grammar entry (all but `more_lines`), a new dict."""
         return {k: v for k, v in command.data.items() if k != "more_lines"}
 
-    def _inner(self, kind: str, raw: str) -> str:
-        """The name in a slot that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob")."""
+    def _inner(self, kind: str, raw: str) -> tuple[str, str]:
+        """The command in a slot: the name in one that repeats its command ("[vote]Vote: Bob[/vote]" → "Bob"),
+        another vote command in a vote's slot ("[vote]Unvote[/vote]" is an unvote). (kind, raw)."""
         inner = self.grammar.match(raw)
-        if inner is not None and inner.command.kind == kind and "player" in inner.slots:
-            return inner.slots["player"]
-        return raw
+        if inner is None or inner.command.kind not in VOTE_KINDS:
+            return kind, raw
+        if inner.command.kind == kind and "player" in inner.slots:
+            return kind, inner.slots["player"]
+        if kind == "vote" and not inner.slots and not _bare(raw[inner.end:]):
+            return inner.command.kind, ""
+        return kind, raw
 
     def _intent(self, found: Match, line: str, mode: str,
                 source: _Source) -> tuple[Intent, list[Flag], dict[str, Resolution]]:
@@ -310,11 +328,16 @@ class PostParser:
             if slot_type != "player":
                 data[name] = raw
                 continue
-            raw = self._inner(kind, raw)
+            inner, raw = self._inner(kind, raw)
+            words = tuple(tokens(raw))   # the slot's folded words, once for every check below
+            if kind == "vote" and (inner != kind or _starts_with(words, self._unvote)):
+                kind, data, how = inner if inner != kind else "unvote", {}, {}
+                break                    # "[vote]Unvote[/vote]", "[vote]снимаю[/vote]": an unvote
             voting = kind in VOTE_KINDS
             if voting and not _bare(raw):
                 raise _Chat("a vote that names nobody")
-            words = tuple(tokens(raw))   # the slot's folded words, once for every check below
+            if kind == "vote" and _starts_with(words, self._restate):
+                raise _Chat("a vote restated: no change", flag=False)        # "Vote stands."
             if kind == "vote" and self._is_no_lynch(words):
                 kind = "no_lynch"
                 continue
@@ -328,13 +351,19 @@ class PostParser:
                 data[name] = resolution.name
                 if resolution.method != "exact":
                     data.setdefault("matched", {})[name] = f"{resolution.matched} ({resolution.method})"
+                if resolution.method == "taught":      # a nickname only the thread vouches for: "check"
+                    data["check"] = True
+                    flags.append(Flag(reason=f"check: '{resolution.matched}' read as {resolution.name}, a nickname "
+                                             "the thread uses (confirm it in the console)", post_id=source.post_id,
+                                      author=source.author, at=source.at, line=line))
                 continue
             if kind == "vote" and self._host is not None and self._host.resolve(raw).ok:
                 kind = "unvote"
                 data, how = {"for_host": self._host.names[0]}, {}
                 flags.append(Flag(reason=f"'{raw}' is the host, {self._host.names[0]}: a vote for the host is "
                                          "no vote (the previous one is withdrawn)", post_id=source.post_id,
-                                  author=source.author, at=source.at, line=line))
+                                  author=source.author, at=source.at, line=line, code="flag_vote_for_host",
+                                  params=(("query", raw), ("name", self._host.names[0]))))
                 break
             data[name] = None
             data.setdefault("unresolved", {})[name] = raw
@@ -344,8 +373,10 @@ class PostParser:
             data.setdefault("error_code", {})[name] = {
                 "code": "name_ambiguous" if resolution.method == "ambiguous" else "name_unknown",
                 "params": {"query": raw, "candidates": ", ".join(resolution.candidates)}}
+            coded = data["error_code"][name]
             flags.append(Flag(reason=reason, post_id=source.post_id, author=source.author, at=source.at,
-                              candidates=resolution.candidates, line=line))
+                              candidates=resolution.candidates, line=line, code=f"error_{coded['code']}",
+                              params=tuple(coded["params"].items())))
         if kind == "vote" or (kind == "no_lynch" and "final" in data):
             data["final"] = bool(data.get("final", False))
         intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,
@@ -353,9 +384,12 @@ class PostParser:
         return intent, flags, how
 
     def _self_vote(self, words: tuple[str, ...], resolution: Resolution, author: str) -> Resolution:
-        """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player."""
+        """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player. A plea
+        ("LYNCH ME PLZ!!!", "vote me!") is no vote."""
         if resolution.method in _WHOLE_NAME or not words or words[0] not in SELF_WORDS or not author:
             return resolution
+        if not PLEAS.isdisjoint(words[1:3]) or "!" in resolution.query:
+            raise _Chat("a plea about oneself", flag=False)
         me = self.roster.resolve(author)
         return me if me.ok and me.method in _WHOLE_NAME else resolution
 
@@ -366,7 +400,26 @@ class PostParser:
             words = words[1:]
         if words and words[0] in CHAT_TARGETS and resolution.method not in _WHOLE_NAME:
             raise _Chat("the target is not a name")
-        if resolution.ok and mode != "bold":
+        if resolution.ok:
             rest = resolution.rest
-            if not CONDITIONS.isdisjoint(words_until_break(rest, 0, len(rest))):
+            after = words_until_break(rest, 0, len(rest))
+            if not LATER.isdisjoint(after) or (after and DOUBT.issuperset(after)):
+                raise _Chat(PLAN)                                   # "vote Alice tomorrow maybe"
+            if mode != "bold" and not CONDITIONS.isdisjoint(after):
                 raise _Chat("a condition follows")
+
+
+def _phrases(words: Any) -> dict[str, list[tuple[str, ...]]]:
+    """Phrases of a grammar's word list, by their first folded word."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for word in words:
+        phrase = tuple(tokens(word))
+        if phrase:
+            out.setdefault(phrase[0], []).append(phrase)
+    return out
+
+
+def _starts_with(words: tuple[str, ...], phrases: dict[str, list[tuple[str, ...]]]) -> bool:
+    """Whether `words` start with one of `phrases`."""
+    found = phrases.get(words[0]) if words else None
+    return found is not None and any(words[:len(phrase)] == phrase for phrase in found)

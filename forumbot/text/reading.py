@@ -21,7 +21,14 @@ tags are never chat):
   "Vote Count"; but in bold text or a vote tag "vote: me" is a deliberate self-vote;
 * `natural` only: a command inside a sentence after a negation, a condition, a modal or future word, or
   right after a possessive/article ("I won't vote Bob", "if we vote Bob", "his vote on Bob") is chat; a
-  plain statement counts ("so I vote Alice", "I think I'll finally vote Bob").
+  plain statement counts ("so I vote Alice", "I think I'll finally vote Bob");
+* in every mode, a plan is not a vote: a name followed by a word of time to come ("I'm voting for Alice
+  tomorrow maybe", «против Хэнкса завтра»), or by nothing but a word of doubt ("vote Alice maybe");
+* in bold text or a vote tag, a plea about oneself is not a vote ("LYNCH ME PLZ!!!"), a target that says
+  "not" is no name ("[vote]Not Scum[/vote]"), and words that restate a vote ("Vote stands.") change nothing.
+
+Decoration around a command (`***vote: X***`, `[VOTE: X]`, `"vote X"`) is skipped: a command may start after
+a run of DECORATION characters.
 """
 
 from __future__ import annotations
@@ -52,7 +59,7 @@ SENTENCE_LIMIT = 300         # how far a guard looks for the end of a sentence
 
 # Words that cannot be the target of a real vote unless they are a player's name.
 CHAT_TARGETS = frozenset("""
-me you him her his hers them their it its this that these those the a an my your our us we they he she i
+me you him her his hers them their it its this that these those the a an my your our us we they he she i not
 someone somebody anyone anybody everyone everybody whoever who whom which what one people scum town mafia
 count counts tally is was are were be been has have had do does did will can must all
 him/her myself yourself himself herself themselves
@@ -66,7 +73,21 @@ not no never don't dont won't wont can't cant cannot shouldn't wouldn't couldn't
 if would could should might may maybe perhaps unless when whether
 wouldnt couldnt shouldnt didnt doesnt isnt
 не ни нельзя никогда если бы может можно
+will shall gonna going plan planning intend tomorrow later
+собираюсь собираемся буду будем планирую завтра позже потом
 """.split())
+# After a name, in every mode: a plan, not a vote ("vote Alice tomorrow", «против Хэнкса завтра»)...
+LATER = frozenset("""
+tomorrow later eventually soon tonight someday
+завтра позже попозже потом скоро
+""".split())
+# ... and a doubt when it is all that follows the name ("vote Alice maybe", «против Стрип, наверное»; but
+# "vote Alice, probably scum" is a vote).
+DOUBT = frozenset("maybe perhaps probably possibly может наверное возможно вероятно".split())
+# After "me" in bold text or a vote tag: a plea to the others, not a self-vote ("LYNCH ME PLZ!!!").
+PLEAS = frozenset("plz pls please already now guys пожалуйста плиз плз уже".split())
+# What may decorate the start of a command ("***vote: X***", "[VOTE: X]", "\"vote X\"", "~~>vote X").
+DECORATION = "*~=+-([{<>\"'«»“”„|_"
 # Right before a command word, these make it a noun: "his vote on Bob".
 DETERMINERS = frozenset("his her my your their our the a an this that whose its any no every".split())
 # After a name, these make the vote conditional.
@@ -129,10 +150,11 @@ def lines_of(cleaned: str) -> list[Line]:
 def _finders(lookahead: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None]:
     """The boundary, word-start and start-check patterns for `lookahead` (what a command may start with),
     so that the regex engine, not a Python loop, skips the places where no command can start."""
-    look = f"(?=\\s*(?:{lookahead}))" if lookahead else ""
+    decor = f"[{re.escape(DECORATION)}]*"
+    look = f"(?=\\s*{decor}(?:{lookahead}))" if lookahead else ""
     boundary = re.compile(f"(?:{_BOUNDARY.pattern}){look}", re.IGNORECASE)
     word = re.compile(f"(?:{lookahead})" if lookahead else r"[\w#/\[]", re.IGNORECASE)
-    check = re.compile(rf"\s*(?:{lookahead})", re.IGNORECASE) if lookahead else None
+    check = re.compile(rf"\s*{decor}(?:{lookahead})", re.IGNORECASE) if lookahead else None
     return boundary, word, check
 
 

@@ -13,6 +13,9 @@ answers the roster indexes it fits; one player is a match, several are ambiguous
              "darkshadownumbers" = Darkshadow64540
 * letters    2 to 5 characters that start the handle and appear in it in order, for handles written
              as one lower-case word: "FLP" = fatlikepig, "TP42" = theplague42
+
+A part that is a number word is also its digits, so every stage reads "2kings" and "2KoS" for
+TwoKingsOfSpades ("three" = "3", «два» = "2").
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ MAX_LETTERS = 5
 
 _PARTS = re.compile(r"[A-ZА-ЯЁ]+(?![a-zа-яё])|[A-ZА-ЯЁ]?[a-zа-яё]+|[^\W\d_]+|\d+")
 _TRAILING_DIGITS = re.compile(r"\d+$")
+NUMBER_WORDS = {word: str(number) for number, words in enumerate([
+    (), ("one", "один", "одна"), ("two", "два", "две"), ("three", "три"), ("four", "четыре"), ("five", "пять"),
+    ("six", "шесть"), ("seven", "семь"), ("eight", "восемь"), ("nine", "девять"), ("ten", "десять"),
+    ("eleven",), ("twelve",)]) for word in words}
 
 
 def parts_of(name: str) -> tuple[str, ...]:
@@ -68,8 +75,12 @@ class Shapes:
         self._spellings: list[tuple[int, tuple[str, ...], str]] = []
         for index, name in spellings:
             parts = parts_of(name)
-            if parts:
-                self._spellings.append((index, parts, "".join(parts)))
+            if not parts:
+                continue
+            self._spellings.append((index, parts, "".join(parts)))
+            digits = tuple(NUMBER_WORDS.get(part, part) for part in parts)
+            if digits != parts:                         # "TwoKingsOfSpades" is also "2KingsOfSpades"
+                self._spellings.append((index, digits, "".join(digits)))
 
     def stages(self, query: str) -> Iterator[tuple[str, frozenset[int]]]:
         """(stage, players) for each stage in order; the caller takes the first that found any."""

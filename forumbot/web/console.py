@@ -26,6 +26,8 @@ from forumbot.errors import ConfigError
 from forumbot.games import get_game
 from forumbot.model import format_time, parse_time
 from forumbot.storage import GameRow, Store
+from forumbot.text.nicknames import Nickname, NicknameBook
+from forumbot.text.normalize import fold
 from forumbot.web.accounts import check_password, sign_in_keys
 from forumbot.web.auth import same_origin_path
 from forumbot.web.banner import reader_zone, shown, to_go
@@ -44,6 +46,7 @@ COMMANDS = {   # button → (host intent, what the form sends, what the console 
     "modkill": ("host_modkill", ("target",), "modkill {target}"),
 }
 CORRECTIONS = ("vote_for", "not_a_vote", "use_edited", "read_as")
+MAX_NICKNAMES = 20   # the thread's nicknames offered at once, most used first
 
 
 # ---- the store and who is signed in ---------------------------------------------------------------
@@ -153,7 +156,7 @@ def game(name: str) -> Any:
         deadline=deadline, left=to_go(deadline, now), deadline_text=shown(deadline, reader_zone()), zone=reader_zone(), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
         night=_night(rules, state, row.state), activity=activity(state, now) if activity is not None else None,
-        flags=len(store().flag_list(name)), commands=COMMANDS,
+        flags=len(store().flag_list(name)), commands=COMMANDS, nicknames=_nicknames(row, summary),
         over=over, roles=summary.get("roles", {}) if over else {}, quotes=_quotes(name, fixes),
         history=[_logged(e) for e in store().events(name)] if over else [],
         chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name)),
@@ -180,12 +183,23 @@ def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[
                     "chain": corrections.chain(i["data"])} for i in read.get(post.platform_id, [])]
         status = ("corrected" if post.platform_id in in_force else "refused" if post.platform_id in refusals
                   else "flagged" if post.platform_id in flags
-                  else "check" if any(" by fuzzy" in c for i in intents for c in i["chain"])   # a guess: worth a look
+                  else "check" if any(" by fuzzy" in c or " by taught" in c for i in intents for c in i["chain"])
                   else "read" if intents else "no command")
         out.append({"post": post, "intents": intents, "refusals": refusals.get(post.platform_id, []),
                     "flags": flags.get(post.platform_id, []), "status": status, "edited": edited.get(post.platform_id),
                     "correction": in_force.get(post.platform_id)})
     return out
+
+
+def _nicknames(row: GameRow, summary: dict[str, Any]) -> list[Nickname]:
+    """The short names the game's thread uses for its players, not confirmed yet ("read 'BK' as BlueKestrel?")."""
+    host_state = HostState.from_json(row.host)
+    names = [str(n) for n in summary.get("players", summary.get("alive", []))]
+    if not host_state.taught or not names:
+        return []
+    confirmed = {fold(word) for word, _ in host_state.nicknames}
+    book = NicknameBook(names)
+    return [n for n in book.candidates(host_state.taught) if fold(n.word) not in confirmed][:MAX_NICKNAMES]
 
 
 def _night(rules: Any, state: Any, stored: dict[str, Any]) -> dict[str, Any] | None:
@@ -303,12 +317,27 @@ def manual_vote(name: str) -> Any:
     return _back(name, f"Vote by {player} for {target} saved: it counts from the bot's next poll.")
 
 
+@bp.post("/g/<name>/nickname")
+def nickname(name: str) -> Any:
+    """The host confirms a nickname the thread uses: it is read as that player from the bot's next poll on."""
+    row = _own_game(name)
+    word, player = request.form.get("word", "").strip()[:40], request.form.get("player", "").strip()
+    offered = {(n.word, n.player) for n in _nicknames(row, get_game(row.game).summary(
+        get_game(row.game).from_json(row.state)))}
+    if (word, player) not in offered:
+        abort(400, "Choose one of the nicknames the console offers.")
+    post = corrections.console_post(store(), name, str(host()), _now(), f"read '{word}' as {player}")
+    corrections.add(store(), name, post.platform_id, "nickname", {"word": word, "player": player},
+                    f"a nickname the thread uses for {player}", str(host()), _now())
+    return _back(name, f"'{word}' is read as {player} from the bot's next poll on.")
+
+
 @bp.post(f"/g/<name>/undo/<int(max={MAX_ID}):correction_id>")
 def undo(name: str, correction_id: int) -> Any:
     _own_game(name)
     found = corrections.get(store(), correction_id)
-    if found is None or found.game != name or found.kind == "command":
-        abort(400, "No such correction (a host command is not undone: give the opposite command).")
+    if found is None or found.game != name or found.kind in ("command", "nickname"):
+        abort(400, "No such correction (a host command or a nickname is not undone: give the opposite command).")
     if not corrections.undo(store(), correction_id, str(host()), _now()):
         abort(400, "That correction was undone already.")
     return _back(name, "Correction undone: the bot reads the game again without it at its next poll.")

@@ -66,7 +66,8 @@ class Site:
             state = rules.from_json(row.state) if row else rules.new(setup_of(config))
             named = hosted["threads"]
             games.append(web_game(config.name, config.host, config.players, rules.threads(state),
-                                  lambda thread, name=config.name, named=named: named.get(thread) or f"{name}/{thread}"))
+                                  lambda thread, name=config.name, named=named: named.get(thread) or f"{name}/{thread}",
+                                  config.lang))
             known.add(config.name)
         opened = {name.removeprefix("thread:"): value for where, name, value in store.cursors_starting("thread:")
                   if where == platform}
@@ -76,7 +77,7 @@ class Site:
             rules = get_game(row.game)
             games.append(web_game(name, row.setup.get("host"), row.setup.get("players", ()),
                                   rules.threads(rules.from_json(row.state)),
-                                  lambda thread, name=name: opened.get(f"{name}:{thread}")))
+                                  lambda thread, name=name: opened.get(f"{name}:{thread}"), row.setup.get("lang")))
         return tuple(games)
 
     def hosted_config(self, hosted: dict[str, Any]) -> Any:

@@ -32,7 +32,7 @@ REFUSALS = {
     "bp_name": "'{query}' is not a player",
     "bp_twice": "{name} is named twice",
     "bp_self": "you cannot vote for yourself",
-    "bp_count": "name {want}",
+    "bp_count": "the ballot names too many or too few players",
     "bp_side_win": "{name} is not on the winning side (place {place})",
     "bp_side_lose": "{name} is not on a losing side (place {place})",
 }
@@ -114,7 +114,7 @@ def ballot(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     ballots = {**state.best.get("ballots", {}), voter: {"places": names, "at": format_time(intent.at)
                                                                              if intent.at else ""}}
     state = state.with_(best={**state.best, "ballots": ballots})
-    return state, [Event("ballot_ack", {"pm_to": voter, "subject": "best player", "places": names,
+    return state, [Event("ballot_ack", {"pm_to": voter, "subject": "best_player", "places": names,
                                         "first": 2 if state.winner == "maniac" else 1})]
 
 
@@ -123,9 +123,8 @@ def _winning_team(state: MafiaState) -> set[str]:
 
 
 def _want(state: MafiaState) -> str:
-    if state.winner == "maniac":
-        return "one or two players of the losing sides (the maniac has the first place)"
-    return "two players of the winning side, then (if you wish) one of a losing side"
+    """What a ballot must name, as an id (phrase bp_want_<id>)."""
+    return "losers" if state.winner == "maniac" else "winners"
 
 
 def totals(state: MafiaState) -> dict[str, Any]:

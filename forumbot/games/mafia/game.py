@@ -116,7 +116,7 @@ class MafiaGame:
             missing = [str(n) for n in range(1, slots + 1)
                        if not find_role(state.options.roles, str(table.get(str(n), "")))]
             if missing:
-                return (f"the host's role table has no role of the ruleset for number(s) {', '.join(missing[:12])}, "
+                return (f"the host's role table has no role of the ruleset for numbers {', '.join(missing[:12])}, "
                         "so the game could not be dealt", 'fill [game.options] role_table = { "1" = "inspector", ... }')
             return None
         if state.options.tie == "host" and not state.host:
@@ -428,7 +428,7 @@ REFUSALS = {
     "no_tie": "there is no tie to break",
     "not_tied": "{target} is not one of the tied players",
     "host_only": "only the host can do that",
-    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; the player(s) with the most votes hang at the deadline",
+    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; whoever has the most votes at the deadline hangs",
 }
 
 
@@ -454,6 +454,10 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
                 events.append(Event("vote", {"voter": intent.author, "target": None}))
         return _maybe_end_early(state, intent.at or state.phase_started, events) if state.countdown else (state, events)
     final = bool(intent.data.get("final")) and _final_locks(state)
+    if intent.data.get("check"):   # a nickname only the thread vouches for: counted, and shown for a check
+        said = str(intent.data.get("matched", {}).get("target", target)).rsplit(" (", 1)[0]
+        state = _note_error(state, intent, f"check: '{said}' read as {target}, a nickname the thread uses",
+                            "vote_check", {"query": said, "name": target})
     state, changed = _cast(state, intent, target, final)
     if changed:
         events.append(Event("vote", {"voter": intent.author, "target": target, "final": final}))
@@ -521,7 +525,7 @@ def _tie_break(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
     if not state.host or intent.author != state.host:
         return state, [refusal(intent, REFUSALS["host_only"], code="host_only", pm=True)]
     if not state.tie:
-        return state, [refusal(intent, REFUSALS["no_tie"], code="no_tie", pm=True)]
+        return state, [refusal(intent, REFUSALS["no_tie"], code="no_tie", pm=True, subject="refused")]
     target = intent.data.get("target")
     if intent.data.get("nobody") or target == NO_LYNCH:
         chosen: tuple[str, ...] = ()
@@ -529,7 +533,8 @@ def _tie_break(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
         chosen = (str(target),)
     else:
         params = {"target": str(target or "")}
-        return state, [refusal(intent, REFUSALS["not_tied"].format(**params), code="not_tied", params=params, pm=True)]
+        return state, [refusal(intent, REFUSALS["not_tied"].format(**params), code="not_tied", params=params,
+                                       pm=True, subject="refused")]
     return _end_day(state, max(intent.at or state.phase_ends, state.phase_ends), "deadline", chosen=chosen)
 
 
@@ -583,7 +588,9 @@ def _refuse(state: MafiaState, intent: Intent, code: str, params: dict[str, Any]
         state = _note_error(state, intent, reason, code, params)   # shown in the next vote count
     # by night there is no vote count to show it in: a player is told by PM
     tell = not state.is_day and intent.author in state.players
-    return state, [refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")]
+    refused = refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")
+    refused.data["vote"] = True          # a vote's refusal is said by the error_<code> phrases
+    return state, [refused]
 
 
 def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, params: dict[str, Any]) -> MafiaState:
@@ -684,7 +691,7 @@ def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...
     if tied:
         broken = _break_tie(state, tied)
         if broken is None:
-            ask = Event("tie_pending", {"pm_to": state.host, "subject": f"day {state.number}", "day": state.number,
+            ask = Event("tie_pending", {"pm_to": state.host, "subject": "day", "day": state.number,
                                         "tied": list(tied), "view": final_view}) if state.host else None
             return state.with_(tie=tied), [ask] if ask else []
         hanged = broken

@@ -46,7 +46,7 @@ REFUSALS = {
     "not_roles": "there are no roles to confirm now",
     "not_in_game": "you are not in this game",
     "signup_empty": "nobody has signed up",
-    "no_role_for": "the host's role table has no role for number(s) {numbers}",
+    "no_role_for": "the host's role table has no role for these numbers: {numbers}",
 }
 
 
