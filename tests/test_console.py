@@ -356,6 +356,6 @@ def test_a_russian_games_console_page_speaks_russian_and_the_rest_the_forums_lan
     settings.games = tuple(replace(g, lang="ru") for g in settings.games)
     client = host_client(bed)
     text = page(client).get_text()
-    assert "Команды ведущего" in text and "Закончить сейчас: День 1" in text and "21 ч 0 мин" in text
+    assert "Команды ведущего" in text and "Закончить сейчас: День 1" in text and "21:00:00" in text
     assert "Host commands" not in text and "Extend the deadline" not in text
     assert "Your games" in page(client, "/console/").get_text()      # the forum's language: English

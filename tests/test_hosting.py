@@ -118,7 +118,7 @@ def test_a_game_made_in_the_console_runs_at_the_next_poll_without_a_restart(bed)
     run = next(r for r in runner.runs if r.name == "my7")
     assert run.game.summary(runner.state(run))["votes"] == {"Bob": ["Alice", "Carol"]}
     console = BeautifulSoup(bed.client.get("/console/g/my7").get_data(as_text=True), "html.parser")
-    assert console.select_one("#phase").get_text() == "day1"
+    assert console.select_one("#phase").get_text() == "Day 1"
 
 
 def test_the_console_checks_as_check_config_does_and_stores_nothing_bad(bed, tmp_path):
@@ -278,7 +278,7 @@ def test_a_player_follows_the_game_from_its_banner_in_their_time_zone(bed):
     bed.poll()
     anonymous = BeautifulSoup(bed.app.test_client().get("/t/my7/votes").get_data(as_text=True), "html.parser")
     banner = anonymous.select_one("#banner")
-    assert anonymous.select_one("#banner-phase").get_text() == "day1"
+    assert anonymous.select_one("#banner-phase").get_text() == "Day 1"
     # day1 started at START (20:00 UTC) for 24 hours: in UTC, to the second, and the time to go
     assert anonymous.select_one("#banner-deadline").get_text() == "2026-03-02 20:00:00 UTC"
     left = anonymous.select_one("#banner-left")
@@ -477,7 +477,7 @@ def test_a_game_made_in_the_console_may_name_its_threads(bed):
     run = next(r for r in runner.runs if r.name == "my7")
     assert run.game.summary(runner.state(run))["votes"] == {"Bob": ["Alice"]}
     page = BeautifulSoup(bed.client.get("/t/friday-votes").get_data(as_text=True), "html.parser")
-    assert page.select_one("#banner-phase").get_text() == "day1"
+    assert page.select_one("#banner-phase").get_text() == "Day 1"
     assert '[games.threads] votes = "friday-votes"' in bed.client.get("/console/g/my7/game.toml").get_data(
         as_text=True)
 

@@ -100,7 +100,7 @@ def test_the_host_makes_a_game_in_the_console(host, bot, shots):
         if host.locator("#phase").count():
             break
         time.sleep(0.5)
-    assert host.inner_text("#phase") == "day1"
+    assert host.inner_text("#phase") == "Day 1"
     assert re.fullmatch(r"01:5\d:\d\d", host.inner_text("#left"))
     host.screenshot(path=str(shots / "hosting-console.png"), full_page=True)
 
@@ -123,7 +123,7 @@ def test_a_player_follows_the_game_from_its_banner_and_votes(browser, bot, shots
     page.click("form.signin button")
     page.goto(bot["url"] + "/t/friday/votes")
     assert page.inner_text("h1") == "Friday · Voting thread"
-    assert page.inner_text("#banner-phase") == "day1"
+    assert page.inner_text("#banner-phase") == "Day 1"
     assert page.inner_text("#banner-alive") == ", ".join(PLAYERS)
     assert page.inner_text("#banner-deadline").endswith(" UTC")
     # the time zone: chosen once, the browser's own preselected

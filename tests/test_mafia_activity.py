@@ -86,7 +86,7 @@ def test_not_voting_line_with_activity_in_english_and_russian():
     en = Renderer("markdown", "en").text(event)
     assert "Not voting (5): P01 (2 posts today, last 3 h ago), P02 (never posted)" in en
     ru = Renderer("markdown", "ru").text(event)
-    assert "P01 (сегодня 2 сообщения, последнее 3 ч назад), P02 (ещё не писал(а))" in ru
+    assert "P01 (сегодня 2 сообщения, последнее 3 ч назад), P02 (сообщений ещё нет)" in ru
     plain = Renderer("markdown", "en").text(MAFIA.tally(game(), at))
     assert "Not voting (5): P01, P02, P03, P04, P05" in plain
 
