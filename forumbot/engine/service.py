@@ -59,7 +59,7 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
         return LocalForum(options.get("path", "forum.db"), account=options.get("account", "forumbot"),
                           dialect=platform_dialect(config), clock=clock,
                           edit_policy=options.get("edit_policy", "first_seen"),
-                          base_url=options.get("base_url", ""))
+                          base_url=options.get("base_url", ""), accounts=bool(options.get("mask_accounts", True)))
     if config.kind == "reddit":
         from forumbot.platforms.reddit import from_options
         return from_options(config.name, config.options, clock)
