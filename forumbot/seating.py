@@ -146,10 +146,11 @@ class Chart:
         return self.is_host(account) or self.seat_of(account) is not None
 
     def watched_by(self, account: str) -> set[str]:
-        """Whose private messages `account` may read: their own; a host's, every account that acts or acted
-        for a seat of the game."""
+        """Whose private messages `account` may read: their own; a host's (or a co-host's), the game's hosts'
+        and every account that acts or acted for a seat of the game."""
         people = {account}
         if self.is_host(account):
+            people.update(self.hosts())
             for seat in self.seats:
                 people.update(seat.every_account())
         return people

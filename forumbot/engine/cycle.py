@@ -797,7 +797,8 @@ class Runner:
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before)
         # (what the deal found of the masks' accounts is the platform's, not the posts': it stays)
-        step.host = replace(step.host, masks_checked=host.masks_checked, masks_missing=host.masks_missing)
+        step.host = replace(step.host, masks_checked=host.masks_checked, masks_missing=host.masks_missing,
+                            masks_given=host.masks_given)
         why = corrections.changes_ended_phase(run.game, live, step.state)
         if why:
             corrections.mark_applied(self.store, ids, now, refused=why)

@@ -41,6 +41,7 @@ class HostState:
     spectators: tuple[str, ...] = ()                         # accounts the host let watch (the dead chat)
     masks_checked: tuple[str, ...] = ()                      # masks whose account the deal made or looked for
     masks_missing: tuple[str, ...] = ()                      # ... and found none (their seat reads as its player)
+    masks_given: dict[str, str] = field(default_factory=dict)   # mask → the account the bot gave its password to
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
@@ -50,7 +51,8 @@ class HostState:
         if self.spectators:
             data["spectators"] = list(self.spectators)
         if self.masks_checked:
-            data["masks"] = {"checked": list(self.masks_checked), "missing": list(self.masks_missing)}
+            data["masks"] = {"checked": list(self.masks_checked), "missing": list(self.masks_missing),
+                             "given": dict(self.masks_given)}
         return data
 
     @classmethod
@@ -60,7 +62,7 @@ class HostState:
         return cls(parse_time(paused) if paused else None, dict(data.get("accounts", {})),
                    tuple(data.get("retired", ())), tuple(tuple(e) for e in data.get("history", ())),
                    tuple(data.get("spectators", ())), tuple(data.get("masks", {}).get("checked", ())),
-                   tuple(data.get("masks", {}).get("missing", ())))
+                   tuple(data.get("masks", {}).get("missing", ())), dict(data.get("masks", {}).get("given", {})))
 
     def player_of(self, account: str) -> str | None:
         """The player an account plays (itself when not replaced), or None for a retired account."""

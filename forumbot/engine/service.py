@@ -242,7 +242,8 @@ class Service:
         return WebSettings(options.get("path", "forum.db"), web, platform_dialect(self.config.platforms[web.platform]),
                            options.get("account", "forumbot"), web_games(worker.runner) if worker else (),
                            self.clock, str(self.config.store),
-                           {run.name: run.config.host or "" for w in self.workers.values() for run in w.runner.runs})
+                           {run.name: run.config.host or "" for w in self.workers.values() for run in w.runner.runs},
+                           {run.name: run.config.cohosts for w in self.workers.values() for run in w.runner.runs})
 
     def start_games(self) -> None:
         """Create the games that are not in the store yet (their opening posts go in the outbox)."""

@@ -75,9 +75,9 @@ class Platform(Protocol):
 
     # Optional (the runner asks for it with getattr when the platform's `makes_accounts` is true: the local
     # forum that keeps people's accounts):
-    #     def make_mask_account(self, mask: str, owner: str) -> str | None
-    # the mask's account made for `owner` at the deal with a one-time password (returned; None: the name is
-    # an account that is not `owner`'s mask, or the platform makes no accounts).
+    #     def make_mask_account(self, mask: str, owner: str, previous: str | None = None) -> str | None
+    # the mask's account made for `owner` at the deal (or handed over from `previous`) with a one-time
+    # password (returned; "": it is `owner`'s already; None: the name is an account that is not the mask's).
     #
     # Optional (the runner asks for it with getattr): `before_deadline()`, called before the fetch_pms of a
     # poll that may fire a deadline (phpBB then reads its inbox whatever the header's unread count said).

@@ -332,14 +332,14 @@ class LocalForum:
         """Whether the forum has an account of that name (without people's accounts: every name is one)."""
         return not self.makes_accounts or self._people().exists(name)
 
-    def make_mask_account(self, mask: str, owner: str) -> str | None:
+    def make_mask_account(self, mask: str, owner: str, previous: str | None = None) -> str | None:
         """The account of `owner`'s mask, made at the deal with a one-time password, which is returned (the
         same owner's mask made again, a step redone after a crash, gets a new one; "" once its player has set
         their own). None when the forum keeps no accounts, or the name is an account that is not `owner`'s
-        mask (it is left as it is)."""
+        mask (it is left as it is). `previous`: the account it was made for before the seat changed hands."""
         if not self.makes_accounts:
             return None
-        return self._people().add_mask(mask, owner)
+        return self._people().add_mask(mask, owner, previous)
 
     def thread_posts(self, thread: str) -> list[dict[str, str]]:
         """Every post of a thread, oldest first (for people and tests reading the forum)."""

@@ -93,13 +93,16 @@ class Accounts:
             self.end_sessions(f"user:{name}")
         return password
 
-    def add_mask(self, mask: str, owner: str) -> str | None:
+    def add_mask(self, mask: str, owner: str, previous: str | None = None) -> str | None:
         """The account of `owner`'s mask (the bot makes it at the deal), with a one-time password, returned:
         the first sign-in with it must set the account's own password ("": the mask's account is in its
-        player's hands already). An account of that name that is not `owner`'s mask is left as it is (None)."""
-        if self.exists(mask) and self.setting(f"mask:{mask}") != owner:
+        player's hands already). `previous`: the account it was made for before (the seat was handed over: a
+        new password, and that account's sessions end). An account of that name that is neither's is left as
+        it is (None)."""
+        made_for = self.setting(f"mask:{mask}")
+        if self.exists(mask) and (made_for is None or made_for not in (owner, previous)):
             return None
-        if self.exists(mask) and not self.one_time(mask):
+        if self.exists(mask) and made_for == owner and not self.one_time(mask):
             return ""   # made before, and its player has set its password: it is theirs already
         # letters and digits only: the password goes in a PM in any markup as it is
         alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"

@@ -41,6 +41,7 @@ class WebGame:
     threads: dict[str, str]
     host: str | None = None
     players: tuple[str, ...] = ()
+    cohosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class WebSettings:
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
     store: str = ""                                          # the bot's store, for the host console
     game_hosts: dict[str, str] = field(default_factory=dict)  # every game of the bot (every platform) → its host
+    game_cohosts: dict[str, tuple[str, ...]] = field(default_factory=dict)   # ... → its co-hosts
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -132,5 +134,6 @@ def web_games(runner: Runner) -> tuple[WebGame, ...]:
     for run in runner.runs:
         state = runner.state(run) if run in started else run.game.new(setup_of(run.config))
         threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(state).items()}
-        games.append(WebGame(run.name, threads, run.config.host, tuple(p.name for p in run.config.players)))
+        games.append(WebGame(run.name, threads, run.config.host, tuple(p.name for p in run.config.players),
+                             run.config.cohosts))
     return tuple(games)

@@ -55,7 +55,8 @@ def host() -> str | None:
 
 
 def _games_of(name: str | None) -> list[str]:
-    return sorted(g for g, h in site().settings.game_hosts.items() if name and h == name)
+    cohosts = site().settings.game_cohosts
+    return sorted(g for g, h in site().settings.game_hosts.items() if name and (h == name or name in cohosts.get(g, ())))
 
 
 def _own_game(name: str) -> GameRow:
@@ -150,7 +151,8 @@ def game(name: str) -> Any:
         deadline=deadline, left=_left(deadline, now), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
         night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
-        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().settings.game_hosts.get(name)))
+        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().settings.game_hosts.get(name),
+                       site().settings.game_cohosts.get(name, ())))
 
 
 def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[str, Any]]:

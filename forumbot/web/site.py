@@ -34,6 +34,9 @@ class Site:
         self.posting = RateLimiter(60.0)     # replies, edits and PMs per account
         self._local = threading.local()
         self.game_of_thread = {key: game for game in settings.games for key in game.threads.values()}
+        # Each game's dead chat: a private thread for its dead, its spectators and its hosts (the chart's
+        # dead_chat); no game reads it, and nobody else sees that it has posts.
+        self.dead_chats = {dead_chat_key(game.name): game for game in settings.games}
 
     def connections(self) -> Connections:
         """This thread's connections (SQLite connections are not shared between the server's threads)."""
@@ -62,6 +65,7 @@ class Site:
         for game in self.settings.games:
             for purpose, key in game.threads.items():
                 forum.ensure_thread(key, f"{game.name}: {purpose}")
+            forum.ensure_thread(dead_chat_key(game.name), f"{game.name}: dead chat")
 
     # ---- who may do what: each game's seating chart (forumbot/seating.py) -------------------------
     def chart(self, game: WebGame) -> Chart:
@@ -70,8 +74,8 @@ class Site:
         store = self.store()
         row = store.game(game.name) if store is not None else None
         if row is not None:
-            return stored_chart(row, game.host)
-        return Chart(game.name, game.host, tuple(Seat(p, (Holder(p),)) for p in game.players))
+            return stored_chart(row, game.host, game.cohosts)
+        return Chart(game.name, game.host, tuple(Seat(p, (Holder(p),)) for p in game.players), cohosts=game.cohosts)
 
     def charts(self) -> list[Chart]:
         return [self.chart(game) for game in self.settings.games]
@@ -79,11 +83,18 @@ class Site:
     def hosted_by(self, user: str | None) -> list[WebGame]:
         return [g for g in self.settings.games if user and self.chart(g).is_host(user)]
 
+    def may_read(self, user: str | None, thread: str) -> bool:
+        """Every thread is public but a game's dead chat: only its members read it (the chart's dead_chat)."""
+        game = self.dead_chats.get(thread)
+        return game is None or (bool(user) and user in self.chart(game).dead_chat())
+
     def may_post(self, user: str | None, thread: str) -> bool:
-        """A game's threads take posts from the accounts that hold its seats now and its host; other threads
-        from anyone signed in."""
+        """A game's threads take posts from the accounts that hold its seats now and its host; its dead chat
+        from its members; other threads from anyone signed in."""
         if not user or user == self.settings.account:
             return False
+        if thread in self.dead_chats:
+            return self.may_read(user, thread)
         game = self.game_of_thread.get(thread)
         if game is None:
             return True
@@ -108,19 +119,26 @@ class Site:
         return people
 
     def may_read_pms(self, user: str | None, a: str, b: str) -> bool:
-        """Their own conversations; a host also those of their games' seats' accounts with the bot or with
-        the host (not with another game's host: a host playing elsewhere sees there what a player sees)."""
+        """Their own conversations; a host or co-host also those of their games' seats' accounts and hosts with
+        the bot or with a host of the game (not with another game's host: a host playing elsewhere sees there
+        what a player sees)."""
         if not user:
             return False
         if user in (a, b):
             return True
         for chart in self.charts():
-            if chart.is_host(user):
-                seated = {account for seat in chart.seats for account in seat.every_account()}
-                if (a in seated and b in (self.settings.account, user)) or \
-                        (b in seated and a in (self.settings.account, user)):
+            if chart.is_host(user):   # (a co-host reads what the host reads: the hosts' conversations too)
+                hosts = set(chart.hosts())
+                seated = {account for seat in chart.seats for account in seat.every_account()} | hosts
+                desk = {self.settings.account} | hosts
+                if (a in seated and b in desk) or (b in seated and a in desk):
                     return True
         return False
+
+
+def dead_chat_key(game: str) -> str:
+    """The forum thread of a game's dead chat."""
+    return f"{game}/dead-chat"
 
 
 def site() -> Site:

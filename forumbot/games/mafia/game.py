@@ -134,7 +134,11 @@ class MafiaGame:
         return None
 
     def start_events(self, state: MafiaState) -> list[Event]:
-        """The post that opens the first phase (none for sign-ups: they are open by PM)."""
+        """The post that opens the first phase; for sign-ups, the game thread's announcement of how to sign up
+        (by PM: a number and a mask) and until when."""
+        if state.phase == "signup":
+            return [Event("signup_open", {"thread": "game", "slots": state.options.signup_slots,
+                                          "deadline": format_time(state.phase_ends) if state.phase_ends else None})]
         return [] if state.phase in PRE_PHASES else [voting.phase_start(state)]
 
     # ---- intents -----------------------------------------------------------------------------
