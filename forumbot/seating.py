@@ -141,9 +141,15 @@ class Chart:
         return name
 
     def may_post(self, account: str | None) -> bool:
-        """Whether `account` may post in the game's threads: its hosts and the accounts that act for a seat
-        now (a replaced player no longer may)."""
-        return self.is_host(account) or self.seat_of(account) is not None
+        """Whether `account` may post in the game's threads: its hosts and the accounts that act for a living
+        seat now (a replaced player no longer may; the dead have their dead chat). A seat played under a mask
+        posts as the mask only: its player's own account would unmask it."""
+        if self.is_host(account):
+            return True
+        seat = self.seat_of(account)
+        if seat is None or not seat.alive:
+            return False
+        return not (seat.mask and seat.mask_reads and seat.mask != seat.account and account != seat.mask)
 
     def watched_by(self, account: str) -> set[str]:
         """Whose private messages `account` may read: their own; a host's (or a co-host's), the game's hosts'

@@ -133,8 +133,10 @@ class Accounts:
             self.db.execute("DELETE FROM web_settings WHERE key = ?", [f"once:{name}"])
 
     def set_password(self, name: str, password: str) -> None:
+        """The account's own password (its player chose it): a one-time one it had is gone."""
         with self.db.atomic():
             self.db.execute("UPDATE web_users SET password = ? WHERE name = ?", [hash_password(password), name])
+            self.db.execute("DELETE FROM web_settings WHERE key = ?", [f"once:{name}"])
 
     def verify(self, name: str, password: str) -> bool:
         row = self.db.execute("SELECT password FROM web_users WHERE name = ?", [name]).fetchone()
