@@ -8,6 +8,8 @@ from datetime import timedelta
 
 import pytest
 from helpers import START
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from forumbot.config.game import GameConfig, load_ruleset
 from forumbot.engine.chart import run_chart
@@ -161,3 +163,58 @@ def test_a_mask_named_like_the_host_or_a_seated_account_is_refused_at_sign_up():
     forum.add_pm("acct3", forum.account, "sign up: 3, HOST", at=at(0.3))
     runner.step(at(1))
     assert list(runner.state(run).signup) == ["acct1"]
+
+
+# ---- random seatings, masks and replacements through the runner ---------------------------------------
+SMALL = {"1": "detective", "2": "maniac", "3": "inspector", "4": "writer"}
+CANDIDATES = ["Tom Hanks", "Brad Pitt", "Zed", "HOST", "Meryl Streep", "Keanu Reeves", "acct2", "forumbot"]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(masks=st.lists(st.sampled_from(CANDIDATES), min_size=4, max_size=4),
+       swaps=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["sub1", "sub2", "acct1", "Zed"])), max_size=3),
+       spectate=st.booleans())
+def test_no_pm_or_result_reaches_an_account_outside_its_seat(tmp_path_factory, masks, swaps, spectate):
+    path = tmp_path_factory.mktemp("random") / "forum.db"
+    forum = LocalForum(path, clock=lambda: LATER, accounts=True)
+    config = GameConfig(name="g", game="mafia", lang="en", start=START, host="Host", phase="signup", players=(),
+                        options={**BS, "role_table": SMALL, "signup_slots": 4})
+    run = GameRun.build(config)
+    runner = Runner(Store(), forum, [run])
+    runner.start(START)
+    Accounts(path).add_user("Zed")                                    # an account of someone's own
+    forum.add_pm("Zed", "somebody", "hello", at=at(0.01))
+    for n, mask in enumerate(masks, start=1):
+        forum.add_pm(f"acct{n}", forum.account, f"sign up: {n}, {mask}", at=at(n / 10))
+    runner.step(at(1))
+    if runner.state(run).phase == "signup":
+        forum.add_pm("Host", forum.account, "deal roles", at=at(1.1))
+        runner.step(at(1.2))
+    for n in range(1, 5):
+        forum.add_pm(f"acct{n}", forum.account, "confirm", at=at(1.5 + n / 10))
+    if spectate:
+        forum.add_pm("Host", forum.account, "spectate Spec", at=at(2))
+    state = runner.state(run)
+    for n, (which, account) in enumerate(swaps):
+        if state.players:
+            seat = state.players[which % len(state.players)]
+            forum.add_pm("Host", forum.account, f"replace {seat} with {account}", at=at(2.1 + n / 10))
+    runner.step(at(3))
+    for n in range(1, 5):   # everyone writes a night action and a note from their real account
+        forum.add_pm(f"acct{n}", forum.account, "note: hello\ncheck acct1", at=at(3 + n / 10))
+    for who in ("sub1", "sub2"):
+        forum.add_pm(who, forum.account, "note: I am here", at=at(3.5))
+    runner.step(at(40))
+    runner.deliver(at(40))
+    chart = run_chart(run, runner.state(run), runner.host_state(run))
+    holders = {h.account for seat in chart.seats for h in seat.holders}
+    masks_made = {seat.mask for seat in chart.seats if seat.mask and seat.mask_reads}
+    for to, body in bot_pms(forum):
+        assert to in holders | masks_made | {"Host"} | {f"acct{n}" for n in range(1, 5)}, (to, body[:80])
+        assert to not in ("Spec", "Zed") or to in holders, (to, body[:80])
+    # a mask account the bot made is held by its seat's current holder alone
+    accounts = Accounts(path)
+    for seat in chart.seats:
+        if seat.mask and seat.mask_reads and accounts.exists(seat.mask):
+            assert accounts.setting(f"mask:{seat.mask}") == seat.account
