@@ -208,7 +208,8 @@ def test_the_console_is_the_games_hosts_alone(game, who):
     got = client.get("/console/g/g").status_code
     if who in MAY["console"][0]:
         assert got == 200
-        assert "Spec" in client.get("/console/g/g").get_data(as_text=True)      # the chart, spectators and all
+        seating = client.get("/console/g/g").get_data(as_text=True).split('id="seating"')[1].split("</p>")[0]
+        assert "Hosts: Host, Cohost" in seating and "Spectators: Spec" in seating   # the chart, spectators and all
     else:
         assert got in (302, 401, 404), who
     if who == "Host2":
