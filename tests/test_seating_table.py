@@ -254,3 +254,20 @@ def test_no_pm_of_the_game_reaches_an_account_outside_its_seat(game):
 
 def _password(body: str) -> str:
     return body.split("one-time password: ")[1].split(" ")[0]
+
+
+@pytest.mark.parametrize(("who", "rejects"), [("Cohost", True), ("Host", True), ("Host2", False), ("Spec", False),
+                                              ("Meryl Streep", False)])
+def test_the_newspapers_host_only_rules_ask_the_chart(tmp_path, who, rejects):
+    """Rejecting a note is the host's: the co-host may, a player (another game's host among them) may not."""
+    made = Game(tmp_path)
+    made.forum.add_pm("acct4", "forumbot", "note: Tom Hanks is the detective", at=at(4))
+    made.step(5)
+    made.forum.add_pm(who, "forumbot", "game g\nreject note 1: a role claim", at=at(6))
+    made.step(7)
+    notes = made.runner.state(made.g).notes
+    assert [bool(n.get("rejected")) for n in notes] == [rejects], who
+    told = [to for to, body in made.forum.db.execute(
+        "SELECT recipient, body FROM forum_pms WHERE sender = 'forumbot' ORDER BY id").fetchall()
+        if "a role claim" in body]
+    assert told == (["Meryl Streep"] if rejects else []), who    # the note's seat reads it at its mask
