@@ -16,6 +16,7 @@ from forumbot.engine.loading import GameRun
 from forumbot.games.base import refusal
 from forumbot.model import Event, Flag, Intent, Post
 from forumbot.seating import Chart, PlatformSeats, Taken, name_key, name_taken, same_name
+from forumbot.text.clean import clean
 from forumbot.text.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.engine.timeline")
@@ -65,6 +66,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     # Who hosts: the chart's hosts (they do not change within a step). A co-host's posts are the host's.
     chart = run_chart(run, state, step.host)
     hosts, host = chart.hosts(), run.config.host
+    note = getattr(game, "note_post", None)
     index, count = 0, len(posts)
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
     while True:
@@ -78,6 +80,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             before = step.state
             step.state, fired = game.on_deadline(step.state, deadline, now=now)
             step.events += [(e, "") for e in fired]
+            step.flags += [Flag(reason=e.data["flag"], author=str(e.data.get("name", "")), at=deadline)
+                           for e in fired if isinstance(e.data.get("flag"), str)]
             if not fired and step.state is before:
                 stalled = deadline
             commands = set(map(run.thread_id, game.command_threads(step.state)))
@@ -95,6 +99,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         account = post.author
         if host and account in hosts and account != host:
             post = replace(post, author=host)   # a co-host acts with the host's powers
+        if note is not None and not post.pm:
+            _note(run, step, post, note)
         if not post.pm and post.thread not in commands:
             _isolated(run, step, post, account, _outside, commands)
             continue
@@ -115,6 +121,23 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             post = replace(post, author=player)
         _isolated(run, step, post, account, _read, account, host_games, guard, roster, bot,
                   seats if post.pm else None, accounts_before, chart)
+
+
+# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
+# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
+REREAD = "@"
+
+
+def _note(run: GameRun, step: Step, post: Post, note: Callable[..., Any]) -> None:
+    """A player's post in one of the game's threads, counted for the game's activity figures: its words as
+    the player wrote them (quotes, code and spoilers left out)."""
+    if run.thread_name(post.thread) not in set(run.game.threads(step.state).values()):
+        return
+    player = step.host.player_of(post.author)
+    if player is None:
+        return
+    words = len(clean(post.body, post.dialect).split())
+    step.state = note(step.state, player, words, post.created)
 
 
 def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable[..., None], *args: Any) -> None:
@@ -185,6 +208,9 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     corrected = step.corrections.get(post.platform_id)
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
+    if REREAD in post.platform_id:   # an edit read again: its votes say which post they replace
+        original = post.platform_id.split(REREAD, 1)[0]
+        intents = [replace(i, data={**i.data, "edit_of": original}) if i.kind in VOTE_KINDS else i for i in intents]
     if seats is not None and len(seats.games_of(account)) > 1:
         host_games = seats.games_of(account)   # a host who plays in another game names the game too
     answers_for_host = not host_games or host_games[0] == run.name

@@ -231,6 +231,9 @@ class Renderer:
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
         self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
+        # Replaced seats as posts name them (the `seat` filter): seat → (account now, account before, day);
+        # the runner sets it from the seating chart before it renders a step's events.
+        self.replaced: dict[str, tuple[str, str, int]] = {}
         # An event's template by (game, kind), found once: a running game's templates do not change under it,
         # and a missing game's own template is not looked for on disk again at every vote count.
         self._chosen: dict[tuple[str, str], jinja2.Template] = {}
@@ -245,6 +248,7 @@ class Renderer:
         env.filters.update(self._filters)
         env.filters["when"] = _when
         env.filters["person"] = self.person
+        env.filters["seat"] = self.seat
         env.filters["count"] = self.count
         env.globals["voter"] = self._voter
         env.globals["reason"] = self._reason
@@ -267,13 +271,33 @@ class Renderer:
         """A phrase (possibly the host's) filled in through the sandbox: `{x.__class__}` cannot look inside."""
         return self._formatter.vformat(phrase, (), params)
 
+    def seat(self, name: Any) -> str:
+        """A player's name in a count, a list or the newspaper, escaped: a replaced seat as hosts write it,
+        "Bob (replaced Alice, day 2)" («Bob (вместо Alice, день 2)»)."""
+        held = self.replaced.get(str(name))
+        if held is None:
+            return self._filters["esc"](name)
+        account, before, day = held
+        phrase = self.phrases["replaced_seat" if day else "replaced_seat_no_day"]
+        return self._filters["esc"](self._format(phrase, {"account": account, "before": before, "day": day}))
+
     def _voter(self, entry: Mapping[str, Any]) -> str:
         """One voter of a wagon: the name linked to the vote, "(final)" after a final vote, struck when
         withdrawn."""
         f = self._filters
-        text = f["link"](f["esc"](entry["name"]), entry.get("url", ""))
+        text = f["link"](self.seat(entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
+        if entry.get("edited"):
+            was = entry.get("was")
+            shown = (self.phrases["no_lynch"] if was == "no_lynch" else self.seat(was)) if was else ""
+            phrase = self.phrases["edited_vote_was" if was else "edited_vote"]
+            text += " (" + self._format(phrase, {"at": _when(entry["edited"]),
+                                                 "was": f["link"](shown, entry.get("was_url", ""))}) + ")"
+        elif entry.get("edited_away"):
+            text += f" ({self.phrases['edited_away']})"
+        if entry.get("weight") is not None:
+            text += f" ({self.phrases['vote_weight'].format(weight=entry['weight'])})"
         return f["strike"](text) if entry.get("withdrawn") else text
 
     def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:
@@ -318,8 +342,20 @@ class Renderer:
                                   for wagon in view.get("wagons", [])]}
         not_voting = view.get("not_voting")
         if isinstance(not_voting, list):
-            out["not_voting_text"] = ", ".join(map(self._filters["esc"], not_voting))
+            out["not_voting_text"] = ", ".join(map(self.seat, not_voting))
+        detail = view.get("not_voting_activity")
+        if isinstance(detail, list):
+            out["not_voting_text"] = ", ".join(map(self._activity, detail))
         return out
+
+    def _activity(self, line: Mapping[str, Any]) -> str:
+        """A player not voting, with their posts today and the hours since their last post."""
+        name = self.seat(line["name"])
+        if line.get("hours") is None:
+            return f"{name} ({self.phrases['activity_never']})"
+        params = {"posts": self.count(line["posts"]), "words": self.count(line["words"]),
+                  "hours": self.count(line["hours"])}
+        return f"{name} ({self._format(self.phrases['activity_line'], params)})"
 
     def phase_name(self, phase: str) -> str:
         """"night1" as the post's language says it: "Night 1", «Ночь 1»."""

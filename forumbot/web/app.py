@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from forumbot.errors import ForumbotError
 from forumbot.model import parse_time
-from forumbot.web import auth, console, forum, pms
+from forumbot.web import archive, auth, console, forum, pms, tournaments
 from forumbot.web.config import WebSettings
 from forumbot.web.proxy import FromProxies
 from forumbot.web.session import csrf_token, current_user
@@ -87,7 +87,7 @@ def create_app(settings: WebSettings) -> Flask:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    for blueprint in (forum.bp, auth.bp, pms.bp, console.bp):
+    for blueprint in (forum.bp, auth.bp, pms.bp, console.bp, tournaments.bp, archive.bp):
         app.register_blueprint(blueprint)
     state.open_game_threads()
     return app

@@ -144,13 +144,15 @@ def game(name: str) -> Any:
     now = _now()
     deadline = rules.next_deadline(state)
     tally = rules.tally(state, now)
+    activity = getattr(rules, "activity", None)
     fixes = corrections.listing(store(), name)
     in_force = corrections.active(store(), name)
     return render_template(
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
         deadline=deadline, left=_left(deadline, now), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
-        night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
+        night=_night(row.state), activity=activity(state, now) if activity is not None else None,
+        flags=len(store().flag_list(name)), commands=COMMANDS,
         chart=chart_of(name, rules, state, HostState.from_json(row.host), site().settings.game_hosts.get(name),
                        site().settings.game_cohosts.get(name, ())))
 

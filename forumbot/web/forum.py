@@ -14,6 +14,7 @@ from forumbot.web.markup import quoted
 from forumbot.web.moderation import edit_refusal, flag_refused_edit
 from forumbot.web.session import current_user
 from forumbot.web.site import site
+from forumbot.web.tournaments import tournament_names
 
 bp = Blueprint("forum", __name__)
 MAX_POST_CHARS = 20_000
@@ -70,7 +71,8 @@ def index() -> Any:
     user = current_user()
     dead_chats = {game.name: threads[key] for key, game in site().dead_chats.items()
                   if key in threads and site().may_read(user, key)}
-    return render_template("index.html", games=games, others=others, dead_chats=dead_chats)
+    return render_template("index.html", games=games, others=others, dead_chats=dead_chats,
+                           tournaments=tournament_names())
 
 
 @bp.get("/t/<path:key>")

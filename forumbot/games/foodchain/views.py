@@ -22,8 +22,11 @@ def _places(state: FCState) -> list[dict[str, str]]:
 
 def open_event(state: FCState) -> Event:
     o = state.options
-    return Event("fc_open", {"thread": "game", "players": list(state.players), "deadline": format_time(state.ends),
-                             "rounds": o.rounds, "max_attacks": o.max_attacks})
+    data = {"thread": "game", "players": list(state.players), "deadline": format_time(state.ends),
+            "rounds": o.rounds, "max_attacks": o.max_attacks}
+    if o.tokens:   # (a game of a tournament: the Tokens of Life each player holds as it starts)
+        data["tokens"] = [{"player": p, "tol": o.tokens[p]} for p in state.players if o.tokens.get(p)]
+    return Event("fc_open", data)
 
 
 def reply_event(state: FCState, player: str) -> Event:
