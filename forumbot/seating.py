@@ -78,6 +78,7 @@ class Seat:
     holders: tuple[Holder, ...]
     mask: str = ""
     alive: bool = True
+    mask_reads: bool = True   # the mask is an account its player reads (False: the deal found none)
 
     @property
     def account(self) -> str:
@@ -102,6 +103,7 @@ class Chart:
     seats: tuple[Seat, ...] = ()
     cohosts: tuple[str, ...] = ()
     spectators: tuple[str, ...] = ()
+    open: bool = False   # taking anyone's sign-ups: every account's PMs may be for it
 
     def hosts(self) -> tuple[str, ...]:
         return tuple(h for h in (self.host, *self.cohosts) if h)
@@ -114,38 +116,70 @@ class Chart:
         """The seat `account` acts for now (as its holder or its mask's account), or None."""
         return next((seat for seat in self.seats if account and account in seat.accounts()), None)
 
+    def seat_ever(self, account: str | None) -> Seat | None:
+        """The seat `account` acts or acted for (any of its holders, its mask), names compared as a reader sees
+        them (same_name): how an audit of a human host's thread tells whose vote a post is."""
+        key = name_key(account or "")
+        if not key:
+            return None
+        return next((seat for seat in self.seats
+                     if any(name_key(a) == key for a in (seat.name, *seat.every_account()))), None)
+
     def reader_of(self, name: str) -> str:
         """The account that reads what is sent to `name`: an account holding a seat reads its own; what is
         sent to a seat (by its name, its mask, or an account that held it before) goes to the account holding
-        it now (to the mask's own account while its first player holds it); any other name is its own."""
+        it now (to the mask's own account while its first player holds it, unless the deal found no such
+        account); any other name is its own."""
         if any(name == seat.account for seat in self.seats):
             return name
         for seat in self.seats:
             if name in (seat.name, seat.mask):
-                return name if name == seat.mask and len(seat.holders) == 1 else seat.account
+                return name if name == seat.mask and seat.mask_reads and len(seat.holders) == 1 else seat.account
         for seat in self.seats:
             if any(name == h.account for h in seat.holders):
                 return seat.account
         return name
 
     def may_post(self, account: str | None) -> bool:
-        """Whether `account` may post in the game's threads: its hosts and the accounts that act for a seat
-        now (a replaced player no longer may)."""
-        return self.is_host(account) or self.seat_of(account) is not None
+        """Whether `account` may post in the game's threads: its hosts and the accounts that act for a living
+        seat now (a replaced player no longer may; the dead have their dead chat). A seat played under a mask
+        posts as the mask only: its player's own account would unmask it."""
+        if self.is_host(account):
+            return True
+        seat = self.seat_of(account)
+        if seat is None or not seat.alive:
+            return False
+        return not (seat.mask and seat.mask_reads and seat.mask != seat.account and account != seat.mask)
 
     def watched_by(self, account: str) -> set[str]:
-        """Whose private messages `account` may read: their own; a host's, every account that acts or acted
-        for a seat of the game."""
+        """Whose private messages `account` may read: their own; a host's (or a co-host's), the game's hosts'
+        and every account that acts or acted for a seat of the game."""
         people = {account}
         if self.is_host(account):
+            people.update(self.hosts())
             for seat in self.seats:
                 people.update(seat.every_account())
         return people
 
+    def readers(self) -> tuple[str, ...]:
+        """Whose private messages to the bot the game reads: its hosts and every account that acts or acted
+        for a seat (a replaced player's are read to be flagged); ("*",) while it takes anyone's sign-ups."""
+        if self.open:
+            return ("*",)
+        people = [account for seat in self.seats for account in seat.every_account()]
+        return tuple(dict.fromkeys((*people, *self.hosts())))
+
+    def dead_chat(self) -> tuple[str, ...]:
+        """Who reads and writes the game's dead chat: its hosts, the accounts of its dead seats, its spectators.
+        Nobody acting for a living seat is ever among them."""
+        living = {account for seat in self.seats if seat.alive for account in seat.accounts()}
+        dead = [account for seat in self.seats if not seat.alive for account in seat.accounts()]
+        return tuple(a for a in dict.fromkeys((*self.hosts(), *dead, *self.spectators)) if a not in living)
+
     def to_json(self) -> dict[str, object]:
-        return {"game": self.game, "host": self.host, "cohosts": list(self.cohosts),
+        return {"game": self.game, "host": self.host, "cohosts": list(self.cohosts), "open": self.open,
                 "spectators": list(self.spectators),
-                "seats": [{"name": s.name, "mask": s.mask, "alive": s.alive,
+                "seats": [{"name": s.name, "mask": s.mask, "alive": s.alive, "mask_reads": s.mask_reads,
                            "holders": [{"account": h.account, "since": h.since, "until": h.until}
                                        for h in s.holders]} for s in self.seats]}
 

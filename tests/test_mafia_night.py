@@ -8,6 +8,8 @@ from typing import Any
 
 from helpers import START
 
+from forumbot.engine.chart import chart_of
+from forumbot.engine.host import HostState
 from forumbot.config.game import load_ruleset
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
@@ -212,7 +214,7 @@ def test_host_rejects_a_note_with_a_reason():
 
 
 def test_host_pms_are_read():
-    assert "Host" in MAFIA.pm_authors(game())
+    assert "Host" in chart_of("g", MAFIA, game(), HostState(), "Host").readers()
 
 
 # ---- newspaper, results, end of the game ---------------------------------------------------------------

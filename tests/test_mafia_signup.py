@@ -13,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forumbot.config.game import load_ruleset
+from forumbot.engine.chart import chart_of
+from forumbot.engine.host import HostState
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA, bestplayer, ledger
 from forumbot.games.mafia.schedule import must_act
@@ -159,7 +161,8 @@ def test_3_the_host_may_start_without_every_confirmation():
 def test_3_the_mask_reads_pms_from_its_real_account_and_night_actions_wait_for_the_night():
     state, _ = full_signup(signup_game())
     assert MAFIA.account_player(state, "acct1") == "Tom Hanks"
-    assert "acct1" in MAFIA.pm_authors(state) and "Tom Hanks" in MAFIA.pm_authors(state)
+    readers = chart_of("g", MAFIA, state, HostState(), "Host").readers()
+    assert "acct1" in readers and "Tom Hanks" in readers
     _, events = say(state, "Tom Hanks", "action", action="check", target="Brad Pitt")
     assert refused(events) == ["not_night"]
 

@@ -14,12 +14,13 @@ from datetime import timedelta
 from typing import Any
 
 from forumbot.audit.hostcount import HostCount, read_count
-from forumbot.audit.roster import account_slots, build_roster, known_run, resolve
+from forumbot.audit.roster import build_roster, known_run, resolve
 from forumbot.config.game import GameConfig, load_ruleset
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of
 from forumbot.engine.timeline import play
 from forumbot.model import Intent, PlayerRef, Post, format_time
+from forumbot.seating import Chart, Holder, Seat
 from forumbot.text.clean import clean
 from forumbot.text.parse import VOTE_KINDS
 
@@ -167,12 +168,13 @@ class Auditor:
         self.posts = sorted(posts, key=lambda p: p.created)
         if not self.posts:
             raise ValueError("the thread has no posts")
-        self.host = host or self.posts[0].author
-        host_key = self.host.lower()
+        host = host or self.posts[0].author
+        # The host's account as the thread spells it (a --host typed in another case is the same account).
+        self.host = next((p.author for p in self.posts if p.author.lower() == host.lower()), host)
         self.counts: dict[str, HostCount] = {}
         host_texts = []
         for post in self.posts:
-            if post.author.lower() == host_key:
+            if post.author == self.host:
                 host_texts.append(post.body)
                 count = read_count(post.body, post.dialect)
                 if count is not None:
@@ -184,8 +186,11 @@ class Auditor:
         self.players = list(players)
         known = {p.name for p in self.players}
         dead = [d for d in dead if d in known]
-        self.slots = account_slots(self.players)
-        self.posted = {self.slots[p.author.lower()] for p in self.posts if p.author.lower() in self.slots}
+        # Who is who in the thread: each slot's accounts (its name, then the accounts that replaced it or that
+        # it goes by), and the host. Every "whose post is this" below asks it.
+        self.chart = Chart("audit", self.host, tuple(
+            Seat(p.name, tuple(Holder(a) for a in dict.fromkeys((p.name, *p.aliases)))) for p in self.players))
+        self.posted = {seat.name for p in self.posts if (seat := self.chart.seat_ever(p.author)) is not None}
         options = {**load_ruleset("classic", "mafia"), **OPTIONS}
         start = self.posts[0].created - timedelta(seconds=1)
         self.config = GameConfig(name="audit", game="mafia", lang=lang, start=start, players=tuple(self.players),
@@ -239,7 +244,7 @@ class Auditor:
 
     def audit(self) -> AuditResult:
         result = AuditResult(self.host, self.players, posts=len(self.posts))
-        run, host_key = self.run, self.host.lower()
+        run, chart = self.run, self.chart
         phase = self.config.phase or "day1"
         day = int(phase[3:]) if phase.startswith("day") else 1
         state = run.game.new(setup_of(self.config))
@@ -250,7 +255,7 @@ class Auditor:
         taught = HostState()
         dead = list(self.config.dead)            # the dead so far: left out when the next day starts
         for post in self.posts:
-            from_host = post.author.lower() == host_key
+            from_host = chart.is_host(post.author)
             opened = day_started(post.body) if from_host else None
             if from_host:
                 dead += [n for n in self.died_in(clean(post.body, post.dialect)) if n not in dead]
@@ -270,9 +275,10 @@ class Auditor:
                     if check.lynch is not None and check.lynch not in dead:
                         dead.append(check.lynch)
                 continue
-            slot = self.slots.get(post.author.lower())
-            if slot is None or over:
+            seat = chart.seat_ever(post.author)
+            if seat is None or over:
                 continue                     # an outsider's post, or the night after a lynch
+            slot = seat.name
             step = play(run, state, [replace(post, author=slot, thread=thread)], now=post.created, bot="\0",
                         host=taught)
             state, taught = step.state, step.host    # (the host layer keeps what the thread teaches)

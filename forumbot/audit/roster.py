@@ -105,6 +105,3 @@ def build_roster(posters: Sequence[str], counts: Sequence[HostCount], host_texts
         aliases.setdefault(slot, []).append(new)
         merged[new] = slot
     return [PlayerRef(n, tuple(aliases.get(n, ()))) for n in names if n not in merged]
-def account_slots(players: Sequence[PlayerRef]) -> dict[str, str]:
-    """Each account (a slot's name or alias, lower case) → the slot's name."""
-    return {account.lower(): p.name for p in players for account in (p.name, *p.aliases)}

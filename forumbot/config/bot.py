@@ -43,6 +43,8 @@ BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 # edit_policy (first_seen, edited, flag); credentials stay in praw.ini or praw_* environment variables.
 PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "subreddit", "user_agent",
                  "inbox_every", "edit_policy", "settle_seconds",
+                 # local: mask_accounts (default true: the bot makes masks' web forum accounts at the deal)
+                 "mask_accounts",
                  # phpbb: url, forum (new topics), password_env or password_file (never the password itself),
                  # min_interval (seconds between requests), form_wait, timeout, max_chars, timezone (the account's),
                  # bbcode_extra (the board's BBCodes beyond stock phpBB's, e.g. ["s", "vote"])

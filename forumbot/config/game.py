@@ -20,7 +20,7 @@ from forumbot.platforms.base import EDIT_POLICIES
 from forumbot.render.renderer import DIALECTS as POST_DIALECTS
 from forumbot.text.grammar import READINGS, Command, commands_from_toml
 
-GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
+GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "cohosts", "options", "dialect", "templates",
              "no_lynch_used", "phrases", "tournament", "reading", "edit_policy")
 PLAYER_KEYS = ("name", "role", "aliases", "alive", "forum", "gender")
 POST_KEYS = ("at", "author", "thread", "pm", "text")
@@ -41,6 +41,7 @@ class GameConfig:
     phase: str | None = None
     host: str | None = None
     dead: tuple[str, ...] = ()
+    cohosts: tuple[str, ...] = ()   # accounts with the host's powers, who read what the host reads
     state: dict[str, Any] = field(default_factory=dict)
     grammar: tuple[Command, ...] = ()
     dialect: str = "markdown"
@@ -164,6 +165,9 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     if dialect not in POST_DIALECTS:
         raise doc.error(f"dialect = {dialect!r} is not one the bot can post in", "dialect",
                         fix="use one of: " + ", ".join(POST_DIALECTS))
+    cohosts = game.get("cohosts", [])
+    if not isinstance(cohosts, list) or not all(isinstance(c, str) and c.strip() for c in cohosts):
+        raise doc.error("cohosts must be a list of account names", "cohosts", fix='cohosts = ["Account"]')
     reading = game.get("reading")
     if reading is not None and reading not in READINGS:
         raise doc.error(f"reading = '{reading}' is not a reading mode", "reading",
@@ -175,7 +179,7 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     return GameConfig(
         name=default_name, game=kind, lang=lang, start=_time(doc, game["start"], "start"), players=players,
         options=options, ruleset=ruleset, phase=game.get("phase"), host=game.get("host"), dead=dead,
-        state=state, grammar=tuple(extra), dialect=dialect,
+        cohosts=tuple(c.strip() for c in cohosts), state=state, grammar=tuple(extra), dialect=dialect,
         templates=game.get("templates"), phrases=dict(phrases), source=doc.path,
         tournament=str(game["tournament"]) if game.get("tournament") else None, reading=reading,
         edit_policy=edit_policy)

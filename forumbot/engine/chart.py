@@ -13,22 +13,32 @@ from forumbot.model import parse_time
 from forumbot.seating import Chart, Holder, Seat
 
 
-def chart_of(name: str, game: Game, state: Any, host: HostState, host_name: str | None) -> Chart:
-    """The chart of game `name` in `state`, with the host layer's `host`."""
+def chart_of(name: str, game: Game, state: Any, host: HostState, host_name: str | None,
+             cohosts: tuple[str, ...] = ()) -> Chart:
+    """The chart of game `name` in `state`, with the host layer's `host`; `host_name` and `cohosts`: the
+    accounts of its host and co-hosts (the game config's)."""
     roster = getattr(game, "roster", None)
     players = roster(state) if roster is not None else None
     names = [p.name for p in players] if players is not None else [str(p) for p in getattr(state, "players", ())]
     alive = getattr(state, "alive", None)
     masks: dict[str, str] = dict(getattr(state, "masks", None) or {})       # mask → the account behind it
     seats = [_seat(player, masks.get(player, player), host, mask=player if player in masks else "",
-                   alive=alive is None or player in alive) for player in names]
+                   alive=alive is None or player in alive, reads=player not in host.masks_missing)
+             for player in names]
     if not names:   # sign-ups: each account that signed up holds the seat of its mask
         for account, entry in (getattr(state, "signup", None) or {}).items():
             seats.append(Seat(str(entry["mask"]), (Holder(account),), mask=str(entry["mask"])))
-    return Chart(name, host_name, tuple(seats))
+    taking = getattr(game, "taking_signups", None)
+    return Chart(name, host_name, tuple(seats), cohosts=tuple(c for c in cohosts if c and c != host_name),
+                 spectators=host.spectators, open=bool(taking is not None and taking(state)))
 
 
-def _seat(player: str, first: str, host: HostState, *, mask: str, alive: bool) -> Seat:
+def run_chart(run: Any, state: Any, host: HostState) -> Chart:
+    """The chart of a running game (a GameRun) in `state`."""
+    return chart_of(run.name, run.game, state, host, run.config.host, run.config.cohosts)
+
+
+def _seat(player: str, first: str, host: HostState, *, mask: str, alive: bool, reads: bool) -> Seat:
     holders = [Holder(first)]
     for replaced, account, at in host.history:
         if replaced == player:
@@ -37,16 +47,17 @@ def _seat(player: str, first: str, host: HostState, *, mask: str, alive: bool) -
     now = host.account_of(player)
     if now != player and holders[-1].account != now:   # a replacement kept before its time was
         holders.append(Holder(now))
-    return Seat(player, tuple(holders), mask=mask, alive=alive)
+    return Seat(player, tuple(holders), mask=mask, alive=alive, mask_reads=reads)
 
 
-def stored_chart(row: Any, host_name: str | None) -> Chart:
-    """The chart of a game as the store holds it (a Store.game row); `host_name`: its host's account."""
+def stored_chart(row: Any, host_name: str | None, cohosts: tuple[str, ...] = ()) -> Chart:
+    """The chart of a game as the store holds it (a Store.game row); `host_name`, `cohosts`: its host's and
+    co-hosts' accounts."""
     game = get_game(row.game)
-    return chart_of(row.name, game, game.from_json(row.state), HostState.from_json(row.host), host_name)
+    return chart_of(row.name, game, game.from_json(row.state), HostState.from_json(row.host), host_name, cohosts)
 
 
-__all__ = ["chart_of", "stored_chart"]
+__all__ = ["chart_of", "replacements", "run_chart", "stored_chart"]
 
 
 def replacements(chart: Chart, state: Any) -> dict[str, tuple[str, str, int]]:

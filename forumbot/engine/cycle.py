@@ -15,16 +15,17 @@ from typing import Any
 
 from forumbot.engine import corrections
 from forumbot.engine import threads as opening
-from forumbot.engine.chart import chart_of, replacements
+from forumbot.engine.chart import replacements, run_chart
 from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
+from forumbot.engine.masks import deal_masks
 from forumbot.engine.timeline import REREAD as _REREAD
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
-from forumbot.seating import PlatformSeats, same_name
+from forumbot.seating import Chart, PlatformSeats, same_name
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.cycle")
@@ -112,9 +113,8 @@ class _Reading:
     roles: dict[str, str]       # the game's thread names by role
     threads: tuple[str, ...]    # their platform ids, sorted and distinct
     by_role: dict[str, str]     # their platform ids by role
-    base: tuple[str, ...]       # the game's own PM authors
-    extra: tuple[str, ...]      # the host and the accounts that replaced players
-    authors: tuple[str, ...]    # the two merged
+    chart: Chart                # who is who in the game in that state (forumbot/seating.py)
+    authors: tuple[str, ...]    # the chart's readers: whose PMs the game reads ("*": anyone's)
     also: Callable[[str], bool] | None   # lookalikes of the host, whose PMs are read too (Runner._lookalike)
 
 
@@ -223,23 +223,24 @@ class Runner:
 
     def _reading(self, run: GameRun, state: Any, host: HostState, like: _Reading | None = None) -> _Reading:
         """What the game reads in `state` with the host layer's `host`: its threads, and the authors whose
-        private messages it reads (the host's lookalikes are read with the new PMs: `_lookalike`). `like`: a
-        reading of the same game (the state held); where the new one reads the same, it has the same tuples
-        (so a step tells by identity that the game reads no more) and nothing is worked out again."""
-        game, config = run.game, run.config
+        private messages it reads: the seating chart's readers (the host's lookalikes are read with the new
+        PMs: `_lookalike`). `like`: a reading of the same game (the state held); where the new one reads the
+        same, it has the same tuples (so a step tells by identity that the game reads no more) and nothing
+        is worked out again."""
+        config = run.config
         count = len(run.thread_ids)   # (a thread the bot opens gets its id once, in run.thread_ids)
-        roles = game.threads(state)
-        base = game.pm_authors(state)
-        if like is not None and like.host is host and like.config is config and like.count == count:
-            if like.base is base and like.roles is roles:
-                return like   # (a step of votes: the new state reads what the state before read, by the same objects)
-            if like.base == base and like.roles == roles:
-                return _Reading(host, config, count, roles, like.threads, like.by_role, base, like.extra, like.authors,
+        roles = run.game.threads(state)
+        chart = run_chart(run, state, host)
+        authors = chart.readers()
+        if like is not None and like.config is config and like.count == count and like.roles == roles:
+            if like.authors == authors:
+                if like.host is host and like.roles is roles:
+                    return like
+                return _Reading(host, config, count, roles, like.threads, like.by_role, chart, like.authors,
                                 like.also)
         by_role = {role: run.thread_id(thread) for role, thread in roles.items()}
-        extra = ((config.host,) if config.host else ()) + tuple(host.accounts)
-        return _Reading(host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, base,
-                        extra, tuple(dict.fromkeys((*base, *extra))), self._lookalike(run))
+        return _Reading(host, config, count, roles, tuple(sorted(set(by_role.values()))), by_role, chart,
+                        authors, self._lookalike(run))
 
     def _pm_authors(self, run: GameRun, state: Any, host: HostState) -> tuple[str, ...]:
         """The authors whose private messages the game reads, lookalikes of the host among new PMs too."""
@@ -740,10 +741,15 @@ class Runner:
                 break
             threads = tuple(sorted({*threads, *more.threads}))
             authors = tuple(dict.fromkeys((*authors, *more.authors)))
+        dealt_host, dealt, dealt_flags = deal_masks(run, self.platform, more.chart, step.host, now)
+        if dealt_host is not step.host:   # the deal: masks' accounts made or looked up (forumbot/engine/masks.py)
+            step.host, step.flags = dealt_host, [*step.flags, *dealt_flags]
+            step.events += [(e, "") for e in dealt]
+            more = self._reading(run, after, step.host, more)
         events = step.events
         if reported:
             events += zip(reported, _BLANK, strict=False)   # (e, "") for each (_BLANK never ends)
-        if not step.processed and not events:
+        if not step.processed and not events and step.host is host:
             return
         before, state = state, after
         outbox = self._render(run, state, [*map(_event, events)], seq, now, step.host, more.by_role)
@@ -814,6 +820,9 @@ class Runner:
                     self.platform.account, host_games=self._host_games(run), reach=reach,
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before)
+        # (what the deal found of the masks' accounts is the platform's, not the posts': it stays)
+        step.host = replace(step.host, masks_checked=host.masks_checked, masks_missing=host.masks_missing,
+                            masks_given=host.masks_given)
         why = corrections.changes_ended_phase(run.game, live, step.state)
         if why and not corrections.mends_ended_round(self.store, ids):
             corrections.mark_applied(self.store, ids, now, refused=why)
@@ -838,8 +847,8 @@ class Runner:
             roles = _roles_of(run, state)
         out: list[Outgoing] = []
         name, render, silent, game = run.name, run.renderer.render, run.renderer.silent, run.game.name
-        # (with no account replaced, every player keeps their own: the chart is not asked)
-        chart = chart_of(name, run.game, state, host, run.config.host) if host is not None and host.accounts else None
+        # (with no account replaced and every mask an account, every player keeps their own: the chart is not asked)
+        chart = run_chart(run, state, host) if host is not None and (host.accounts or host.masks_missing) else None
         run.renderer.replaced = replacements(chart, state) if chart is not None else {}
         for offset, event in enumerate(events, start=1):
             if silent(event):   # (a vote: no message, no key made)

@@ -21,7 +21,7 @@ from forumbot.seating import name_key, name_taken
 
 _NUMBER = re.compile(r"\s*(-?[0-9]{1,6}(?:[.,][0-9]{1,3})?)(?![0-9])")   # "12", "1.5", "12h", "12 часов"
 HOST_KINDS = ("host_extend", "host_end_phase", "host_pause", "host_resume", "host_replace", "host_modkill",
-              "host_game")
+              "host_game", "host_spectate", "host_unspectate")
 # The most an `extend` may move a deadline, either way: a year (a bigger number is a typo, and past
 # datetime's range it would crash the game).
 MAX_EXTEND_HOURS = 24 * 366
@@ -40,6 +40,10 @@ class HostState:
     history: tuple[tuple[str, str, str], ...] = ()           # each replacement: (player, new account, time)
     nicknames: tuple[tuple[str, str], ...] = ()              # (word, player) the host confirmed, in order
     taught: dict[str, list[Any]] = field(default_factory=dict)   # what the thread teaches (text/nicknames.py)
+    spectators: tuple[str, ...] = ()                         # accounts the host let watch (the dead chat)
+    masks_checked: tuple[str, ...] = ()                      # masks whose account the deal made or looked for
+    masks_missing: tuple[str, ...] = ()                      # ... and found none (their seat reads as its player)
+    masks_given: dict[str, str] = field(default_factory=dict)   # mask → the account the bot gave its password to
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
@@ -50,6 +54,11 @@ class HostState:
             data["nicknames"] = [list(entry) for entry in self.nicknames]
         if self.taught:
             data["taught"] = {key: list(entry) for key, entry in self.taught.items()}
+        if self.spectators:
+            data["spectators"] = list(self.spectators)
+        if self.masks_checked:
+            data["masks"] = {"checked": list(self.masks_checked), "missing": list(self.masks_missing),
+                             "given": dict(self.masks_given)}
         return data
 
     @classmethod
@@ -59,7 +68,9 @@ class HostState:
         return cls(parse_time(paused) if paused else None, dict(data.get("accounts", {})),
                    tuple(data.get("retired", ())), tuple(tuple(e) for e in data.get("history", ())),
                    tuple((str(w), str(p)) for w, p in data.get("nicknames", ())),
-                   {str(k): list(v) for k, v in dict(data.get("taught", {})).items()})
+                   {str(k): list(v) for k, v in dict(data.get("taught", {})).items()},
+                   tuple(data.get("spectators", ())), tuple(data.get("masks", {}).get("checked", ())),
+                   tuple(data.get("masks", {}).get("missing", ())), dict(data.get("masks", {}).get("given", {})))
 
     def player_of(self, account: str) -> str | None:
         """The player an account plays (itself when not replaced), or None for a retired account."""
@@ -132,8 +143,10 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         accounts[account] = player
         retired = tuple(a for a in (*host.retired, old) if a != account)
         history = (*host.history, (str(player), account, format_time(at)))
-        return state, HostState(host.paused_at, accounts, retired, history), [_notice("replaced", player=player,
-                                                                                      account=account)]
+        return state, replace(host, accounts=accounts, retired=retired, history=history), [
+            _notice("replaced", player=player, account=account)]
+    if kind in ("host_spectate", "host_unspectate"):
+        return state, *_spectate(host, intent, host_name, roster)
     if kind == "host_modkill":
         player = intent.data.get("target")
         if not player:
@@ -143,6 +156,28 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
             return state, host, [replace(e, data={**e.data, "pm_to": intent.author}) for e in events]
         return state, host, events
     return state, host, [_refuse(intent, f"unknown host command {kind}", "host_unknown")]
+
+
+def _spectate(host: HostState, intent: Intent, host_name: str | None, roster: tuple[str, ...]
+              ) -> tuple[HostState, list[Event]]:
+    """`spectate ACCOUNT` lets an account read the game's dead chat; `unspectate ACCOUNT` ends it. An account
+    that plays in the game (or the host) cannot be a spectator. Answered to the host by PM, not announced."""
+    account = str(intent.data.get("account", "")).strip()
+    adding = intent.kind == "host_spectate"
+    if not account:
+        return host, [_refuse(intent, "write: spectate ACCOUNT", "host_spectate")]
+    if adding:
+        playing = [a for a in (*roster, *host.accounts) if host.player_of(a) is not None]
+        taken = name_taken(account, "", hosts=(host_name,), seated=playing, masks=roster)
+        if taken is not None:
+            return host, [_refuse(intent, f"{account} cannot watch: it plays in this game or hosts it",
+                                        "host_spectate_taken", {"account": account})]
+        spectators = tuple(dict.fromkeys((*host.spectators, account)))
+    else:
+        spectators = tuple(a for a in host.spectators if a != account)
+    done = _notice("spectators", pm_to=intent.author, subject="spectators", account=account,
+                   spectators=", ".join(spectators) or "-")
+    return replace(host, spectators=spectators), [done]
 
 
 def _wrong_phase(game: Game, state: Any, intent: Intent) -> Event | None:

@@ -61,7 +61,7 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
         return LocalForum(options.get("path", "forum.db"), account=options.get("account", "forumbot"),
                           dialect=platform_dialect(config), clock=clock,
                           edit_policy=options.get("edit_policy", "first_seen"),
-                          base_url=options.get("base_url", ""))
+                          base_url=options.get("base_url", ""), accounts=bool(options.get("mask_accounts", True)))
     if config.kind == "reddit":
         from forumbot.platforms.reddit import from_options
         return from_options(config.name, config.options, clock)
@@ -268,7 +268,8 @@ class Service:
                            {run.name: run.config.host or "" for w in self.workers.values() for run in w.runner.runs},
                            HostingSettings(hosting.creators, hosting.platform, self.config.platforms,
                                            platform_dialect(self.config.platforms[hosting.platform]))
-                           if hosting else None)
+                           if hosting else None,
+                           {run.name: run.config.cohosts for w in self.workers.values() for run in w.runner.runs})
 
     def start_games(self) -> None:
         """Create the games that are not in the store yet (their opening posts go in the outbox)."""

@@ -9,12 +9,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from forumbot.engine.chart import run_chart
 from forumbot.engine.corrections import intents_for
 from forumbot.engine.host import HOST_KINDS, HostState, apply_host
 from forumbot.engine.loading import GameRun
 from forumbot.games.base import refusal
 from forumbot.model import Event, Flag, Intent, Post
-from forumbot.seating import PlatformSeats, Taken, name_key, name_taken, same_name
+from forumbot.seating import Chart, PlatformSeats, Taken, name_key, name_taken, same_name
 from forumbot.text.clean import clean
 from forumbot.text.parse import VOTE_KINDS, Parsed
 
@@ -22,7 +23,7 @@ log = logging.getLogger("forumbot.engine.timeline")
 # What an account writes to a game it has no seat in yet: its sign-up.
 SIGNUP_KINDS = ("signup", "signup_withdraw")
 HOST_HELP = ("extend HOURS, end day, end night, end phase NAME, pause, resume, replace PLAYER with ACCOUNT, "
-             "modkill PLAYER")
+             "modkill PLAYER, spectate ACCOUNT, unspectate ACCOUNT")
 
 
 @dataclass
@@ -62,6 +63,9 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     commands = set(map(run.thread_id, game.command_threads(state)))
     # What the game offers, asked once a step rather than at each post (a game's methods do not change).
     guard, roster = getattr(game, "guard_post", None), getattr(game, "roster", None)
+    # Who hosts: the chart's hosts (they do not change within a step). A co-host's posts are the host's.
+    chart = run_chart(run, state, step.host)
+    hosts, host = chart.hosts(), run.config.host
     note = getattr(game, "note_post", None)
     index, count = 0, len(posts)
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
@@ -92,6 +96,9 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         step.processed.append(post.platform_id)
         if post.author == bot or (post.pm and run.opened is not None and post.created < run.opened):
             continue
+        account = post.author
+        if host and account in hosts and account != host:
+            post = replace(post, author=host)   # a co-host acts with the host's powers
         if note is not None and not post.pm:
             _note(run, step, post, note)
         if not post.pm and post.author != run.config.host:
@@ -100,26 +107,25 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             if taught is not step.host.taught:
                 step.host = replace(step.host, taught=taught)
         if not post.pm and post.thread not in commands:
-            _isolated(run, step, post, post.author, _outside, commands)
+            _isolated(run, step, post, account, _outside, commands)
             continue
         player = step.host.player_of(post.author)
         if player is None:   # an account the host replaced: its posts no longer count
             step.flags.append(Flag(reason=f"{post.author} was replaced; the post is not counted",
                                    post_id=post.platform_id, author=post.author, at=post.created))
             continue
-        account = post.author
         if post.pm:   # Mafia: a mask's real account PMs as the mask
             account_player = getattr(game, "account_player", None)
             if account_player is not None:
                 player = account_player(step.state, player)
         if player != post.author:
-            if same_name(player, run.config.host):   # never the host's powers by a name a player chose
+            if any(same_name(player, h) for h in hosts):   # never the host's powers by a name a player chose
                 step.flags.append(Flag(reason=f"{post.author} plays under the host's name {player}; the post is not "
                                               "counted", post_id=post.platform_id, author=post.author, at=post.created))
                 continue
             post = replace(post, author=player)
         _isolated(run, step, post, account, _read, account, host_games, guard, roster, bot,
-                  seats if post.pm else None, accounts_before)
+                  seats if post.pm else None, accounts_before, chart)
 
 
 # Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
@@ -186,10 +192,11 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
 
 def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[str, ...],
           guard: Callable[..., list[Event]] | None, roster: Callable[[Any], Any] | None, bot: str,
-          seats: PlatformSeats | None, accounts_before: Callable[[datetime], Iterable[str]] | None) -> None:
+          seats: PlatformSeats | None, accounts_before: Callable[[datetime], Iterable[str]] | None,
+          chart: Chart) -> None:
     """`guard`, `roster`: the game's guard_post (a game that moderates its threads: Food Chain's channels) and
-    roster, or None. `account`: the account that sent the post (the host is known by it alone); `seats`: who
-    sits where on the platform, for a PM."""
+    roster, or None. `account`: the account that sent the post (a host is known by it alone: `chart`'s hosts);
+    `seats`: who sits where on the platform, for a PM."""
     if guard is not None and not post.pm:
         refused = guard(step.state, post.author, run.thread_name(post.thread),
                         Intent("post", post_id=post.platform_id, author=post.author, at=post.created,
@@ -217,7 +224,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     if seats is not None and len(seats.games_of(account)) > 1:
         host_games = seats.games_of(account)   # a host who plays in another game names the game too
     answers_for_host = not host_games or host_games[0] == run.name
-    from_host = post.pm and bool(run.config.host) and account == run.config.host and not corrected
+    from_host = post.pm and bool(run.config.host) and chart.is_host(account) and not corrected
     if from_host:
         picked = _for_this_game(run, intents, host_games, answers_for_host)
         if picked is None:
@@ -250,7 +257,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
                                                          run.config.host, tuple(p.name for p in run.config.players))
-        elif (taken := _name_claimed(run, step.state, intent, account, bot, accounts_before)) is not None:
+        elif (taken := _name_claimed(run, step.state, intent, account, bot, accounts_before, chart)) is not None:
             name = taken[0]
             happened = [refusal(intent, f"{name} cannot be taken: it is or looks like {taken[1].holder}",
                                 code=taken[1].code, params={"name": name, "holder": taken[1].holder}, pm=True,
@@ -267,7 +274,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
 
 
 def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str,
-                  accounts_before: Callable[[datetime], Iterable[str]] | None) -> tuple[str, Taken] | None:
+                  accounts_before: Callable[[datetime], Iterable[str]] | None, chart: Chart
+                  ) -> tuple[str, Taken] | None:
     """A name the intent claims (a mask at sign-up) that the host, the bot or another account on the platform
     holds: the name and why, or None. The game itself refuses names its own seats hold."""
     claimed = getattr(run.game, "claimed_name", None)
@@ -275,7 +283,7 @@ def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: s
     if not name:
         return None
     accounts = accounts_before(intent.at) if accounts_before is not None and intent.at else ()
-    taken = name_taken(name, account, hosts=(run.config.host,), bot=bot, accounts=accounts)
+    taken = name_taken(name, account, hosts=chart.hosts(), bot=bot, accounts=(*chart.spectators, *accounts))
     return (name, taken) if taken is not None else None
 
 

@@ -109,9 +109,6 @@ class Game(Protocol):
     def threads(self, state: Any) -> dict[str, str]:
         """The game's threads by purpose ("game", "votes", ...) → the thread's name in the game."""
 
-    def pm_authors(self, state: Any) -> tuple[str, ...]:
-        """Whose private messages to the bot this game reads (its players, its host)."""
-
     def command_threads(self, state: Any) -> tuple[str, ...]:
         """The threads whose posts carry commands; posts elsewhere are stored but not parsed."""
 

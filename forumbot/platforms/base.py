@@ -69,6 +69,16 @@ class Platform(Protocol):
         """Re-read stored posts (the runner asks for those carrying commands, before a deadline): which were
         edited (their current versions), deleted or removed; flags for the host under `policy`."""
 
+    def account_exists(self, name: str) -> bool:
+        """Whether the platform has an account (a member, a user) of exactly that name: how the bot checks a
+        mask's account, which the organisers create, at the deal."""
+
+    # Optional (the runner asks for it with getattr when the platform's `makes_accounts` is true: the local
+    # forum that keeps people's accounts):
+    #     def make_mask_account(self, mask: str, owner: str, previous: str | None = None) -> str | None
+    # the mask's account made for `owner` at the deal (or handed over from `previous`) with a one-time
+    # password (returned; "": it is `owner`'s already; None: the name is an account that is not the mask's).
+    #
     # Optional (the runner asks for it with getattr): `before_deadline()`, called before the fetch_pms of a
     # poll that may fire a deadline (phpBB then reads its inbox whatever the header's unread count said).
     #

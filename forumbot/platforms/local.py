@@ -8,6 +8,8 @@ exactly as it does Reddit. The clock is injectable so a replay runs on virtual t
 
 from __future__ import annotations
 
+from typing import Any
+
 import functools
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -131,9 +133,11 @@ class LocalForum:
 
     def __init__(self, path: str | Path = ":memory:", *, account: str = "forumbot",
                  dialect: str = "markdown", clock: Callable[[], datetime] = _utcnow,
-                 edit_policy: str = "first_seen", base_url: str = "", batch: int = 1000) -> None:
+                 edit_policy: str = "first_seen", base_url: str = "", batch: int = 1000,
+                 accounts: bool = False) -> None:
         """`batch`: the most posts one `fetch_posts` returns (a backlog is read in batches, so memory does not
-        grow with it)."""
+        grow with it). `accounts`: the forum keeps people's accounts (the web forum's, in the same file):
+        the bot makes masks' accounts there at the deal; without, every name is an account (a scenario's)."""
         try:
             self.db = open_database(path)
             # Safe under WAL (a power cut may lose the last commits, never corrupt the file): no fsync a post.
@@ -148,6 +152,8 @@ class LocalForum:
         if edit_policy not in EDIT_POLICIES:
             raise ConfigError(f"unknown edit_policy '{edit_policy}'", fix="edit_policy: " + ", ".join(EDIT_POLICIES))
         self.account = account
+        self.path = path
+        self.makes_accounts = accounts   # (the runner makes masks' accounts at the deal: make_mask_account)
         self.dialect = dialect
         self.clock = clock
         self.edit_policy = edit_policy
@@ -315,6 +321,25 @@ class LocalForum:
                               [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
         self._wrote_pms(before)
         return f"local-pm:{row_id}"
+
+    # ---- accounts -------------------------------------------------------------------------------
+    def _people(self) -> Any:
+        from forumbot.web.accounts import Accounts   # the web forum's accounts table, in this file
+
+        return Accounts(self.path)
+
+    def account_exists(self, name: str) -> bool:
+        """Whether the forum has an account of that name (without people's accounts: every name is one)."""
+        return not self.makes_accounts or self._people().exists(name)
+
+    def make_mask_account(self, mask: str, owner: str, previous: str | None = None) -> str | None:
+        """The account of `owner`'s mask, made at the deal with a one-time password, which is returned (the
+        same owner's mask made again, a step redone after a crash, gets a new one; "" once its player has set
+        their own). None when the forum keeps no accounts, or the name is an account that is not `owner`'s
+        mask (it is left as it is). `previous`: the account it was made for before the seat changed hands."""
+        if not self.makes_accounts:
+            return None
+        return self._people().add_mask(mask, owner, previous)
 
     def thread_posts(self, thread: str) -> list[dict[str, str]]:
         """Every post of a thread, oldest first (for people and tests reading the forum)."""

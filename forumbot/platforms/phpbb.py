@@ -338,6 +338,16 @@ class PhpbbPlatform:
         self.members[name.lower()] = found
         return found
 
+    def account_exists(self, name: str) -> bool:
+        """Whether the board has a member of that name (its profile, `un=NAME`)."""
+        if name.lower() in self.members:
+            return True
+        page = self.http.get(f"memberlist.php?mode=viewprofile&un={quote(name)}", what=f"looking up the member {name}")
+        found = html.profile_id(page.soup) if page.status != 404 else None
+        if found:
+            self.members[name.lower()] = found
+        return bool(found)
+
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
         return self._signed_in(lambda: self._send_pm_once(to, subject, text, key))
 

@@ -347,6 +347,17 @@ class RedditPlatform:
         # /api/compose answers without the message's id; the marker finds it in message/sent if needed.
         return f"pm:{to}:{key}" if key else f"pm:{to}"
 
+    def account_exists(self, name: str) -> bool:
+        """Whether Reddit has a user of that name (`/user/NAME/about`; a suspended or deleted one is none)."""
+        from prawcore.exceptions import NotFound
+
+        with self._calling(f"looking up u/{name}"):
+            try:
+                about = self.reddit.get(f"/user/{name.removeprefix('u/')}/about")
+            except NotFound:
+                return False
+        return getattr(about, "name", None) is not None
+
     def edit(self, platform_id: str, text: str) -> None:
         if not platform_id.startswith("t1_"):
             raise PlatformError(f"'{platform_id}' is not a Reddit comment; only comments can be edited")

@@ -99,6 +99,51 @@ class Accounts:
             self.end_sessions(f"user:{name}")
         return password
 
+    def add_mask(self, mask: str, owner: str, previous: str | None = None) -> str | None:
+        """The account of `owner`'s mask (the bot makes it at the deal), with a one-time password, returned:
+        the first sign-in with it must set the account's own password ("": the mask's account is in its
+        player's hands already). `previous`: the account it was made for before (the seat was handed over: a
+        new password, and that account's sessions end). An account of that name that is neither's is left as
+        it is (None)."""
+        made_for = self.setting(f"mask:{mask}")
+        if self.exists(mask) and (made_for is None or made_for not in (owner, previous)):
+            return None
+        if self.exists(mask) and made_for == owner and not self.one_time(mask):
+            return ""   # made before, and its player has set its password: it is theirs already
+        # letters and digits only: the password goes in a PM in any markup as it is
+        alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+        try:
+            password = self.add_user(mask, password="".join(secrets.choice(alphabet) for _ in range(16)))
+        except ConfigError:
+            return None   # a lookalike of another account
+        with self.db.atomic():
+            for key, value in ((f"mask:{mask}", owner), (f"once:{mask}", "1")):
+                self.db.execute("INSERT INTO web_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE "
+                                "SET value = excluded.value", [key, value])
+        return password
+
+    def setting(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM web_settings WHERE key = ?", [key]).fetchone()
+        return str(row[0]) if row else None
+
+    def one_time(self, name: str) -> bool:
+        """Whether the account's password is a one-time one (a mask's, as the bot sent it)."""
+        return self.setting(f"once:{name}") == "1"
+
+    def use_once(self, name: str) -> None:
+        """A one-time password was used: it signs in no more (the account gets an unknown password until
+        its player sets one)."""
+        with self.db.atomic():
+            self.db.execute("UPDATE web_users SET password = ? WHERE name = ?",
+                            [hash_password(secrets.token_urlsafe(24)), name])
+            self.db.execute("DELETE FROM web_settings WHERE key = ?", [f"once:{name}"])
+
+    def set_password(self, name: str, password: str) -> None:
+        """The account's own password (its player chose it): a one-time one it had is gone."""
+        with self.db.atomic():
+            self.db.execute("UPDATE web_users SET password = ? WHERE name = ?", [hash_password(password), name])
+            self.db.execute("DELETE FROM web_settings WHERE key = ?", [f"once:{name}"])
+
     def verify(self, name: str, password: str) -> bool:
         row = self.db.execute("SELECT password FROM web_users WHERE name = ?", [name]).fetchone()
         ok = check_password(row[0] if row else _DUMMY, password)

@@ -47,8 +47,15 @@ def signin() -> Any:
         return render_template("signin.html", next=request.form.get("next", ""), name=name,
                                error="Wrong name or password."), 401
     site().limiter.give_back(*keys)
+    accounts = site().connections().accounts
+    once = accounts.one_time(name)
+    if once:   # a mask's one-time password (the bot sent it): it signs in this once, then a password is set
+        accounts.use_once(name)
     session.clear()   # a new session (and CSRF token) on sign-in: nothing set before it carries over
     session["user"], session["user_stamp"] = name, session_mark("user", name)
+    if once:
+        session["set_password"] = True
+        return redirect(url_for("auth.password"))
     return redirect(same_origin_path(request.form.get("next")) or url_for("forum.index"))
 
 
@@ -67,15 +74,18 @@ def password() -> Any:
     user = current_user()
     if not user:
         abort(401, "Sign in first.")
+    first = bool(session.get("set_password"))   # signed in with a one-time password: no current one to give
     if request.method == "GET":
-        return render_template("password.html")
+        return render_template("password.html", first=first)
     accounts = site().connections().accounts
     new = request.form.get("new", "")
-    error = ("The current password is wrong." if not accounts.verify(user, request.form.get("current", "")) else
+    error = ("The current password is wrong." if not first and not accounts.verify(user, request.form.get("current", ""))
+             else
              f"A new password needs at least {MIN_PASSWORD} characters." if len(new) < MIN_PASSWORD else
              "The two new passwords differ." if new != request.form.get("again") else None)
     if error:
-        return render_template("password.html", error=error), 400
-    accounts.add_user(user, password=new)
+        return render_template("password.html", error=error, first=first), 400
+    accounts.set_password(user, new)
+    session.pop("set_password", None)
     session["user_stamp"] = accounts.end_sessions(f"user:{user}")    # other sessions end with the old password
     return render_template("password.html", done=True)

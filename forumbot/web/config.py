@@ -45,6 +45,7 @@ class WebGame:
     host: str | None = None
     players: tuple[str, ...] = ()
     lang: str = "en"
+    cohosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class WebSettings:
     store: str = ""                                          # the bot's store, for the host console
     game_hosts: dict[str, str] = field(default_factory=dict)  # every game of the bot (every platform) → its host
     hosting: HostingSettings | None = None                     # [hosting]: games made in the console
+    game_cohosts: dict[str, tuple[str, ...]] = field(default_factory=dict)   # ... → its co-hosts
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -152,13 +154,13 @@ def web_games(runner: Runner) -> tuple[WebGame, ...]:
     for run in runner.runs:
         state = runner.state(run) if run in started else run.game.new(setup_of(run.config))
         games.append(web_game(run.name, run.config.host, run.config.players, run.game.threads(state), run.thread_id,
-                              run.config.lang))
+                              run.config.lang, run.config.cohosts))
     return tuple(games)
 
 
 def web_game(name: str, host: str | None, players: Any, threads: dict[str, str],
-             thread_id: Callable[[str], str | None], lang: str | None = None) -> WebGame:
+             thread_id: Callable[[str], str | None], lang: str | None = None, cohosts: Any = ()) -> WebGame:
     """A game as the web forum shows it: its threads by purpose (those with an id on this forum)."""
     ids = {purpose: thread_id(thread) for purpose, thread in threads.items()}
     return WebGame(name, {purpose: key for purpose, key in ids.items() if key}, host,
-                   tuple(getattr(p, "name", p) for p in players), lang or "en")
+                   tuple(getattr(p, "name", p) for p in players), lang or "en", tuple(cohosts or ()))

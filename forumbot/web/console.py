@@ -63,7 +63,8 @@ def host() -> str | None:
 
 
 def _games_of(name: str | None) -> list[str]:
-    return sorted(g for g, h in site().game_hosts().items() if name and h == name)
+    cohosts = site().game_cohosts()
+    return sorted(g for g, h in site().game_hosts().items() if name and (h == name or name in cohosts.get(g, ())))
 
 
 def _own_game(name: str) -> GameRow:
@@ -159,7 +160,8 @@ def game(name: str) -> Any:
         flags=len(store().flag_list(name)), commands=COMMANDS, nicknames=_nicknames(row, summary),
         over=over, roles=summary.get("roles", {}) if over else {}, quotes=_quotes(name, fixes),
         history=[_logged(e) for e in store().events(name)] if over else [],
-        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name)),
+        chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name),
+                       site().game_cohosts().get(name, ())),
         ended=site().ended().get(name), made=_made_here(name), version=version(name)["version"])
 
 

@@ -44,15 +44,16 @@ def posted_text(user: str) -> str:
 
 
 def _thread_or_404(key: str) -> dict[str, Any]:
+    """The thread, when it exists and the signed-in account may read it (a dead chat is not disclosed)."""
     info = site().connections().db.thread(key)
-    if info is None:
+    if info is None or not site().may_read(current_user(), key):
         abort(404, f"No thread '{key}' on this forum.")
     return info
 
 
 def _post_or_404(number: int) -> PostRow:
     post = site().connections().db.post(number)
-    if post is None:
+    if post is None or not site().may_read(current_user(), post.thread):
         abort(404, f"No post {number}.")
     return post
 
@@ -66,11 +67,15 @@ def index() -> Any:
     threads = {t["key"]: t for t in site().connections().db.threads()}
     archived = {name for name, row in site().ended().items() if row["archived"]}
     every = site().games()
-    games = [(game, [(purpose, threads[key]) for purpose, key in game.threads.items() if key in threads])
-             for game in every if game.name not in archived]
-    in_games = {key for game in every for key in game.threads.values()}
+    games = [(game, site().chart(game), [(purpose, threads[key]) for purpose, key in game.threads.items()
+                                         if key in threads]) for game in every if game.name not in archived]
+    in_games = {key for game in every for key in game.threads.values()} | site().dead_chats.keys()
     others = [t for key, t in threads.items() if key not in in_games]
-    return render_template("index.html", games=games, others=others, tournaments=tournament_names())
+    user = current_user()
+    dead_chats = {game.name: threads[key] for key, game in site().dead_chats.items()
+                  if key in threads and site().may_read(user, key)}
+    return render_template("index.html", games=games, others=others, dead_chats=dead_chats,
+                           tournaments=tournament_names())
 
 
 @bp.get("/t/<path:key>")
@@ -84,7 +89,8 @@ def thread(key: str) -> Any:
         abort(404, f"Thread '{key}' has {pages} page(s).")
     posts = db.page(key, page, site().web.per_page)
     draft = ""
-    if (quote := url_number(request.args.get("quote", ""))) is not None and (post := db.post(quote)) is not None:
+    if (quote := url_number(request.args.get("quote", ""))) is not None and (post := db.post(quote)) is not None \
+            and site().may_read(current_user(), post.thread):
         draft = quoted(post.author, post.body, site().settings.dialect)
     game = site().game_of_thread.get(key)
     purpose = next((p for p, k in game.threads.items() if k == key), "") if game else ""
@@ -117,7 +123,8 @@ def reply() -> Any:
         abort(401, "Sign in to post.")
     _thread_or_404(key)
     if not site().may_post(user, key):
-        abort(403, "Only the players and the host of this game post in its threads.")
+        abort(403, "Only the players and the host of this game post in its threads."
+              if key not in site().dead_chats else "Only the dead, the spectators and the host post here.")
     platform_id = site().connections().forum.add_post(key, user, posted_text(user))
     return redirect(url_for("forum.permalink", number=int(platform_id.split(":")[1])))
 

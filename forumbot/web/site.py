@@ -67,7 +67,7 @@ class Site:
             named = hosted["threads"]
             games.append(web_game(config.name, config.host, config.players, rules.threads(state),
                                   lambda thread, name=config.name, named=named: named.get(thread) or f"{name}/{thread}",
-                                  config.lang))
+                                  config.lang, config.cohosts))
             known.add(config.name)
         opened = {name.removeprefix("thread:"): value for where, name, value in store.cursors_starting("thread:")
                   if where == platform}
@@ -77,7 +77,8 @@ class Site:
             rules = get_game(row.game)
             games.append(web_game(name, row.setup.get("host"), row.setup.get("players", ()),
                                   rules.threads(rules.from_json(row.state)),
-                                  lambda thread, name=name: opened.get(f"{name}:{thread}"), row.setup.get("lang")))
+                                  lambda thread, name=name: opened.get(f"{name}:{thread}"), row.setup.get("lang"),
+                                  row.setup.get("cohosts", ())))
         return tuple(games)
 
     def hosted_config(self, hosted: dict[str, Any]) -> Any:
@@ -102,6 +103,12 @@ class Site:
     def game_of_thread(self) -> dict[str, WebGame]:
         return {key: game for game in self.games() for key in game.threads.values()}
 
+    @property
+    def dead_chats(self) -> dict[str, WebGame]:
+        """Each game's dead chat: a private thread for its dead, its spectators and its hosts (the chart's
+        dead_chat); no game reads it, and nobody else sees that it has posts."""
+        return {dead_chat_key(game.name): game for game in self.games()}
+
     def game_hosts(self) -> dict[str, str]:
         """Every game of the bot (on every platform) → its host: the bot config's, the console's, a lobby's."""
         hosts = dict(self.settings.game_hosts)
@@ -115,6 +122,13 @@ class Site:
         for game in self.games():
             hosts.setdefault(game.name, game.host or "")
         return hosts
+
+    def game_cohosts(self) -> dict[str, tuple[str, ...]]:
+        """Every game of the bot → its co-hosts (the bot config's, and those of games made since)."""
+        cohosts = dict(self.settings.game_cohosts)
+        for game in self.games():
+            cohosts.setdefault(game.name, game.cohosts)
+        return cohosts
 
     def locked(self, game: WebGame) -> bool:
         """A game's threads lock when the game is over or its host ended it."""
@@ -172,6 +186,7 @@ class Site:
         for game in self.games():
             for purpose, key in game.threads.items():
                 forum.ensure_thread(key, thread_title(game.name, purpose))
+            forum.ensure_thread(dead_chat_key(game.name), thread_title(game.name, "dead-chat"))
 
     # ---- who may do what: each game's seating chart (forumbot/seating.py) -------------------------
     def chart(self, game: WebGame) -> Chart:
@@ -180,8 +195,8 @@ class Site:
         store = self.store()
         row = store.game(game.name) if store is not None else None
         if row is not None:
-            return stored_chart(row, game.host)
-        return Chart(game.name, game.host, tuple(Seat(p, (Holder(p),)) for p in game.players))
+            return stored_chart(row, game.host, game.cohosts)
+        return Chart(game.name, game.host, tuple(Seat(p, (Holder(p),)) for p in game.players), cohosts=game.cohosts)
 
     def charts(self) -> list[Chart]:
         return [self.chart(game) for game in self.games()]
@@ -189,11 +204,18 @@ class Site:
     def hosted_by(self, user: str | None) -> list[WebGame]:
         return [game for game in self.games() if user and self.chart(game).is_host(user)]
 
+    def may_read(self, user: str | None, thread: str) -> bool:
+        """Every thread is public but a game's dead chat: only its members read it (the chart's dead_chat)."""
+        game = self.dead_chats.get(thread)
+        return game is None or (bool(user) and user in self.chart(game).dead_chat())
+
     def may_post(self, user: str | None, thread: str) -> bool:
-        """A game's threads take posts from the accounts that hold its seats now and its host; other threads
-        from anyone signed in."""
+        """A game's threads take posts from the accounts that hold its seats now and its host; its dead chat
+        from its members; other threads from anyone signed in."""
         if not user or user == self.settings.account:
             return False
+        if thread in self.dead_chats:
+            return self.may_read(user, thread)
         game = self.game_of_thread.get(thread)
         if game is None:
             return True
@@ -220,23 +242,25 @@ class Site:
         return people
 
     def may_read_pms(self, user: str | None, a: str, b: str) -> bool:
-        """Their own conversations; a host also those of their games' seats' accounts with the bot or with
-        the host (not with another game's host: a host playing elsewhere sees there what a player sees)."""
+        """Their own conversations; a host or co-host also those of their games' seats' accounts and hosts with
+        the bot or with a host of the game (not with another game's host: a host playing elsewhere sees there
+        what a player sees)."""
         if not user:
             return False
         if user in (a, b):
             return True
         for chart in self.charts():
-            if chart.is_host(user):
-                seated = {account for seat in chart.seats for account in seat.every_account()}
-                if (a in seated and b in (self.settings.account, user)) or \
-                        (b in seated and a in (self.settings.account, user)):
+            if chart.is_host(user):   # (a co-host reads what the host reads: the hosts' conversations too)
+                hosts = set(chart.hosts())
+                seated = {account for seat in chart.seats for account in seat.every_account()} | hosts
+                desk = {self.settings.account} | hosts
+                if (a in seated and b in desk) or (b in seated and a in desk):
                     return True
         return False
 
 
 # A thread's title on the web forum by its purpose in the game (a game's own purposes are shown as they are).
-PURPOSE_TITLES = {"votes": "Voting thread", "game": "Game thread", "lobby": "Lobby", "signup": "Sign-ups"}
+PURPOSE_TITLES = {"votes": "Voting thread", "game": "Game thread", "lobby": "Lobby", "signup": "Sign-ups", "dead-chat": "Dead chat"}
 
 
 def thread_title(game: str, purpose: str) -> str:
@@ -244,6 +268,11 @@ def thread_title(game: str, purpose: str) -> str:
     name = " ".join(game.replace("_", " ").replace("-", " ").split())
     what = PURPOSE_TITLES.get(purpose, purpose.replace("_", " ").capitalize())
     return f"{name[:1].upper()}{name[1:]} · {what}"
+
+
+def dead_chat_key(game: str) -> str:
+    """The forum thread of a game's dead chat."""
+    return f"{game}/dead-chat"
 
 
 def site() -> Site:

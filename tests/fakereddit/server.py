@@ -128,6 +128,11 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, state.more_children(p.get("link_id", ""), ids, p.get("sort") or "confidence")
         if match := re.fullmatch(r"/r/([\w+]+)/comments", path):
             return 200, state.subreddit_comments(match.group(1), limit, after, before)
+        if match := re.fullmatch(r"/user/(\w[\w-]*)/about", path):
+            known = next((n for n in state.passwords if n.lower() == match.group(1).lower()), None)
+            if known is None:
+                return 404, {"message": "Not Found", "error": 404}
+            return 200, {"kind": "t2", "data": {"name": known, "id": f"u{len(known)}", "created_utc": 1.6e9}}
         if match := re.fullmatch(r"/user/(\w[\w-]*)/comments", path):
             return 200, state.user_comments(match.group(1), limit, after, before)
         if match := re.fullmatch(r"/user/(\w[\w-]*)/submitted", path):

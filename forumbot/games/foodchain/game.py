@@ -171,9 +171,6 @@ class FoodChainGame:
         channels = {c: c for c in (*HABITATS, DEAD_CHANNEL)} if state.options.channels else {}
         return {"game": state.options.game_thread, **channels}
 
-    def pm_authors(self, state: FCState) -> tuple[str, ...]:
-        return state.players + ((state.host,) if state.host and state.host not in state.players else ())
-
     def command_threads(self, state: FCState) -> tuple[str, ...]:
         """The location channels: their posts carry no commands but are read so that the bot can guard them."""
         return (*HABITATS, DEAD_CHANNEL) if state.options.channels else ()

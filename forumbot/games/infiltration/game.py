@@ -209,9 +209,6 @@ class InfiltrationGame:
     def threads(self, state: InfState) -> dict[str, str]:
         return {"game": state.options.game_thread}
 
-    def pm_authors(self, state: InfState) -> tuple[str, ...]:
-        return state.players + ((state.host,) if state.host and state.host not in state.players else ())
-
     def command_threads(self, state: InfState) -> tuple[str, ...]:
         return (state.options.game_thread,)
 

@@ -113,9 +113,6 @@ class InfiltrationLobby:
     def threads(self, state: LobbyState) -> dict[str, str]:
         return {"lobby": "lobby"}
 
-    def pm_authors(self, state: LobbyState) -> tuple[str, ...]:
-        return ()
-
     def command_threads(self, state: LobbyState) -> tuple[str, ...]:
         return ("lobby",)
 

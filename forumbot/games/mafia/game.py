@@ -139,7 +139,11 @@ class MafiaGame:
         return None
 
     def start_events(self, state: MafiaState) -> list[Event]:
-        """The post that opens the first phase (none for sign-ups: they are open by PM)."""
+        """The post that opens the first phase; for sign-ups, the game thread's announcement of how to sign up
+        (by PM: a number and a mask) and until when."""
+        if state.phase == "signup":
+            return [Event("signup_open", {"thread": "game", "slots": state.options.signup_slots,
+                                          "deadline": format_time(state.phase_ends) if state.phase_ends else None})]
         return [] if state.phase in PRE_PHASES else [voting.phase_start(state)]
 
     # ---- intents -----------------------------------------------------------------------------
@@ -242,13 +246,9 @@ class MafiaGame:
         return {"game": options.game_thread, "votes": options.vote_threads[0],
                 **{name: name for name in options.vote_threads}}
 
-    def pm_authors(self, state: MafiaState) -> tuple[str, ...]:
-        """Whose private messages this game reads: every player (night actions arrive by PM) and the
-        real account behind each mask, the host; while sign-ups are open, anyone ("*")."""
-        if state.phase == "signup":
-            return ("*",)
-        players = (*state.players, *state.masks.values())
-        return (*players, state.host) if state.host and state.host not in players else players
+    def taking_signups(self, state: MafiaState) -> bool:
+        """Whether anyone may send the game a PM now (its sign-ups): the seating chart reads everyone's."""
+        return state.phase == "signup"
 
     def claimed_name(self, state: MafiaState, intent: Intent) -> str | None:
         """The mask a sign-up claims (the runner refuses one the host, the bot or another account holds)."""

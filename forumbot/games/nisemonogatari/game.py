@@ -124,9 +124,6 @@ class NisemonoGame:
     def threads(self, state: NMState) -> dict[str, str]:
         return {"game": state.options.game_thread}
 
-    def pm_authors(self, state: NMState) -> tuple[str, ...]:
-        return state.players + ((state.host,) if state.host and state.host not in state.players else ())
-
     def command_threads(self, state: NMState) -> tuple[str, ...]:
         """Renames are first come, first served in the public thread."""
         return (state.options.game_thread,)

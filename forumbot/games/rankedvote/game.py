@@ -132,9 +132,6 @@ class RankedVoteGame:
     def threads(self, state: VoteState) -> dict[str, str]:
         return {"game": state.options.game_thread}
 
-    def pm_authors(self, state: VoteState) -> tuple[str, ...]:
-        return state.players + ((state.host,) if state.host and state.host not in state.players else ())
-
     def command_threads(self, state: VoteState) -> tuple[str, ...]:
         return ()
 
