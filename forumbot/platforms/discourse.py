@@ -79,29 +79,31 @@ def reading_text(raw: str) -> str:
     if "[" not in raw or _BLOCK.search(raw) is None:
         return raw
     out: list[str] = []
+    inside: list[str] = []                  # the text of the outermost open block, its inner tags as line ends
     depth, at = 0, 0
     for match in _BLOCK.finditer(raw):
-        piece = raw[at:match.start()]
-        out.append(_quoted(piece) if depth else piece)
+        (inside if depth else out).append(raw[at:match.start()])
         at = match.end()
-        if match.group(1):
+        if match.group(1) and depth:
+            depth -= 1
             if depth:
-                depth -= 1
-                if not depth:
-                    out.append("\n\n")
-        else:
-            if not depth:
-                out.append("\n\n")
+                inside.append("\n")
+            else:
+                out.append("\n\n" + _quoted("".join(inside)) + "\n\n")
+                inside = []
+        elif not match.group(1):
+            if depth:
+                inside.append("\n")
             depth += 1
-    rest = raw[at:]
-    out.append(_quoted(rest) if depth else rest)
-    text = "".join(out)
-    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    (inside if depth else out).append(raw[at:])
+    if depth:
+        out.append("\n\n" + _quoted("".join(inside)))
+    return re.sub(r"\n{3,}", "\n\n", "".join(out)).strip("\n")
 
 
 def _quoted(text: str) -> str:
-    lines = [line for line in text.strip("\n").split("\n")]
-    return "\n".join("> " + line if line.strip() else ">" for line in lines) if text.strip() else ""
+    text = re.sub(r"\n\s*\n+", "\n\n", text.strip("\n"))
+    return "\n".join("> " + line if line.strip() else ">" for line in text.split("\n")) if text.strip() else ""
 
 
 def split_text(text: str, limit: int) -> list[str]:
@@ -258,8 +260,7 @@ class DiscoursePlatform:
                 full = True
             fresh = [n for n in notes if floor is None or n["id"] > floor]
             dirty |= {n.get("topic_id") for n in fresh if n.get("topic_id") in wanted}
-            if notes:
-                state["notif"] = max([floor or 0, *(n["id"] for n in notes)])
+            state["notif"] = max([floor or 0, *(n["id"] for n in notes)])     # 0: read, and none there
         if full:
             dirty = set(wanted)
         found: list[Post] = []
@@ -324,8 +325,9 @@ class DiscoursePlatform:
             if not entry.get("want"):
                 entry["want"] = True
                 changed = True
-        if notes and max(n["id"] for n in notes) != floor:
-            pm_state["notif"] = max([floor or 0, *(n["id"] for n in notes)])
+        newest = max([floor or 0, *(n["id"] for n in notes)])
+        if newest != floor:
+            pm_state["notif"] = newest
             changed = True
         if changed:
             self._save_state("pms", json.dumps(pm_state))
