@@ -64,6 +64,7 @@ def shaped(schema: dict[str, Any], values: Any) -> Any:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True      # headers and body go out as separate writes
 
     def log_message(self, format: str, *args: Any) -> None:   # noqa: A002 - quiet
         pass
