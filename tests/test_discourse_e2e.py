@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 import test_lobby_platforms as lobby
+from click.testing import CliRunner
 from fakediscourse import DiscourseState, FakeDiscourse
 from test_audit import EN
 
 from forumbot.audit.audit import audit_posts
 from forumbot.audit.source import from_url
+from forumbot.cli import cli
 from forumbot.config.game import load_scenario
 from forumbot.engine.cycle import GameRun, Runner
 from forumbot.engine.replay import VirtualClock, replay
@@ -262,3 +264,6 @@ def test_audit_reads_a_discourse_topic_url_as_a_guest_and_from_its_cache(tmp_pat
         assert len(again.posts) == len(EN) + 1
         asked = [p for _, p in state.requests if "/posts.json" in p]
         assert len(asked) == 1 and asked[0].count("post_ids") == 1          # only the new post read
+        command = CliRunner().invoke(cli, ["audit", url, "--mode", "bold", "--cache", str(tmp_path / "cli")])
+        assert command.exit_code == 1, command.output                       # the host's counts differ
+        assert "differences: 4 (3 sure, 1 unsure)" in command.output and "/t/mafia-day-1/" in command.output
