@@ -168,7 +168,7 @@ def vote_counts(args: argparse.Namespace) -> None:
         runner.step(clock.now)
         before = platform.http.requests
         rng = random.Random(7)
-        for n in range(20):
+        for _ in range(20):
             clock.now += timedelta(minutes=5)
             voter, target = rng.sample(players, 2)
             state.add_post(votes, voter, f"**vote {target}**", at=clock.now.timestamp())

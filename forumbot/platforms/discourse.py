@@ -162,7 +162,7 @@ class DiscoursePlatform:
         self.clock = clock or (lambda: datetime.now(UTC))
         self.http = DiscourseSession(url, account, api_key, **http)
         self.base = self.http.base.rstrip("/")
-        self._notes: list[dict[str, Any]] | None = None   # the notifications fetch_pms read, for this poll's fetch_posts
+        self._notes: list[dict[str, Any]] | None = None   # what fetch_pms read, for this poll's fetch_posts
         self._deadline_poll = False
         self._pm_state: dict[str, Any] = {"notif": None, "topics": {}}
         self._pm_topic: dict[str, int] = {}              # PM post ids returned → their topic
@@ -259,7 +259,7 @@ class DiscoursePlatform:
                 log.info("more notifications came than one list shows: reading every game topic")
                 full = True
             fresh = [n for n in notes if floor is None or n["id"] > floor]
-            dirty |= {n.get("topic_id") for n in fresh if n.get("topic_id") in wanted}
+            dirty |= {int(n["topic_id"]) for n in fresh if n.get("topic_id") in wanted}
             state["notif"] = max([floor or 0, *(n["id"] for n in notes)])     # 0: read, and none there
         if full:
             dirty = set(wanted)
@@ -527,8 +527,8 @@ class DiscoursePlatform:
         result = Recheck()
         now = self.clock()
         for number, old in stored.items():
-            item = current.get(number)
-            if item is None or self._gone(item):
+            found = current.get(number)
+            if found is None or self._gone(found):
                 result.deleted.append(old.platform_id)
                 if old.platform_id not in self._flagged_deleted:     # told once, not before every deadline
                     self._flagged_deleted.append(old.platform_id)
@@ -536,12 +536,12 @@ class DiscoursePlatform:
                                                     "text still counts", post_id=old.platform_id, author=old.author,
                                              at=now))
                 continue
-            body = reading_text(str(item.get("raw") or ""))
+            body = reading_text(str(found.get("raw") or ""))
             if body == old.body:
                 continue
             result.edited.append(Post(platform_id=old.platform_id, thread=old.thread, author=old.author,
                                       created=old.created, body=body, dialect=old.dialect,
-                                      edited=_time(item.get("updated_at")) or now, url=old.url))
+                                      edited=_time(found.get("updated_at")) or now, url=old.url))
             if policy == "flag":
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,
@@ -590,9 +590,9 @@ def from_options(name: str, options: dict[str, Any],
     if not options.get("url") or not options.get("account"):
         raise ConfigError(f"[platforms.{name}] needs url and account",
                           fix='url = "https://forum.example", account = "forumbot"')
-    http = {k: float(options[k]) for k in ("requests_per_minute", "timeout") if k in options}
-    ints = {k: int(options[k]) for k in ("min_post_length", "min_pm_length", "min_title_length", "max_chars")
-            if k in options}
+    http: dict[str, Any] = {k: float(options[k]) for k in ("requests_per_minute", "timeout") if k in options}
+    ints: dict[str, Any] = {k: int(options[k]) for k in ("min_post_length", "min_pm_length", "min_title_length",
+                                                         "max_chars") if k in options}
     return DiscoursePlatform(str(options["url"]), str(options["account"]), api_key_from(options, name), name=name,
                              category=int(options["category"]) if options.get("category") else None,
                              edit_policy=str(options.get("edit_policy", "first_seen")),

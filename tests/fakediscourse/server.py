@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,20 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _drip(self, every: float) -> None:
+        data = json.dumps({"notifications": []}).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        try:
+            for byte in data:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(every)
+        except OSError:
+            pass
+
     def _handle(self, method: str) -> None:
         state = self.server.state
         url = urlsplit(self.path)
@@ -108,6 +123,8 @@ class _Handler(BaseHTTPRequestHandler):
                                             "seconds before trying again."], "error_type": "rate_limit",
                                  "extras": {"wait_seconds": int(wait), "time_left": f"{wait} seconds"}},
                            fault.headers)
+            elif fault.drip:
+                self._drip(fault.drip)
             elif 300 <= fault.status < 400:
                 self._send(fault.status, None, fault.headers)
             else:

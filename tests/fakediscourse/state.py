@@ -97,6 +97,7 @@ class Fault:
     times: int
     headers: dict[str, str] = field(default_factory=dict)
     method: str = ""
+    drip: float = 0.0     # with status 200: the answer sent a byte every `drip` seconds
 
 
 class DiscourseState:
@@ -221,9 +222,9 @@ class DiscourseState:
 
     # ---- faults and limits -----------------------------------------------------------------------
     def fail(self, path: str, status: int, times: int = 1, headers: dict[str, str] | None = None,
-             method: str = "") -> None:
+             method: str = "", drip: float = 0.0) -> None:
         with self.lock:
-            self.faults.append(Fault(path, status, times, dict(headers or {}), method))
+            self.faults.append(Fault(path, status, times, dict(headers or {}), method, drip))
 
     def take_fault(self, method: str, path: str) -> Fault | None:
         with self.lock:
