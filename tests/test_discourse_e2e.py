@@ -200,6 +200,26 @@ def test_a_deleted_vote_still_counts_and_the_host_is_told_once(tmp_path: Path) -
         assert sorted(f["post"] for f in deleted) == sorted([f"p{withdrawn.id}", f"p{removed.id}"])
 
 
+def test_a_post_too_short_for_the_site_is_refused_with_a_flag_and_kept(tmp_path: Path) -> None:
+    clock = VirtualClock(START)
+    state, votes, _ = game_site(clock)
+    state.min_post_length = 5000                    # a site that wants long posts; the bot is told so
+    with FakeDiscourse(state) as fake:
+        run = game_run(tmp_path, votes, votes)
+        platform = bot_on(fake, clock, short_posts="refuse", min_post_length=5000)
+        runner = Runner(Store(tmp_path / "bot.db"), platform, [run])
+        runner.start(START)
+        clock.now = START + timedelta(minutes=10)
+        state.add_post(votes, "Dave", "**vote Alice**", at=clock.now.timestamp())
+        for minutes in (10, 15):
+            runner.step(START + timedelta(minutes=minutes))
+        assert state.topic_posts(votes, "forumbot") == []
+        refused = [f for f in runner.store.flags("g") if "refused a message (vote_count)" in f["reason"]]
+        assert len(refused) == 1 and "5000" in refused[0]["reason"] and refused[0]["author"] == "Host"
+        waiting = [r for r in runner.store.outbox("g") if r["kind"] == "vote_count"]
+        assert waiting and not waiting[0]["delivered"] and "short_posts" in waiting[0]["last_error"]
+
+
 @contextmanager
 def discourse_site(clock: VirtualClock) -> Iterator[lobby.Site]:
     state = DiscourseState(clock=lambda: clock.now.timestamp())

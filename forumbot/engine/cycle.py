@@ -867,6 +867,7 @@ class Runner:
                         result.errors.append(err)
                     log.warning("delivering %s failed: %s", key, err)
                     if not err.retryable:
+                        self._flag_refused(row, err)
                         continue
                     break   # keep the order of a thread: retry from here next step
                 marks.append((stamp, platform_id, key))
@@ -883,6 +884,14 @@ class Runner:
         if not owed:
             self._settled = token
         return sent
+
+    def _flag_refused(self, row: dict[str, Any], err: PlatformError) -> None:
+        """A message the platform refused for good (a post too short for the site, a closed topic): the host is
+        told once; it stays in the outbox, undelivered, and is tried again at each step."""
+        reason = f"{self.platform.name} refused a message ({row['kind']}) for good: {err}"
+        if not self.store.has_open_flag(row["game"], reason):
+            run = self._run_named(row["game"])
+            self.store.add_flags(row["game"], [Flag(reason=reason, author=(run.config.host or "") if run else "")])
 
     def _send_once(self, row: dict[str, Any], key: str, fresh: bool, held: dict[tuple[str, str], str]) -> str:
         """`fresh`: this runner queued it and has not tried to send it (so it cannot have gone out yet)."""
