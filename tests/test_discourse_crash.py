@@ -130,3 +130,37 @@ def test_a_discourse_game_without_threads_opens_its_topics_once_across_a_kill(tm
         status = CliRunner().invoke(cli, ["status", "--config", str(config)])
         assert status.exit_code == 0, status.output
         assert f"thread votes on forum: {ids['votes']} {fake.url}/t/{ids['votes']}" in status.output
+
+
+def test_a_lobby_opens_each_duels_topic_once_across_a_kill(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`forumbot run` with an Infiltration lobby on Discourse: the bot opens the lobby's topic, a challenge is
+    accepted there, and the bot is SIGKILLed right after opening the duel's topic, before recording it; the
+    restarted bot finds that topic by its marker and opens no second one."""
+    monkeypatch.setenv("FORUMBOT_TEST_DISCOURSE", KEY)
+    state, category = new_site()
+    for name in ("alice", "bob"):
+        state.add_user(name)
+    with FakeDiscourse(state) as fake:
+        config = tmp_path / "bot.toml"
+        config.write_text(f'[bot]\nstore = "bot.db"\n[platforms.forum]\nkind = "discourse"\nurl = "{fake.url}"\n'
+                          f'account = "forumbot"\ncategory = {category}\napi_key_env = "FORUMBOT_TEST_DISCOURSE"\n'
+                          'requests_per_minute = 0\npoll_seconds = 300\n'
+                          '[[lobbies]]\nplatform = "forum"\nname = "lobby"\nhost = "Host"\n'
+                          '[lobbies.options]\nseed = "s"\nsetup_hours = 1\n', encoding="utf-8")
+
+        def opened() -> list[tuple[str, int]]:
+            return sorted((t.title, n) for n, t in state.topics.items()
+                          if t.archetype == "regular" and state.user_by_id(t.user_id).username == "forumbot")
+
+        assert run_bot(config, START + timedelta(minutes=5)) == 0
+        ((_, lobby),) = opened()
+        state.add_post(lobby, "alice", "challenge bob", at=(START + timedelta(minutes=6)).timestamp())
+        state.add_post(lobby, "bob", "accept alice", at=(START + timedelta(minutes=7)).timestamp())
+        assert run_bot(config, START + timedelta(minutes=15), "thread_opened:1") == -signal.SIGKILL
+        assert len(opened()) == 2 and "duel-1" not in recorded(Store(tmp_path / "bot.db"))
+        assert run_bot(config, START + timedelta(minutes=20)) == 0
+        topics = opened()
+        assert len(topics) == 2                                     # found again by its marker, not reopened
+        duel = next(n for title, n in topics if n != lobby)
+        assert recorded(Store(tmp_path / "bot.db"))["duel-1"] == [("forum", "game", str(duel))]
+        assert any("Send me your setup" in p.raw for p in state.topic_posts(duel, "forumbot"))
