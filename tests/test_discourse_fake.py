@@ -126,6 +126,7 @@ def test_every_answer_the_bot_gets_is_as_discourses_schemas_say() -> None:
         ("get", "/c/{id}/show.json", f"/c/{ids['category']}/show.json", None),
         ("get", "/c/{slug}/{id}.json", f"/c/games/{ids['category']}.json", None),
     ]
+    assert {(m, t) for m, t, _, _ in calls} == {(m, p) for p, ops in SPEC["paths"].items() for m in ops}
     with FakeDiscourse(state) as fake:
         for method, template, path, body in calls:
             answer = requests.request(method.upper(), fake.url + path, json=body, headers=headers, timeout=10)
