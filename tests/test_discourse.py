@@ -300,11 +300,13 @@ def test_5xx_is_retried_on_reads_and_never_resent_on_writes() -> None:
         assert down.value.retryable
 
 
-def test_an_answer_must_come_whole_within_the_timeout() -> None:
+@pytest.mark.parametrize("part", ["body", "headers"])
+def test_an_answer_must_come_whole_within_the_timeout(part: str) -> None:
     state, _, _ = site()
     with FakeDiscourse(state) as fake:
         platform = bot(fake, timeout=0.5, retries=1)
-        state.fail("/notifications.json", 200, drip=0.1)          # a byte every 0.1 s: 2 s for the whole answer
+        # a byte every 0.1 s, from the body on or from the status line on: seconds for the whole answer
+        state.fail("/notifications.json", 200, drip=0.1, headers={"drip": part})
         with pytest.raises(PlatformError, match="did not answer in 0.5s") as slow:
             platform.fetch_pms()
         assert slow.value.retryable

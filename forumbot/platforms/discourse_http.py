@@ -1,8 +1,8 @@
 """Talking to a Discourse site's JSON API: one requests.Session with the `Api-Key` and `Api-Username` headers,
 requests paced to the key's per-minute limit, GETs retried with backoff and jitter, a 429's `Retry-After` obeyed.
 
-Every answer is read within `timeout` seconds as a whole (not per read) and up to `max_bytes`. Redirects are
-followed only on the site's own host (the API key goes nowhere else). A POST or PUT is never sent twice
+Every answer is read within `timeout` seconds as a whole, headers and body (not per read), and up to
+`max_bytes`. Redirects are followed only on the site's own host (the API key goes nowhere else). A POST or PUT is never sent twice
 after a failure that may have let it through (a timeout, a 5xx): it fails retryable and the caller's
 exactly-once machinery (markers, find_sent) decides. A 429 means Discourse did nothing, so any request waits
 out a short `Retry-After` and goes again; a longer one fails retryable and the service backs off.
@@ -95,7 +95,7 @@ class DiscourseSession:
             self.sleep(wait)
         self._last = time.monotonic()
 
-    def _headers(self) -> dict[str, str]:
+    def _auth(self) -> dict[str, str]:
         if self._api_key is None:
             return {}
         return {"Api-Key": self._api_key(), "Api-Username": self.account}
@@ -159,6 +159,38 @@ class DiscourseSession:
             raise PlatformError(f"Discourse answered {status} with no usable redirect while {what}", retryable=True)
         raise PlatformError(f"Discourse answered {status} while {what}: {answer.errors()}", retryable=status == 408)
 
+    def _headers(self, method: str, url: str, params: Any, body: Any, started: float,
+                 what: str) -> requests.Response:
+        """The answer's status and headers within `timeout` seconds from the request as a whole (requests'
+        timeout is per read: a site sending its headers a byte at a time would hold the bot for ever). The
+        exchange runs in a thread of its own; past the time (or on stop) it is left to end by itself, and what
+        it got is closed."""
+        got: dict[str, Any] = {}
+        done = threading.Event()
+
+        def exchange() -> None:
+            try:
+                got["response"] = self.http.request(method, url, params=params, json=body, headers=self._auth(),
+                                                    timeout=self.timeout, allow_redirects=False, stream=True)
+            except BaseException as err:   # (handed to the caller's thread)
+                got["error"] = err
+            done.set()
+            if got.pop("abandoned", False) and "response" in got:
+                got["response"].close()
+
+        threading.Thread(target=exchange, name="discourse-request", daemon=True).start()
+        while not done.wait(0.2):
+            if self.stopping.is_set() or time.monotonic() - started > self.timeout:
+                got["abandoned"] = True
+                if done.is_set() and "response" in got:   # (it ended just now)
+                    got["response"].close()
+                self._check_stopping()
+                raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}", retryable=True)
+        if "error" in got:
+            raise got["error"]
+        response: requests.Response = got["response"]
+        return response
+
     def _body(self, response: requests.Response, started: float, what: str) -> bytes:
         parts: list[bytes] = []
         size = 0
@@ -185,8 +217,7 @@ class DiscourseSession:
         self.requests += 1
         started = time.monotonic()
         try:
-            response = self.http.request(method, url, params=params, json=body, headers=self._headers(),
-                                         timeout=self.timeout, allow_redirects=False, stream=True)
+            response = self._headers(method, url, params, body, started, what)
             raw = self._body(response, started, what)
         except requests.Timeout:
             raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}", retryable=True) from None

@@ -89,14 +89,15 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _drip(self, every: float) -> None:
+    def _drip(self, every: float, headers_too: bool) -> None:
         data = json.dumps({"notifications": []}).encode("utf-8")
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
+        head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n"
+                f"Content-Length: {len(data)}\r\n\r\n").encode("ascii")
         try:
-            for byte in data:
+            if not headers_too:
+                self.wfile.write(head)
+                head = b""
+            for byte in head + data:
                 self.wfile.write(bytes([byte]))
                 self.wfile.flush()
                 time.sleep(every)
@@ -124,7 +125,7 @@ class _Handler(BaseHTTPRequestHandler):
                                  "extras": {"wait_seconds": int(wait), "time_left": f"{wait} seconds"}},
                            fault.headers)
             elif fault.drip:
-                self._drip(fault.drip)
+                self._drip(fault.drip, fault.headers.get("drip") == "headers")
             elif 300 <= fault.status < 400:
                 self._send(fault.status, None, fault.headers)
             else:
