@@ -2,10 +2,11 @@
 requests paced to the key's per-minute limit, GETs retried with backoff and jitter, a 429's `Retry-After` obeyed.
 
 Every answer is read within `timeout` seconds as a whole, headers and body (not per read), and up to
-`max_bytes`. Redirects are followed only on the site's own host (the API key goes nowhere else). A POST or PUT is never sent twice
-after a failure that may have let it through (a timeout, a 5xx): it fails retryable and the caller's
-exactly-once machinery (markers, find_sent) decides. A 429 means Discourse did nothing, so any request waits
-out a short `Retry-After` and goes again; a longer one fails retryable and the service backs off.
+`max_bytes`. Redirects are followed only on the site's own host (the API key goes nowhere else). A POST or
+PUT is never sent twice after a failure that may have let it through (a timeout, a 5xx): it fails retryable
+and the caller's exactly-once machinery (markers, find_sent) decides. A 429 means Discourse did nothing, so
+any request waits out a short `Retry-After` and goes again; a longer one fails retryable and the service
+backs off.
 """
 
 from __future__ import annotations
