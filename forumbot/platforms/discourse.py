@@ -339,15 +339,15 @@ class DiscoursePlatform:
             topic = self._stream(number)
             ids = [i for i in (topic or {}).get("post_stream", {}).get("stream") or [] if isinstance(i, int)]
             new = [i for i in ids if i > entry["acked"]]
-            mine = 0
+            owed = 0
             for item in self._posts(number, new):
                 if str(item.get("username", "")).lower() == self.account.lower() or self._gone(item):
-                    mine += 1
                     continue
                 post = self._post(item, "", pm=True)
                 self._pm_topic[post.platform_id] = number
                 found.append(post)
-            if mine == len(new):                    # nothing from others: nothing owed in this topic
+                owed += 1
+            if not owed:                            # nothing from others: nothing owed in this topic
                 entry["want"] = False
                 if new:
                     entry["acked"] = max(new)
