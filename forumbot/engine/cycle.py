@@ -20,7 +20,7 @@ from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.timeline import Step, play
-from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
+from forumbot.errors import ConfigError, ForumbotError, MessageRefused, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.seating import PlatformSeats, same_name
@@ -874,7 +874,8 @@ class Runner:
                         result.errors.append(err)
                     log.warning("delivering %s failed: %s", key, err)
                     if not err.retryable:
-                        self._flag_refused(row, err)
+                        if isinstance(err, MessageRefused):
+                            self._flag_refused(row, err)
                         continue
                     break   # keep the order of a thread: retry from here next step
                 marks.append((stamp, platform_id, key))
@@ -892,7 +893,7 @@ class Runner:
             self._settled = token
         return sent
 
-    def _flag_refused(self, row: dict[str, Any], err: PlatformError) -> None:
+    def _flag_refused(self, row: dict[str, Any], err: MessageRefused) -> None:
         """A message the platform refused for good (a post too short for the site, a closed topic): the host is
         told once; it stays in the outbox, undelivered, and is tried again at each step."""
         reason = f"{self.platform.name} refused a message ({row['kind']}) for good: {err}"

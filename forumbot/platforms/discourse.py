@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from forumbot.errors import ConfigError, PlatformError
+from forumbot.errors import ConfigError, MessageRefused, PlatformError
 from forumbot.model import Flag, Post
 from forumbot.platforms import markers
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
@@ -374,8 +374,9 @@ class DiscoursePlatform:
         if length >= minimum:
             return text
         if self.short_posts == "refuse":
-            raise PlatformError(f"Discourse would refuse {what}: {length} characters, the site's minimum is {minimum}; "
-                                'not padded (short_posts = "refuse"): the message waits in the outbox, undelivered')
+            raise MessageRefused(f"Discourse would refuse {what}: {length} characters, the site's minimum is "
+                                 f'{minimum}; not padded (short_posts = "refuse"): the message waits in the outbox, '
+                                 "undelivered")
         need = minimum - length + 1
         return text + "\n\n" + " ".join(["&nbsp;"] * math.ceil(need / 7))
 
@@ -397,10 +398,10 @@ class DiscoursePlatform:
     def _refused(self, answer: Answer, what: str) -> PlatformError:
         said = answer.errors() or f"HTTP {answer.status}"
         if answer.status == 404:
-            return PlatformError(f"Discourse refused {what}: no such topic or user ({said}); check the config")
+            return MessageRefused(f"Discourse refused {what}: no such topic or user ({said}); check the config")
         if "closed" in said.lower() or "archived" in said.lower():
-            return PlatformError(f"Discourse refused {what}: the topic is closed ({said}); ask a moderator")
-        return PlatformError(f"Discourse refused {what}: {said}")
+            return MessageRefused(f"Discourse refused {what}: the topic is closed ({said}); ask a moderator")
+        return MessageRefused(f"Discourse refused {what}: {said}")
 
     def post(self, thread: str, text: str, key: str = "") -> str:
         number = topic_id(thread)
