@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup, refusal
+from forumbot.games.base import GameSetup, Refused, refusal, refused
 from forumbot.games.foodchain import views
 from forumbot.games.foodchain.options import FoodChainOptions
 from forumbot.games.foodchain.rules import (
@@ -29,10 +29,6 @@ from forumbot.model import Event, Intent
 
 ROUND_KINDS = ("move", "attack", "no_attack")
 DEAD_CHANNEL = "dead"
-
-
-class Refused(Exception):
-    """An intent that does not count: the message says why."""
 
 
 class FoodChainGame:
@@ -57,22 +53,23 @@ class FoodChainGame:
         try:
             return self._apply(state, intent), []
         except Refused as why:
-            return state, [refusal(intent, str(why), pm=True, subject="Food Chain: not accepted")]
+            return state, [refused(intent, why, "fc_refused")]
 
     def _apply(self, state: FCState, intent: Intent) -> FCState:
         author, kind = intent.author, intent.kind
         if author not in state.players:
-            raise Refused(f"{author} is not playing this game")
+            raise Refused(f"{author} is not playing this game", "not_player", author=author)
         if state.phase == OVER:
-            raise Refused("the game is over")
+            raise Refused("the game is over", "state_over")
         if kind == "select":
             if state.phase != SELECTION:
-                raise Refused("the selection phase is over; your animal can no longer change")
+                raise Refused("the selection phase is over; your animal can no longer change", "fc_selection_over")
             # The whole line is read: "Predator, main habitat Forest" matches the bare "predator" template.
             found = selection(intent.line or str(intent.data.get("text", "")), intent.data.get("animal"))
             if not found:
                 raise Refused("name an animal (Predator, Prey, Scavenger or Hunter), a Main Habitat for a "
-                              "Predator or Prey, and a starting location (Forest, Field, River or Sky)")
+                              "Predator or Prey, and a starting location (Forest, Field, River or Sky)",
+                              "fc_select_how")
             pick = {**state.picks.get(author, {}), **found}
             if pick.get("animal") not in NEEDS_HABITAT:
                 pick.pop("main", None)
@@ -80,15 +77,16 @@ class FoodChainGame:
         if kind == "ec":
             return self._ec_vote(state, intent)
         if kind not in ROUND_KINDS:
-            raise Refused(f"'{kind}' is not a Food Chain submission")
+            raise Refused(f"'{kind}' is not a Food Chain submission", "fc_not_submission")
         if state.phase != ROUND:
-            raise Refused("moves and attacks are taken during the rounds")
+            raise Refused("moves and attacks are taken during the rounds", "fc_not_round")
         if author in state.dead:
-            raise Refused("you are dead; the dead neither move nor attack")
+            raise Refused("you are dead; the dead neither move nor attack", "fc_dead_self")
         if kind == "move":
             place = habitat_in(str(intent.data.get("place", "")))
             if place is None:
-                raise Refused(f"'{intent.data.get('place', '')}' is not a habitat: Forest, Field, River or Sky")
+                raise Refused(f"'{intent.data.get('place', '')}' is not a habitat: Forest, Field, River or Sky",
+                              "fc_not_habitat", query=str(intent.data.get("place", "")))
             return state.with_(moves={**state.moves, author: place}).touch(author)
         if kind == "no_attack":
             return state.with_(attacks={**state.attacks, author: []},
@@ -98,36 +96,41 @@ class FoodChainGame:
     def _attack(self, state: FCState, intent: Intent) -> FCState:
         author = intent.author
         if state.animals[author].kind not in ("hunter", "predator"):
-            raise Refused("only Hunters and Predators attack")
+            raise Refused("only Hunters and Predators attack", "fc_not_attacker")
         targets = [t for t in (intent.data.get("target"), intent.data.get("other")) if t]
         if not targets or len(targets) < len([k for k in ("target", "other") if k in intent.data]):
             unresolved = intent.data.get("unresolved", {})
-            raise Refused(intent.data.get("error") or f"no player named {', '.join(unresolved.values()) or '?'}")
+            raise Refused(intent.data.get("error") or f"no player named {', '.join(unresolved.values()) or '?'}",
+                          "name_unknown", query=", ".join(unresolved.values()) or "?")
         here = state.location[author]
         for target in targets:
             if target == author:
-                raise Refused("you cannot attack yourself")
+                raise Refused("you cannot attack yourself", "fc_self_attack")
             if target in state.dead:
-                raise Refused(f"{target} is dead")
+                raise Refused(f"{target} is dead", "dead_target", target=target)
             if state.location[target] != here:
-                raise Refused(f"{target} is not in the {here.title()} with you this round")
+                raise Refused(f"{target} is not in the {here.title()} with you this round", "fc_elsewhere",
+                              target=target, habitat=here)
         same_post = state.attack_post.get(author) == intent.post_id and intent.post_id
         planned = list(dict.fromkeys([*(state.attacks.get(author, []) if same_post else []), *targets]))
         if len(planned) > state.options.max_attacks:
-            raise Refused(f"at most {state.options.max_attacks} attacks a round: {', '.join(planned)} are too many")
+            raise Refused(f"at most {state.options.max_attacks} attacks a round: {', '.join(planned)} are too many",
+                          "fc_too_many", limit=state.options.max_attacks, names=", ".join(planned))
         return state.with_(attacks={**state.attacks, author: planned},
                            attack_post={**state.attack_post, author: intent.post_id}).touch(author)
 
     def _ec_vote(self, state: FCState, intent: Intent) -> FCState:
         if state.phase != EC_VOTE:
-            raise Refused("there is no Elimination Candidate to choose now")
+            raise Refused("there is no Elimination Candidate to choose now", "fc_no_ec")
         voters, candidates = state.result["ec_voters"], state.result["ec_candidates"]
         if intent.author not in voters:
-            raise Refused("only " + ", ".join(voters) + " choose the Elimination Candidate")
+            raise Refused("only " + ", ".join(voters) + " choose the Elimination Candidate", "fc_not_ec_voter",
+                          names=", ".join(voters))
         target = intent.data.get("target")
         if target not in candidates:
             name = target or intent.data.get("unresolved", {}).get("target", "?")
-            raise Refused(f"{name} cannot be the Elimination Candidate; choose one of: {', '.join(candidates)}")
+            raise Refused(f"{name} cannot be the Elimination Candidate; choose one of: {', '.join(candidates)}",
+                          "fc_not_candidate", name=name, names=", ".join(candidates))
         return state.with_(ec_votes={**state.ec_votes, intent.author: target}).touch(intent.author)
 
     def report(self, state: FCState, at: datetime) -> tuple[FCState, list[Event]]:
@@ -181,18 +184,21 @@ class FoodChainGame:
         can. Before round 1 and after the game the channels are open to everyone."""
         if thread not in (*HABITATS, DEAD_CHANNEL) or state.phase not in (ROUND, EC_VOTE) or author == state.host:
             return []
+        here = state.location.get(author, "")
         if author not in state.players:
-            why = f"{author} is not playing Food Chain"
+            why = Refused(f"{author} is not playing Food Chain", "not_player", author=author)
         elif author in state.dead:
-            why = "" if thread == DEAD_CHANNEL else "the dead may only talk in the dead's channel"
+            why = None if thread == DEAD_CHANNEL else Refused("the dead may only talk in the dead's channel",
+                                                              "fc_channel_dead")
         elif thread == DEAD_CHANNEL:
-            why = "only the dead talk in the dead's channel"
+            why = Refused("only the dead talk in the dead's channel", "fc_channel_living")
         else:
-            here = state.location[author]
-            why = "" if thread == here else f"{author} is in the {here.title()}, not the {thread.title()}, this round"
-        if not why:
+            why = None if thread == here else Refused(
+                f"{author} is in the {here.title()}, not the {thread.title()}, this round", "fc_channel_elsewhere",
+                author=author, habitat=here, channel=thread)
+        if why is None:
             return []
-        event = refusal(post, why, code="channel", pm=True, subject="Food Chain: post removed")
+        event = refused(post, why, "fc_removed")
         return [Event(event.kind, {**event.data, "remove_post": True})]
 
     # ---- storage, views, the ledger ----------------------------------------------------------
