@@ -32,6 +32,11 @@ class PlatformError(ForumbotError):
         super().__init__(message)
 
 
+class MessageRefused(PlatformError):
+    """The platform works but refuses this one message for good (too short for the site, its topic closed):
+    the runner tells the host and keeps the message in the outbox."""
+
+
 class StoreError(ForumbotError):
     """The SQLite store could not be read or written."""
 

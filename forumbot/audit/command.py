@@ -21,8 +21,9 @@ def default_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "forumbot" / "audit"
 
 
-def reddit_from(config_path: str | None) -> Any:
-    """The Reddit platform of a bot config (the bot's credentials), or None without a config."""
+def reddit_from(config_path: str | None, kind: str = "reddit", url: str = "") -> Any:
+    """The Reddit (or Discourse) platform of a bot config (the bot's credentials), or None without a config. A
+    Discourse platform is taken only when its url is the topic's site; a config without one reads as a guest."""
     if not config_path:
         return None
     from forumbot.config.bot import load_bot_config
@@ -30,8 +31,11 @@ def reddit_from(config_path: str | None) -> Any:
 
     config = load_bot_config(config_path)
     for platform in config.platforms.values():
-        if platform.kind == "reddit":
+        if platform.kind == kind and (kind != "discourse"
+                                      or url.startswith(str(platform.options.get("url", "")).rstrip("/") + "/")):
             return make_platform(platform, lambda: datetime.now(UTC))
+    if kind == "discourse":
+        return None
     raise ConfigError("the bot config has no Reddit platform", path=config_path,
                       fix='add [platforms.reddit] with kind = "reddit" and its credentials')
 
@@ -43,7 +47,8 @@ def audit_command(target: str, *, players: Sequence[PlayerRef] | None, mode: str
     of the host's, 1 when it differs somewhere or finds no count of the host's."""
     thread: Thread = from_url(target, cache_dir=Path(cache) if cache else default_cache(),
                               reddit=reddit_from(config_path) if "reddit" in target or "redd.it" in target
-                              else None, min_interval=interval)
+                              else None, min_interval=interval,
+                              discourse=reddit_from(config_path, "discourse", target) if "/t/" in target else None)
     if not thread.posts:
         raise ConfigError(f"the thread {target} has no posts")
     language = lang or thread.lang

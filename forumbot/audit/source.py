@@ -1,5 +1,6 @@
 """Where an audited thread's posts come from: a local export (a scenario TOML), a local forum's thread, a
-phpBB topic read as a guest, or a Reddit submission read with the bot's credentials. Threads read from a
+phpBB topic read as a guest, a Discourse topic (as a guest, or with the bot's API key), or a Reddit submission
+read with the bot's credentials. Threads read from a
 forum are cached (the posts and the platform's cursor, as JSON), so a second audit of the same thread reads
 only the new pages."""
 
@@ -94,9 +95,10 @@ def _check_local_forum(path: Path) -> None:
 
 
 def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None = None,
-             min_interval: float = 1.0, local_dialect: str = "markdown") -> Thread:
+             min_interval: float = 1.0, local_dialect: str = "markdown", discourse: Platform | None = None) -> Thread:
     """A thread on a forum: a phpBB topic URL (read as a guest), a Reddit submission (read through
-    `reddit`, a platform built with the bot's credentials), a local forum's thread (`forum.db#THREAD`, its
+    `reddit`, a platform built with the bot's credentials), a Discourse topic URL (`/t/slug/123`, read with
+    `discourse`'s key when given, else as a guest), a local forum's thread (`forum.db#THREAD`, its
     posts marked up in `local_dialect`) or a local export (a scenario .toml)."""
     if "viewtopic.php" in url:
         from forumbot.platforms.phpbb import guest_reader
@@ -108,6 +110,14 @@ def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None
             raise ConfigError("reading Reddit needs the bot's credentials",
                               fix="give --config BOT.toml with a [platforms.NAME] of kind = \"reddit\"")
         return Thread(read_cached(reddit, url, cache_dir, url), reddit.dialect)
+    if url.startswith(("http://", "https://")) and "/t/" in url:
+        from forumbot.platforms.discourse import reader, topic_id
+
+        if discourse is not None:
+            discourse.notifications = False     # type: ignore[attr-defined]  # (read the topic itself, every time)
+            return Thread(read_cached(discourse, str(topic_id(url)), cache_dir, url), discourse.dialect)
+        site, topic = reader(url, requests_per_minute=60 / min_interval if min_interval > 0 else 0)
+        return Thread(read_cached(site, topic, cache_dir, url), site.dialect)
     if url.endswith(".toml"):
         return from_scenario(url)
     path, hash_, thread = url.partition("#")
@@ -118,5 +128,6 @@ def from_url(url: str, *, cache_dir: Path | None = None, reddit: Platform | None
         forum = LocalForum(path, dialect=local_dialect)
         return Thread(read_cached(forum, thread, None, url), forum.dialect)
     raise ConfigError(f"'{url}' is no thread audit can read",
-                      fix="give a phpBB viewtopic URL, a Reddit submission URL, FORUM.db#THREAD or a scenario "
+                      fix="give a phpBB viewtopic URL, a Reddit submission URL, a Discourse topic URL, "
+                          "FORUM.db#THREAD or a scenario "
                           ".toml export")

@@ -82,14 +82,14 @@ def parse(game: str, lang: str, roster_path: str, dialect: str, pm: bool, readin
 @click.option("--day-start", "day_starts", multiple=True, metavar="POST",
               help="A post (its id) that opens a new day; repeatable.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="A bot config whose Reddit platform has the credentials (Reddit threads).")
+              help="A bot config whose Reddit (or Discourse) platform has the credentials.")
 @click.option("--cache", type=click.Path(file_okay=False), default=None,
               help="Where read threads are kept (default: ~/.cache/forumbot/audit).")
 @click.option("--json", "as_json", is_flag=True, help="Print the audit as JSON.")
 def audit(target: str, roster_path: str | None, mode: str | None, host: str | None, lang: str | None,
           day_starts: tuple[str, ...], config_path: str | None, cache: str | None, as_json: bool) -> None:
-    """Check a human host's vote counts in a thread: a phpBB topic URL (read as a guest), a Reddit
-    submission URL, or a local export (a scenario .toml). Exit 1 when forumbot differs from a count."""
+    """Check a human host's vote counts in a thread: a phpBB topic URL (read as a guest), a Discourse topic
+    URL, a Reddit submission URL, or a local export (a scenario .toml). Exit 1 when forumbot differs from a count."""
     from forumbot.audit.command import audit_command
 
     sys.exit(guard(lambda: audit_command(

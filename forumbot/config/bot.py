@@ -37,7 +37,7 @@ from forumbot.games import get_game
 from forumbot.games.tournament import Plan
 from forumbot.web.config import WebConfig, web_config
 
-PLATFORM_KINDS = ("local", "reddit", "phpbb")
+PLATFORM_KINDS = ("local", "reddit", "phpbb", "discourse")
 BOT_KEYS = ("store", "log_level", "retry_max_seconds")
 # reddit: site (a praw.ini section), subreddit, user_agent, inbox_every (read PMs every N polls),
 # edit_policy (first_seen, edited, flag); credentials stay in praw.ini or praw_* environment variables.
@@ -49,7 +49,12 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
                  # min_interval (seconds between requests), form_wait, timeout, max_chars, timezone (the account's),
                  # bbcode_extra (the board's BBCodes beyond stock phpBB's, e.g. ["s", "vote"])
                  "url", "forum", "password_env", "password_file", "min_interval", "form_wait", "timeout", "max_chars",
-                 "timezone", "bbcode_extra")
+                 "timezone", "bbcode_extra",
+                 # discourse: url, account, category (new topics), api_key_env or api_key_file (never the key
+                 # itself), requests_per_minute, timeout, short_posts (pad, refuse), min_post_length,
+                 # min_pm_length, min_title_length, max_chars (the site's settings)
+                 "category", "api_key_env", "api_key_file", "requests_per_minute", "short_posts", "min_post_length",
+                 "min_pm_length", "min_title_length")
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
 HOSTING_KEYS = ("creators", "platform")
@@ -220,7 +225,8 @@ def _tournaments(doc: TomlFile, base: Path, platforms: dict[str, PlatformConfig]
 
 
 # Where Platform.open_thread opens threads, by platform kind (the local forum needs nothing).
-OPEN_IN = {"reddit": ("subreddit", 'subreddit = "yoursubreddit"'), "phpbb": ("forum", "forum = <forum id>")}
+OPEN_IN = {"reddit": ("subreddit", 'subreddit = "yoursubreddit"'), "phpbb": ("forum", "forum = <forum id>"),
+           "discourse": ("category", "category = <category id>")}
 
 
 def _can_open(doc: TomlFile, platform: PlatformConfig, what: str, otherwise: str = "") -> None:

@@ -22,7 +22,7 @@ from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.masks import deal_masks
 from forumbot.engine.timeline import REREAD as _REREAD
 from forumbot.engine.timeline import Step, play
-from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
+from forumbot.errors import ConfigError, ForumbotError, MessageRefused, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
 from forumbot.platforms.base import Platform
 from forumbot.seating import Chart, PlatformSeats, same_name
@@ -901,6 +901,8 @@ class Runner:
                         result.errors.append(err)
                     log.warning("delivering %s failed: %s", key, err)
                     if not err.retryable:
+                        if isinstance(err, MessageRefused):
+                            self._flag_refused(row, err)
                         continue
                     break   # keep the order of a thread: retry from here next step
                 marks.append((stamp, platform_id, key))
@@ -917,6 +919,14 @@ class Runner:
         if not owed:
             self._settled = token
         return sent
+
+    def _flag_refused(self, row: dict[str, Any], err: MessageRefused) -> None:
+        """A message the platform refused for good (a post too short for the site, a closed topic): the host is
+        told once; it stays in the outbox, undelivered, and is tried again at each step."""
+        reason = f"{self.platform.name} refused a message ({row['kind']}) for good: {err}"
+        if not self.store.has_open_flag(row["game"], reason):
+            run = self._run_named(row["game"])
+            self.store.add_flags(row["game"], [Flag(reason=reason, author=(run.config.host or "") if run else "")])
 
     def _send_once(self, row: dict[str, Any], key: str, fresh: bool, held: dict[tuple[str, str], str]) -> str:
         """`fresh`: this runner queued it and has not tried to send it (so it cannot have gone out yet)."""

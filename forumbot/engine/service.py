@@ -47,7 +47,7 @@ def utcnow() -> datetime:
 
 
 # The markup each kind of platform posts in (a local forum's is its `dialect` option): its games post in it.
-PLATFORM_DIALECTS = {"reddit": "markdown", "phpbb": "bbcode"}
+PLATFORM_DIALECTS = {"reddit": "markdown", "phpbb": "bbcode", "discourse": "markdown"}
 
 
 def platform_dialect(config: PlatformConfig) -> str:
@@ -68,8 +68,11 @@ def make_platform(config: PlatformConfig, clock: Clock) -> Platform:
     if config.kind == "phpbb":
         from forumbot.platforms.phpbb import from_options as phpbb_options
         return phpbb_options(config.name, config.options, clock)
+    if config.kind == "discourse":
+        from forumbot.platforms.discourse import from_options as discourse_options
+        return discourse_options(config.name, config.options, clock)
     raise ConfigError(f"platform kind '{config.kind}' is not available",
-                      fix="use kind = \"local\", \"reddit\" or \"phpbb\"")
+                      fix="use kind = \"local\", \"reddit\", \"phpbb\" or \"discourse\"")
 
 
 def attach_store(platform: Platform, store: Store, name: str) -> None:

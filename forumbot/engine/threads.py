@@ -87,6 +87,8 @@ def thread_url(kind: str, options: dict[str, Any], thread_id: str) -> str:
         return f"https://www.reddit.com/comments/{thread_id}/"
     if kind == "phpbb" and options.get("url"):
         return f"{str(options['url']).rstrip('/')}/viewtopic.php?t={thread_id}"
+    if kind == "discourse" and options.get("url"):
+        return f"{str(options['url']).rstrip('/')}/t/{thread_id}"
     if kind == "local" and options.get("base_url"):
         return f"{str(options['base_url']).rstrip('/')}/t/{thread_id}"
     return ""

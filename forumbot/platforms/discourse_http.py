@@ -1,0 +1,238 @@
+"""Talking to a Discourse site's JSON API: one requests.Session with the `Api-Key` and `Api-Username` headers,
+requests paced to the key's per-minute limit, GETs retried with backoff and jitter, a 429's `Retry-After` obeyed.
+
+Every answer is read within `timeout` seconds as a whole, headers and body (not per read), and up to
+`max_bytes`. Redirects are followed only on the site's own host (the API key goes nowhere else). A POST or
+PUT is never sent twice after a failure that may have let it through (a timeout, a 5xx): it fails retryable
+and the caller's exactly-once machinery (markers, find_sent) decides. A 429 means Discourse did nothing, so
+any request waits out a short `Retry-After` and goes again; a longer one fails retryable and the service
+backs off.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import requests
+import urllib3
+
+from forumbot.errors import PlatformError
+
+log = logging.getLogger("forumbot.discourse")
+USER_AGENT = "forumbot/0.1 (play-by-post game master)"
+MAX_HOPS = 5
+MAX_BYTES = 32 * 1024 * 1024
+CHUNK = 64 * 1024
+
+
+@dataclass
+class Answer:
+    status: int
+    data: Any            # the decoded JSON (None for an empty or non-JSON body)
+    headers: dict[str, str]
+
+    def errors(self) -> str:
+        """Discourse's own words for a refusal (`{"errors": [...]}` or `{"error": ...}`)."""
+        data = self.data if isinstance(self.data, dict) else {}
+        found = data.get("errors") or data.get("error") or ""
+        return "; ".join(map(str, found)) if isinstance(found, list) else str(found)
+
+
+def wait_of(answer: Answer) -> float | None:
+    """Seconds a 429 asks to wait: `Retry-After`, else the body's `extras.wait_seconds`."""
+    value = answer.headers.get("Retry-After") or answer.headers.get("retry-after")
+    if value is None and isinstance(answer.data, dict):
+        value = (answer.data.get("extras") or {}).get("wait_seconds")
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+class DiscourseSession:
+    """JSON requests to one Discourse site as one account. `api_key` is a callable read when a request is
+    made (None: read as a guest, no headers)."""
+
+    def __init__(self, base_url: str, account: str, api_key: Callable[[], str] | None, *,
+                 requests_per_minute: float = 60.0, timeout: float = 30.0, retries: int = 3, backoff: float = 2.0,
+                 max_wait: float = 15.0, sleep: Callable[[float], None] | None = None,
+                 rng: random.Random | None = None, max_bytes: int = MAX_BYTES, user_agent: str = USER_AGENT) -> None:
+        self.base = base_url.rstrip("/") + "/"
+        self.account = account
+        self._api_key = api_key
+        self.http = requests.Session()
+        self.http.headers.update({"User-Agent": user_agent, "Accept": "application/json"})
+        self.min_interval = 60.0 / requests_per_minute if requests_per_minute > 0 else 0.0
+        self.timeout, self.retries, self.backoff, self.max_wait = timeout, retries, backoff, max_wait
+        self.max_bytes = max_bytes
+        self.stopping = threading.Event()
+        self._sleep = sleep or self.stopping.wait
+        self.rng = rng or random.Random()
+        self.requests = 0                          # how many requests were sent (benchmarks)
+        self._last = 0.0
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def sleep(self, seconds: float) -> None:
+        self._sleep(seconds)
+        self._check_stopping()
+
+    def _check_stopping(self) -> None:
+        if self.stopping.is_set():
+            raise PlatformError("the bot is stopping", retryable=True)
+
+    def _pace(self) -> None:
+        wait = self._last + self.min_interval - time.monotonic()
+        if wait > 0:
+            self.sleep(wait)
+        self._last = time.monotonic()
+
+    def _auth(self) -> dict[str, str]:
+        if self._api_key is None:
+            return {}
+        return {"Api-Key": self._api_key(), "Api-Username": self.account}
+
+    def _on_site(self, url: str, what: str) -> str:
+        here, there = urlsplit(self.base), urlsplit(url)
+        if there.hostname != here.hostname or (here.scheme == "https" and there.scheme != "https") \
+                or (there.scheme == here.scheme and there.port != here.port):
+            raise PlatformError(f"Discourse sent the bot to another address ({there.scheme}://{there.netloc}) while "
+                                f"{what}; it follows only the site's own ({here.scheme}://{here.netloc}), so the API "
+                                "key goes nowhere else: check the url in the config")
+        return url
+
+    def request(self, method: str, path: str, *, what: str, params: Any = None, body: Any = None) -> Answer:
+        """One call: an Answer for 2xx, 404 and 422 (the caller reads them); a PlatformError otherwise."""
+        attempts = self.retries if method == "GET" else 1
+        waited = 0.0
+        attempt = 1
+        while True:
+            try:
+                answer = self._once(method, urljoin(self.base, path.lstrip("/")), params, body, what)
+                for _ in range(MAX_HOPS):
+                    location = answer.headers.get("Location", "")
+                    if method != "GET" or answer.status not in (301, 302, 303, 307, 308) or not location:
+                        break
+                    url = self._on_site(urljoin(self.base, location), what)
+                    answer = self._once("GET", url, None, None, what)
+                if answer.status == 429:
+                    wait = wait_of(answer)
+                    if wait is not None and wait <= self.max_wait and waited + wait <= 4 * self.max_wait:
+                        log.info("Discourse rate limit while %s: waiting %.0fs as it asks", what, wait)
+                        waited += wait
+                        self.sleep(wait)
+                        continue                   # Discourse did nothing: the same request goes again
+                    raise PlatformError(f"Discourse rate-limits the bot (429) while {what}"
+                                        + (f"; it asks to wait {wait:.0f}s" if wait is not None else ""),
+                                        retryable=True)
+                return self._checked(answer, what)
+            except PlatformError as err:
+                if not err.retryable or attempt >= attempts or "rate-limits" in str(err):
+                    raise
+                delay = self.backoff * 2 ** (attempt - 1) * self.rng.uniform(0.5, 1.0)
+                log.info("%s failed (%s); trying again in %.1fs", what, err, delay)
+                attempt += 1
+                self.sleep(delay)
+
+    def _checked(self, answer: Answer, what: str) -> Answer:
+        status = answer.status
+        if status >= 500:
+            raise PlatformError(f"Discourse answered {status} while {what}", retryable=True)
+        if status == 401 or (status == 403 and "key is invalid" in answer.errors()):
+            raise PlatformError(f"Discourse refused the bot's API key ({status}) while {what}: check the key in "
+                                f"the environment variable or key file the config names, that it is for "
+                                f"{self.account} (or all users) and that its scope allows this")
+        if status == 403:
+            raise PlatformError(f"Discourse forbids {what} (403: {answer.errors() or 'no reason given'}): check "
+                                f"the category's permissions and the trust level of {self.account}")
+        if status in (200, 201, 204, 404, 422):
+            return answer
+        if 300 <= status < 400:
+            raise PlatformError(f"Discourse answered {status} with no usable redirect while {what}", retryable=True)
+        raise PlatformError(f"Discourse answered {status} while {what}: {answer.errors()}", retryable=status == 408)
+
+    def _headers(self, method: str, url: str, params: Any, body: Any, started: float,
+                 what: str) -> requests.Response:
+        """The answer's status and headers within `timeout` seconds from the request as a whole (requests'
+        timeout is per read: a site sending its headers a byte at a time would hold the bot for ever). The
+        exchange runs in a thread of its own; past the time (or on stop) it is left to end by itself, and what
+        it got is closed."""
+        got: dict[str, Any] = {}
+        done = threading.Event()
+
+        def exchange() -> None:
+            try:
+                got["response"] = self.http.request(method, url, params=params, json=body, headers=self._auth(),
+                                                    timeout=self.timeout, allow_redirects=False, stream=True)
+            except BaseException as err:   # (handed to the caller's thread)
+                got["error"] = err
+            done.set()
+            if got.pop("abandoned", False) and "response" in got:
+                got["response"].close()
+
+        threading.Thread(target=exchange, name="discourse-request", daemon=True).start()
+        while not done.wait(0.2):
+            if self.stopping.is_set() or time.monotonic() - started > self.timeout:
+                got["abandoned"] = True
+                if done.is_set() and "response" in got:   # (it ended just now)
+                    got["response"].close()
+                self._check_stopping()
+                raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}", retryable=True)
+        if "error" in got:
+            raise got["error"]
+        response: requests.Response = got["response"]
+        return response
+
+    def _body(self, response: requests.Response, started: float, what: str) -> bytes:
+        parts: list[bytes] = []
+        size = 0
+        try:
+            while chunk := response.raw.read1(CHUNK, decode_content=True):
+                size += len(chunk)
+                if size > self.max_bytes:
+                    raise PlatformError(f"Discourse sent more than {self.max_bytes} bytes while {what}",
+                                        retryable=True)
+                self._check_stopping()
+                if time.monotonic() - started > self.timeout:
+                    raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}",
+                                        retryable=True)
+                parts.append(chunk)
+        except (OSError, urllib3.exceptions.HTTPError) as err:
+            raise PlatformError(f"Discourse broke off its answer while {what}: {err}", retryable=True) from None
+        finally:
+            response.close()
+        return b"".join(parts)
+
+    def _once(self, method: str, url: str, params: Any, body: Any, what: str) -> Answer:
+        self._check_stopping()
+        self._pace()
+        self.requests += 1
+        started = time.monotonic()
+        try:
+            response = self._headers(method, url, params, body, started, what)
+            raw = self._body(response, started, what)
+        except requests.Timeout:
+            raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}", retryable=True) from None
+        except requests.RequestException as err:
+            raise PlatformError(f"cannot reach Discourse while {what}: {err}", retryable=True) from None
+        data: Any = None
+        if raw.strip():
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except ValueError:
+                if 200 <= response.status_code < 300:
+                    raise PlatformError(f"Discourse sent a body that is not JSON while {what} (truncated, or an "
+                                        "error page)", retryable=True) from None
+        return Answer(response.status_code, data, dict(response.headers))
+
+    def get(self, path: str, *, what: str, params: Any = None) -> Answer:
+        return self.request("GET", path, what=what, params=params)
