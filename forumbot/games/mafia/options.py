@@ -26,6 +26,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "best_player_start": ("host", "auto"),
     "check_result": ("status", "team"),
     "best_player_negative": ("zero", "allow"),
+    "best_player_empty": ("decline", "refuse"),
 }
 
 
@@ -117,6 +118,7 @@ class MafiaOptions:
     best_player_start: str = "host"     # "host": the host's command opens it; "auto": at the game's end
     best_player_hours: float = 168.0    # one week
     best_player_negative: str = "zero"  # a total after deductions below zero: shown as 0, or "allow"
+    best_player_empty: str = "decline"  # an empty ballot ("best:"): declines (withdraws any earlier one), or "refuse"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
