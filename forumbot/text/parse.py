@@ -21,6 +21,7 @@ from forumbot.errors import ConfigError
 from forumbot.model import Flag, Intent, PlayerRef, Post
 from forumbot.text.clean import clean
 from forumbot.text.grammar import Grammar, Match
+from forumbot.text.mend import Mender
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
 from forumbot.text.reading import (
@@ -65,6 +66,10 @@ class Parsed:
     flags: list[Flag] = field(default_factory=list)
     found: int = 0                                      # commands found, counted or not
     more: str | None = None     # the last counted command's slot that takes the lines after it (a long note)
+    # A private message read whole (forumbot/text/mend.py): typos read as commands, corrections applied, and
+    # words close to several commands (for the answer).
+    mended: list[dict[str, Any]] = field(default_factory=list)
+    near: list[dict[str, Any]] = field(default_factory=list)
     # How each name slot was read, by command: (its slots, {slot: Resolution}). Only `parse --explain` shows
     # it, so the lines of `names` are written when asked for, not for every post the bot reads.
     read: list[tuple[dict[str, str], dict[str, Resolution]]] = field(default_factory=list)
@@ -115,6 +120,7 @@ class PostParser:
         self.grammar = grammar
         self.roster = roster
         self.reading = reading
+        self.mender = Mender(grammar)
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
@@ -151,7 +157,11 @@ class PostParser:
         parsed = Parsed()
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
         more: str | None = None   # the text slot that takes the following lines (a note of several lines)
-        for line in lines_of(cleaned):
+        lines = lines_of(cleaned)
+        if where == "pm":
+            mended = self.mender.mend(lines)
+            lines, parsed.mended, parsed.near = mended.lines, mended.notes, mended.near
+        for line in lines:
             before, last = parsed.found, len(parsed.intents)
             if line.text.strip():
                 self._read_line(parsed, line, mode, where, source)
