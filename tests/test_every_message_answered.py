@@ -8,12 +8,17 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
+from helpers import START
 from test_mafia_signup import mafia, over, refused, town
 
+from forumbot.config.game import GameConfig, load_ruleset
+from forumbot.engine.cycle import GameRun, Runner
 from forumbot.engine.loading import shared_grammar
 from forumbot.games.mafia import MAFIA
 from forumbot.model import PlayerRef
+from forumbot.platforms.local import LocalForum
 from forumbot.render import Renderer
+from forumbot.storage import Store
 from forumbot.text.names import Roster
 from forumbot.text.parse import PostParser
 
@@ -84,3 +89,128 @@ def test_an_empty_ballot_is_answered_why_not_when_the_ruleset_refuses_it():
     state, _, _ = read(state, t[0], f"best: {t[1]}, {t[2]}, {m[0]}")
     state, events, _ = read(state, t[0], "best:")
     assert refused(events) == ["bp_empty"] and t[0] in state.best["ballots"]
+
+
+# ---- private messages read whole and answered once, through the runner -------------------------------
+LATER = START + timedelta(days=60)
+CAST = {"ru": {"Вера Павлова": "policeman", "Глеб Жеглов": "Ассистент", "Мэрил Стрип": "psychologist",
+               "Том Хэнкс": "Вышибала", "Брэд Питт": "Инспектор"},
+        "en": {"Vera Pavlova": "policeman", "Gleb Zheglov": "assistant", "Meryl Streep": "psychologist",
+               "Tom Hanks": "bouncer", "Brad Pitt": "inspector"}}
+HOST = {"ru": "Ведущий", "en": "Host"}
+
+
+def at(hours: float):
+    return START + timedelta(hours=hours)
+
+
+def night_game(lang: str, name: str = "g") -> GameConfig:
+    return GameConfig(name=name, game="mafia", lang=lang, start=START, host=HOST[lang], phase="night0",
+                      players=tuple(PlayerRef(n, role=r) for n, r in CAST[lang].items()),
+                      options={**load_ruleset("bodysnatchers", "mafia"), "night_hours": 24})
+
+
+def runner_of(*configs: GameConfig):
+    forum = LocalForum(clock=lambda: LATER)
+    runs = [GameRun.build(c) for c in configs]
+    runner = Runner(Store(), forum, runs)
+    runner.start(START)
+    return forum, runs, runner
+
+
+def send(forum, runner, author: str, text: str, hours: float = 1) -> list[str]:
+    """A PM to the bot, one step, and the PMs the author got back."""
+    before = len(forum.pms_to(author))
+    forum.add_pm(author, forum.account, text, at=at(hours))
+    runner.step(at(hours + 0.1))
+    return [p["body"] for p in forum.pms_to(author)][before:]
+
+
+@pytest.mark.parametrize(("lang", "author", "text", "said"), [
+    ("ru", "Глеб Жеглов", "Лечю Веру", ["«Лечю» прочитано как «лечу»", "Вера Павлова"]),
+    ("en", "Gleb Zheglov", "Heall Vera", ["\"Heall\" read as \"heal\"", "Vera Pavlova"]),
+])
+def test_a_typo_in_a_command_word_is_read_as_the_command_and_the_answer_says_so(lang, author, text, said):
+    forum, (run,), runner = runner_of(night_game(lang))
+    answers = send(forum, runner, author, text)
+    assert len(answers) == 1 and all(s in answers[0] for s in said), answers
+    assert runner.state(run).orders[author]["target"] == CAST_NAME[lang]
+
+
+CAST_NAME = {"ru": "Вера Павлова", "en": "Vera Pavlova"}
+
+
+@pytest.mark.parametrize(("lang", "author", "text", "said"), [
+    ("ru", "Вера Павлова", "Защищаю Тома Хэнкса. Хотя нет, зашищаю Глеба",
+     ["«Защищаю Тома Хэнкса» заменено вашей поправкой", "Глеб Жеглов"]),
+    ("ru", "Вера Павлова", "Защищаю Тома Хэнкса.\nВернее, Глеба", ["заменено вашей поправкой", "Глеб Жеглов"]),
+    ("en", "Vera Pavlova", "Protect Tom Hanks. Actually, protect Gleb",
+     ["\"Protect Tom Hanks\" replaced by your correction", "Gleb Zheglov"]),
+    ("en", "Vera Pavlova", "protect Tom Hanks. scratch that, Gleb", ["replaced by your correction", "Gleb Zheglov"]),
+])
+def test_a_correction_replaces_what_it_corrects_and_the_answer_says_what_was_taken(lang, author, text, said):
+    forum, (run,), runner = runner_of(night_game(lang))
+    answers = send(forum, runner, author, text)
+    assert len(answers) == 1 and all(s in answers[0] for s in said), answers
+    assert runner.state(run).orders[author]["target"] == ("Глеб Жеглов" if lang == "ru" else "Gleb Zheglov")
+
+
+@pytest.mark.parametrize(("lang", "author", "text", "said"), [
+    ("ru", "Мэрил Стрип", "ну и что мне теперь делать", ["Не понято:", "Вы написали:", "проверяю ИМЯ", "убиваю ИМЯ", "записка: ТЕКСТ",
+                                                         "Ведущему сообщено"]),
+    ("en", "Meryl Streep", "what do I do now", ["Not understood:", "You wrote:", "check NAME", "kill NAME", "note: TEXT",
+                                                "The host has been told"]),
+])
+def test_a_pm_with_no_command_is_answered_with_the_accepted_forms_and_the_host_flagged(lang, author, text, said):
+    forum, (run,), runner = runner_of(night_game(lang))
+    answers = send(forum, runner, author, text)
+    assert len(answers) == 1 and all(s in answers[0] for s in said), answers
+    assert any("no command the bot could read" in f["reason"] for f in runner.store.flags("g"))
+    assert not runner.state(run).orders
+
+
+def test_a_word_close_to_several_commands_is_not_guessed_and_the_answer_names_them():
+    forum, (run,), runner = runner_of(night_game("en"))
+    answers = send(forum, runner, "Meryl Streep", "kil Vera")   # kill? kick? nothing else fits one way
+    assert len(answers) == 1 and "Not understood" in answers[0]
+    assert not runner.state(run).orders
+
+
+@pytest.mark.parametrize(("lang", "text", "mask"), [
+    ("ru", "записываюсь 3 Мисс Марпл", "Мисс Марпл"), ("ru", "записываюсь: 3 Мисс Марпл", "Мисс Марпл"),
+    ("en", "sign up 3 Miss Marple", "Miss Marple"), ("en", "signup: 3 Miss Marple", "Miss Marple"),
+])
+def test_a_sign_up_without_the_colon_or_comma_is_read(lang, text, mask):
+    config = GameConfig(name="g", game="mafia", lang=lang, start=START, host=HOST[lang], phase="signup", players=(),
+                        options={**load_ruleset("bodysnatchers", "mafia"),
+                                 "role_table": {str(n): "detective" for n in range(1, 13)}})
+    forum, (run,), runner = runner_of(config)
+    answers = send(forum, runner, "newcomer", text)
+    assert len(answers) == 1
+    assert runner.state(run).signup["newcomer"]["mask"] == mask
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("ru", "игра su\nпродлить на 1"), ("en", "game su\nextend 1"), ("en", "игра su\nextend 1"),
+])
+def test_the_hosts_message_naming_a_game_gets_one_answer_done(lang, text):
+    su = replace(night_game("ru", "su"), host="Host")
+    other = replace(night_game("en", "aa-other"), host="Host")     # sorts first, reads English
+    forum, runs, runner = runner_of(su, other)
+    answers = send(forum, runner, "Host", text)
+    assert len(answers) == 1, answers
+    assert "no command" not in answers[0] and "нет команды" not in answers[0]
+    assert runner.state(runs[0]).phase_ends == START + timedelta(hours=25)
+    assert runner.state(runs[1]).phase_ends == START + timedelta(hours=24)
+
+
+@pytest.mark.parametrize(("lang", "text", "said"), [
+    ("ru", "продлить на 2\nзакончить день", ["продлить на 2", "закончить день", "Ваше сообщение, команда за командой"]),
+    ("en", "extend 2\nend day", ["extend 2", "end day", "Your message, command by command"]),
+])
+def test_one_answer_per_host_message_lists_each_command_and_its_result(lang, text, said):
+    forum, (run,), runner = runner_of(night_game(lang))
+    answers = send(forum, runner, HOST[lang], text)
+    assert len(answers) == 1 and all(s in answers[0] for s in said), answers
+    assert runner.state(run).phase_ends == START + timedelta(hours=26)      # extended; "end day" refused at night
+    assert ("Не принято" if lang == "ru" else "Not accepted") in answers[0]

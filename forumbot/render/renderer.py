@@ -344,7 +344,14 @@ class Renderer:
         return chosen
 
     def text(self, event: Event, game: str = "") -> str:
-        """The text of one event's post. Raises ConfigError when a template is missing or broken."""
+        """The text of one event's post. Raises ConfigError when a template is missing or broken. A reply that
+        gathers the answers to one message (`pm_reply`) holds each answer's event: each is rendered by its own
+        template, and the reply's template lays them out (`texts` of each part)."""
+        parts = event.data.get("parts") if event.kind == "pm_reply" else None
+        if isinstance(parts, list):
+            parts = [{**part, "texts": [self.text(Event(str(told["kind"]), dict(told["data"])), game).strip()
+                                        for told in part.get("events", [])]} for part in parts]
+            event = Event(event.kind, {**event.data, "parts": parts})
         return self.body(self.template(event.kind, game), event)
 
     def body(self, template: jinja2.Template, event: Event) -> str:

@@ -102,6 +102,18 @@ class FoodChainGame:
                                attack_post={**state.attack_post, author: intent.post_id}).touch(author)
         raise Refused(f"'{kind}' is not a Food Chain submission")
 
+    def pm_commands(self, state: FCState, player: str) -> tuple[tuple[str, str], ...]:
+        """The commands a private message from `player` may carry now, as (kind, ""): the accepted forms the
+        answer to a message nobody could read offers."""
+        if state.phase == SELECTION:
+            return (("select", ""),)
+        if state.phase == EC_VOTE:
+            return (("ec", ""),)
+        if state.phase != ROUND or player in state.dead:
+            return ()
+        attacks = (("attack", ""), ("no_attack", "")) if state.animals[player].kind in ("hunter", "predator") else ()
+        return (("move", ""), *attacks)
+
     @staticmethod
     def _check_round(state: FCState, intent: Intent) -> None:
         if intent.author not in state.players:
