@@ -9,6 +9,9 @@ from datetime import timedelta
 
 import pytest
 from helpers import START
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_foodchain_game import CROWD, of, pm, started
 from test_mafia_signup import mafia, over, refused, town
 
 from forumbot.config.game import GameConfig, load_ruleset
@@ -214,3 +217,26 @@ def test_one_answer_per_host_message_lists_each_command_and_its_result(lang, tex
     assert len(answers) == 1 and all(s in answers[0] for s in said), answers
     assert runner.state(run).phase_ends == START + timedelta(hours=26)      # extended; "end day" refused at night
     assert ("Не принято" if lang == "ru" else "Not accepted") in answers[0]
+
+
+# ---- invariants ----------------------------------------------------------------------------------------
+ROSTER = ("Pia", "Pat", "Pip", "Hal", "Sid", "Pred")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([*ROSTER, "Zed", "Qux"]), min_size=1, max_size=5),
+       st.sampled_from([", ", " and ", ", and ", " & "]), st.sampled_from(["en", "ru"]))
+def test_no_name_of_an_attack_list_is_dropped_in_silence(names, separator, lang):
+    """Whatever the list, the order is refused whole, or every name it holds is attacked, attempted or said
+    to be left out."""
+    verb = "attack" if lang == "en" else "атакую"
+    joined = separator.join(names) if lang == "en" else separator.replace("and", "и").join(names)
+    state, events = pm(started(CROWD), "Hal", f"{verb} {joined}", lang)
+    distinct = list(dict.fromkeys(names))
+    if of(events, "rejected"):
+        assert state.attacks.get("Hal", []) == [] and state.attempts.get("Hal", []) == []
+        return
+    notes = of(events, "fc_attack_note")
+    told = {d["name"] for n in notes for d in n.data["dropped"]}
+    assert set(distinct) == set(state.attacks["Hal"]) | set(state.attempts["Hal"]) | told
+    assert len(distinct) <= 2

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,7 +72,9 @@ class Mender:
         tied = [w for d, w in scored if d == best]
         return (tied[0], []) if len(tied) == 1 else (None, tied)
 
-    def mend(self, lines: list[Line]) -> Mended:
+    def mend(self, lines: list[Line], is_name: Callable[[str], bool] = lambda text: False) -> Mended:
+        """The lines as a careful host reads them. `is_name(text)`: whether a text starts with a player's
+        whole name (a name is never read as a mistyped command word: "Pred" is not "prey")."""
         out = Mended(list(lines))
         last: tuple[int, int, str] | None = None     # the last command: (line, start, its words before a slot)
         edits = 0
@@ -90,6 +93,8 @@ class Mender:
                     found = self.grammar.match_at(text, at, "pm")
                     if found is None:
                         word = _WORD.match(text, at)
+                        if word is not None and is_name(text[at:]):
+                            word = None
                         fixed, tied = self.closest(word.group()) if word is not None else (None, [])
                         if fixed is not None and word is not None:
                             mended = text[:at] + fixed + text[word.end():]

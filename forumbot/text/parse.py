@@ -159,7 +159,7 @@ class PostParser:
         more: str | None = None   # the text slot that takes the following lines (a note of several lines)
         lines = lines_of(cleaned)
         if where == "pm":
-            mended = self.mender.mend(lines)
+            mended = self.mender.mend(lines, self._is_name)
             lines, parsed.mended, parsed.near = mended.lines, mended.notes, mended.near
         for line in lines:
             before, last = parsed.found, len(parsed.intents)
@@ -175,6 +175,10 @@ class PostParser:
                 self._too_many(parsed, source)
                 break
         return parsed
+
+    def _is_name(self, text: str) -> bool:
+        """Whether a text starts with a player's whole name (exact, an alias or an inflected form)."""
+        return self.roster.resolve(text).method in _WHOLE_NAME
 
     @staticmethod
     def _too_many(parsed: Parsed, source: _Source) -> None:
