@@ -94,28 +94,25 @@ def merge(events: list[tuple[Event, str]], answered: list[tuple[Intent, int, int
     correction), or the host's message was done without a private word. The answers gathered keep their
     place in the log, without a message of their own."""
     parts: list[dict[str, Any]] = []
-    private = 0
+    gathered: list[int] = []      # the author's answers the reply holds, by their place in `events`
     commands = 0
     for intent, first, last in answered:
         if intent.kind in ("host_game", "not_counted"):
             continue
         commands += 1
-        told = [events[i][0] for i in range(first, last)
+        told = [i for i in range(first, last)
                 if to_author(events[i][0], account, player) or (host and events[i][0].kind == "host_notice")]
-        private += sum(1 for e in told if e.data.get("pm_to"))
+        gathered += [i for i in told if to_author(events[i][0], account, player)]
         parts.append({"line": (intent.line or "")[:QUOTED], "kind": intent.kind,
-                      "events": [{"kind": e.kind, "data": dict(e.data)} for e in told]})
-    if not parts:
-        return
-    if not (private >= 2 or (parsed.mended and private) or (host and (commands >= 2 or not private))):
+                      "events": [{"kind": events[i][0].kind, "data": dict(events[i][0].data)} for i in told]})
+    private = len(gathered)
+    if not parts or not (private >= 2 or (parsed.mended and private) or (host and (commands >= 2 or not private))):
         return
     subject = ""
-    for index in range(answered[0][1], answered[-1][2]):
+    for index in gathered:
         event, post = events[index]
-        if to_author(event, account, player):
-            subject = subject or str(event.data.get("subject", ""))
-            events[index] = (Event(event.kind, {k: v for k, v in event.data.items()
-                                                if k not in ("pm_to", "to_account", "subject")} | {"in_reply": True}),
-                             post)
+        subject = subject or str(event.data.get("subject", ""))
+        kept = {k: v for k, v in event.data.items() if k not in ("pm_to", "to_account", "subject")}
+        events[index] = (Event(event.kind, {**kept, "in_reply": True}), post)
     events.append((Event("pm_reply", {"pm_to": account, "to_account": True, "subject": subject, "parts": parts,
                                       "notes": list(parsed.mended), "host": host}), post_id))
