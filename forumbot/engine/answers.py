@@ -83,8 +83,14 @@ def unread(run: GameRun, state: Any, post: Post, account: str, player: str, pars
 
 
 def to_author(event: Event, account: str, player: str) -> bool:
+    """Whether an event answers the message's author: a refusal or an acknowledgement addressed to them (a
+    role, a board or a warning that a command brought about stays a message of its own)."""
     pm_to = event.data.get("pm_to")
-    return isinstance(pm_to, str) and pm_to in (account, player)
+    return isinstance(pm_to, str) and pm_to in (account, player) and is_answer(event.kind)
+
+
+def is_answer(kind: str) -> bool:
+    return kind == "rejected" or kind.endswith(("_ack", "_reply", "_note", "_rejected"))
 
 
 def merge(events: list[tuple[Event, str]], answered: list[tuple[Intent, int, int]], account: str, player: str,
