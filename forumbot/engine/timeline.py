@@ -203,7 +203,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
             return   # a PM for another game: this game neither reads nor refuses it
         intents = picked
     if post.pm and not corrected and not from_host and not parsed.intents and not parsed.flags \
-            and (seats is None or not seats.games_of(account) or seats.games_of(account)[0] == run.name):
+            and _answers_for(run, account, seats):
         answer, flag = answers.unread(run, step.state, post, account, post.author, parsed, host=False)
         step.events.append((answer, post.platform_id))
         step.flags.append(flag)
@@ -239,6 +239,15 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         answered.append((intent, first, len(step.events)))
     if post.pm and answered and not corrected:
         answers.merge(step.events, answered, account, post.author, parsed, from_host, post.platform_id)
+
+
+def _answers_for(run: GameRun, account: str, seats: PlatformSeats | None) -> bool:
+    """Whether this game answers a PM of the account that no game could read: its first game, or, for an
+    account in none, the first game taking sign-ups (one answer, not one per game)."""
+    if seats is None:
+        return True
+    games = seats.games_of(account) or seats.open
+    return not games or games[0] == run.name
 
 
 def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str,

@@ -347,17 +347,16 @@ class Renderer:
         """The text of one event's post. Raises ConfigError when a template is missing or broken. A reply that
         gathers the answers to one message (`pm_reply`) holds each answer's event: each is rendered by its own
         template, and the reply's template lays them out (`texts` of each part)."""
-        parts = event.data.get("parts") if event.kind == "pm_reply" else None
-        if isinstance(parts, list):
-            parts = [{**part, "texts": [self.text(Event(str(told["kind"]), dict(told["data"])), game).strip()
-                                        for told in part.get("events", [])]} for part in parts]
-            event = Event(event.kind, {**event.data, "parts": parts})
-        return self.body(self.template(event.kind, game), event)
+        return self.body(self.template(event.kind, game), event, game)
 
-    def body(self, template: jinja2.Template, event: Event) -> str:
+    def body(self, template: jinja2.Template, event: Event, game: str = "") -> str:
         """An event rendered by `template`, cleaned (see `_clean`). Raises ConfigError naming the template's
         file and line when it fails."""
         data = self._with_voter_lists(event.data) if "wagons" in event.data else dict(event.data)
+        parts = data.get("parts") if event.kind == "pm_reply" else None
+        if isinstance(parts, list):   # each answer a reply gathers, by its own template
+            data["parts"] = [{**part, "texts": [self.text(Event(str(told["kind"]), dict(told["data"])), game).strip()
+                                                for told in part.get("events", [])]} for part in parts]
         params = data.get("params")
         if isinstance(params, dict) and isinstance(params.get("phase"), str):
             data["params"] = {**params, "phase": self.phase_name(params["phase"])}
