@@ -4,6 +4,7 @@ messages answered once. English and Russian."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import timedelta
 
@@ -240,3 +241,30 @@ def test_no_name_of_an_attack_list_is_dropped_in_silence(names, separator, lang)
     told = {d["name"] for n in notes for d in n.data["dropped"]}
     assert set(distinct) == set(state.attacks["Hal"]) | set(state.attempts["Hal"]) | told
     assert len(distinct) <= 2
+
+
+@pytest.mark.parametrize(("lang", "roster", "text", "wrote"), [
+    ("ru", "Вера Павлова\nГлеб Жеглов\n", "Защищаю Веру. Хотя нет, зашищаю Глеба", "зашищаю"),
+    ("en", "Vera Pavlova\nGleb Zheglov\n", "Protect Vera. No wait, protetc Gleb", "protetc"),
+])
+def test_parse_explains_how_a_pm_was_mended(tmp_path, lang, roster, text, wrote):
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+
+    path = tmp_path / "roster.txt"
+    path.write_text(roster, encoding="utf-8")
+    out = CliRunner().invoke(cli, ["parse", "--game", "mafia", "--lang", lang, "--roster", str(path), "--pm",
+                                   "--explain"], input=text)
+    data = json.loads(out.output)
+    assert [i["target"] for i in data["intents"]] == [roster.split("\n")[1]]
+    assert data["mended"][0] == {"wrote": wrote, "read": "защищаю" if lang == "ru" else "protect"}
+    assert data["mended"][1]["replaced"] in ("Защищаю Веру", "Protect Vera")
+
+
+@pytest.mark.parametrize(("lang", "text"), [("ru", "продлит на 2"), ("en", "extnd 2")])
+def test_a_typo_in_the_hosts_command_is_read_and_the_answer_says_so(lang, text):
+    forum, (run,), runner = runner_of(night_game(lang))
+    answers = send(forum, runner, HOST[lang], text)
+    assert len(answers) == 1 and ("прочитано как" if lang == "ru" else "read as") in answers[0], answers
+    assert runner.state(run).phase_ends == START + timedelta(hours=26)
