@@ -160,10 +160,10 @@ def test_a_correction_replaces_what_it_corrects_and_the_answer_says_what_was_tak
 
 
 @pytest.mark.parametrize(("lang", "author", "text", "said"), [
-    ("ru", "Мэрил Стрип", "ну и что мне теперь делать", ["Не понято:", "Вы написали:", "проверяю ИМЯ", "убиваю ИМЯ", "записка: ТЕКСТ",
-                                                         "Ведущему сообщено"]),
-    ("en", "Meryl Streep", "what do I do now", ["Not understood:", "You wrote:", "check NAME", "kill NAME", "note: TEXT",
-                                                "The host has been told"]),
+    ("ru", "Мэрил Стрип", "ну и что мне теперь делать",
+     ["Не понято:", "Вы написали:", "проверяю ИМЯ", "убиваю ИМЯ", "записка: ТЕКСТ", "Ведущему сообщено"]),
+    ("en", "Meryl Streep", "what do I do now",
+     ["Not understood:", "You wrote:", "check NAME", "kill NAME", "note: TEXT", "The host has been told"]),
 ])
 def test_a_pm_with_no_command_is_answered_with_the_accepted_forms_and_the_host_flagged(lang, author, text, said):
     forum, (run,), runner = runner_of(night_game(lang))
