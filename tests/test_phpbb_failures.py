@@ -102,8 +102,9 @@ def test_a_redirect_to_another_host_is_not_followed_and_gets_no_password(fake):
 # ---- whole answers ----------------------------------------------------------------------------------------
 @pytest.fixture()
 def slow_server() -> Iterator[tuple[str, dict[str, object]]]:
-    """A server on 127.0.0.1 whose answer is `body` sent `step` bytes every `pause` seconds."""
-    plan: dict[str, object] = {"body": b"", "step": 1, "pause": 0.3}
+    """A server on 127.0.0.1 whose answer is `body` sent `step` bytes every `pause` seconds (its headers too,
+    a byte at a time, when `slow_head` is set)."""
+    plan: dict[str, object] = {"body": b"", "step": 1, "pause": 0.3, "slow_head": False}
     listener = socket.create_server(("127.0.0.1", 0))
     done = threading.Event()
 
@@ -118,10 +119,13 @@ def slow_server() -> Iterator[tuple[str, dict[str, object]]]:
                 conn.recv(65536)
                 body = plan["body"]
                 assert isinstance(body, bytes)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=UTF-8\r\n"
-                             + f"Content-Length: {len(body)}\r\n\r\n".encode())
+                head = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=UTF-8\r\n"
+                        + f"Content-Length: {len(body)}\r\n\r\n".encode())
                 step, pause = int(plan["step"]), float(plan["pause"])     # type: ignore[arg-type]
                 try:
+                    if plan["slow_head"]:
+                        body, head = head + body, b""
+                    conn.sendall(head)
                     for at in range(0, len(body), step):
                         if done.is_set():
                             break
@@ -144,6 +148,28 @@ def test_a_board_that_trickles_its_answer_fails_within_the_timeout(slow_server):
     with pytest.raises(PlatformError, match="did not answer in 1s") as err:
         session.get("viewtopic.php?t=1", what="reading topic 1", login=False)
     assert err.value.retryable
+
+
+def test_a_board_that_trickles_its_headers_fails_within_the_timeout(slow_server):
+    """requests' own timeout is per read: headers sent a byte every 0.3 s would hold the bot for ever."""
+    url, plan = slow_server
+    plan.update(body=b"<html></html>", slow_head=True)        # headers alone: 25 s at one byte every 0.3 s
+    session = PhpbbSession(url, "forumbot", lambda: "pw", timeout=1, retries=1, min_interval=0)
+    started = time.monotonic()
+    with pytest.raises(PlatformError, match="did not answer in 1s") as err:
+        session.get("viewtopic.php?t=1", what="reading topic 1", login=False)
+    assert err.value.retryable and time.monotonic() - started < 10   # (not the 25 s of the headers)
+
+
+def test_stop_ends_a_board_trickling_its_headers(slow_server):
+    url, plan = slow_server
+    plan.update(body=b"<html></html>", slow_head=True)
+    session = PhpbbSession(url, "forumbot", lambda: "pw", timeout=60, retries=1, min_interval=0)
+    threading.Timer(0.5, session.stop).start()            # SIGTERM, as the service passes it on
+    started = time.monotonic()
+    with pytest.raises(PlatformError, match="stopping"):
+        session.get("viewtopic.php?t=1", what="reading topic 1", login=False)
+    assert time.monotonic() - started < 5                  # a run ends within 5 s of SIGTERM, not in 25 s
 
 
 def test_an_answer_over_the_size_cap_is_refused(slow_server):

@@ -190,22 +190,31 @@ def test_a_forum_made_before_the_index_is_given_it_and_changed_posts_reads_only_
     assert [row[3] for row in plan] == ["SEARCH forum_posts USING INDEX forum_posts_edited (created>?)"], plan
 
 
-def test_no_platform_is_handed_the_runners_copy_of_an_edited_post(monkeypatch):
-    """The copy the "edited" policy stores ("local:1@<time>") is the runner's, not the platform's: a recheck is
-    handed its original only (Reddit would otherwise ask /api/info for "t1_x@<time>")."""
+def test_a_deadline_re_reads_only_the_phase_it_ends_and_never_the_runners_copy(monkeypatch):
+    """Before a phase ends, only that phase's command posts are re-read: a night's deadline does not re-read
+    the day before it (that day is settled), day 2's end re-reads day 2's votes only. The copy the "edited"
+    policy stores ("local:1@<time>") is the runner's, not the platform's: it is never handed to a recheck
+    (Reddit would otherwise ask /api/info for "t1_x@<time>")."""
     for forum_class in (LocalForum, EveryPost):
         store, forum, runner = play(forum_class, [("post", "g", "votes", "Alice", "vote Bob", 10), ("step", 30),
                                                   ("edit", 0, "vote Dave", 60), ("step", 5 * 60)], "edited")
         assert any("@" in row[0] for row in store.db.conn.execute("SELECT id FROM posts"))   # the copy is stored
-        given: list[str] = []
+        given: list[list[str]] = []
         recheck = forum.recheck
 
         def recorded(posts, policy=None, recheck=recheck, given=given) -> Recheck:
-            given.extend(p.platform_id for p in posts)
+            given.append([p.platform_id for p in posts])
             return recheck(posts, policy)
 
         monkeypatch.setattr(forum, "recheck", recorded)
-        runner.step(at(8 * 60))   # past night 1's deadline: day 2's recheck
-        assert not [i for i in given if "@" in i], forum_class
-        if forum_class is EveryPost:   # (it re-reads every command post: the original among them)
-            assert "local:1" in given
+        runner.step(at(6 * 60 + 1))   # past night 1's deadline
+        assert runner.state(runner.runs[0]).phase == "day2"
+        assert all(ids == [] for ids in given), (forum_class, given)
+        day2 = forum.add_post("g/votes", "Bob", "vote Carol", at=at(7 * 60))
+        runner.step(at(7 * 60 + 5))
+        forum.edit_post(day2, "vote Alice", at=at(8 * 60))
+        given.clear()
+        runner.step(at(11 * 60))   # past day 2's end
+        handed = [i for ids in given for i in ids]
+        assert day2 in handed and "local:1" not in handed, (forum_class, given)
+        assert not [i for i in handed if "@" in i], forum_class

@@ -642,8 +642,8 @@ class Runner:
         raise stale
 
     def _recheck(self, run: GameRun, now: datetime, reach: datetime | None) -> None:
-        """Before a deadline fires, re-read the posts of the last days that carried commands, once per
-        deadline, and apply the platform's edit policy: flags for the host about edits and deletions, and
+        """Before a deadline fires, re-read the posts that carried commands (those of the phase it ends, where
+        the game tells its phase's start; else of the last days), once per deadline, and apply the platform's edit policy: flags for the host about edits and deletions, and
         under "edited" the new text read again as a post made at the time of the edit."""
         recheck = getattr(self.platform, "recheck", None)
         name = run.name
@@ -656,9 +656,16 @@ class Runner:
         mark = f"recheck:{name}"
         if self.store.cursor(self.platform.name, mark) == format_time(deadline):   # (once per deadline: it fires)
             return
+        since = deadline - RECHECK_WINDOW
+        window = getattr(run.game, "phase_window", None)
+        phase = window(held[1]) if window is not None else None
+        if phase is not None:
+            started, ends = phase
+            if deadline < ends:   # a reminder: nothing is settled at it, the phase's end re-reads
+                return
+            since = max(since, started)
         policy = getattr(self.platform, "edit_policy", "first_seen")
         self.store.write_held()   # the store is not held while the platform is asked
-        since = deadline - RECHECK_WINDOW
         # A platform that can say which posts changed (the local forum): only those stored are built and
         # re-read, not every vote of the window (the rest are as the bot read them).
         changed = getattr(self.platform, "changed_posts", None)

@@ -108,3 +108,8 @@ class Game(Protocol):
 
     def summary(self, state: Any) -> dict[str, Any]:
         """The public view of the state, as `forumbot replay --json` prints it."""
+
+    # Optional, asked with getattr where a game has them:
+    #   end_by_host(state, at) -> state: the host ends the running phase at `at` (else `shift` is used);
+    #   phase_window(state) -> (started, ends) | None: the running phase's span; before its end the runner
+    #   re-reads for edits only the phase's own command posts, and not before a reminder.

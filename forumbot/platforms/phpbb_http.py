@@ -154,6 +154,37 @@ class PhpbbSession:
                                 "the url in the config (is the board at another address now?)")
         return url
 
+    def _headers(self, method: str, url: str, data: list[tuple[str, str]] | None, started: float,
+                 what: str) -> requests.Response:
+        """The answer's status and headers, within `timeout` seconds from the request as a whole: requests'
+        timeout is per read, so a board sending its headers a byte at a time would hold the bot for ever. The
+        exchange runs in a thread of its own; past the time (or on stop) it is left to end by itself, and what
+        it got is closed."""
+        got: dict[str, Any] = {}
+        done = threading.Event()
+
+        def exchange() -> None:
+            try:
+                got["response"] = self.http.request(method, url, data=data, timeout=self.timeout,
+                                                    allow_redirects=False, stream=True)
+            except BaseException as err:   # (handed to the caller's thread)
+                got["error"] = err
+            done.set()
+            if got.pop("abandoned", False) and "response" in got:
+                got["response"].close()
+
+        threading.Thread(target=exchange, name="phpbb-request", daemon=True).start()
+        while not done.wait(0.2):
+            if self.stopping.is_set() or time.monotonic() - started > self.timeout:
+                got["abandoned"] = True
+                if done.is_set() and "response" in got:   # (it ended just now)
+                    got["response"].close()
+                self._check_stopping()
+                raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True)
+        if "error" in got:
+            raise got["error"]
+        return got["response"]
+
     def _body(self, response: requests.Response, started: float, what: str) -> bytes:
         """The whole answer, read in chunks: at most `timeout` seconds from the request (a board sending a
         byte at a time is not waited on for ever) and `max_bytes`."""
@@ -181,8 +212,7 @@ class PhpbbSession:
         self.requests += 1
         started = time.monotonic()
         try:
-            response = self.http.request(method, url, data=data, timeout=self.timeout, allow_redirects=False,
-                                         stream=True)
+            response = self._headers(method, url, data, started, what)
             body = self._body(response, started, what)
         except requests.Timeout:
             raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True) from None

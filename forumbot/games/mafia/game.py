@@ -176,6 +176,13 @@ class MafiaGame:
     def shift(self, state: MafiaState, delta: timedelta) -> MafiaState:
         return shift(state, delta)
 
+    def phase_window(self, state: MafiaState) -> tuple[datetime, datetime] | None:
+        """When the running phase began and when it ends: what the runner re-reads for edits before the end
+        (the posts of the phase; earlier phases are settled), and a deadline before the end is a reminder."""
+        if state.phase == "over":
+            return None
+        return state.phase_started, state.phase_ends
+
     def end_by_host(self, state: MafiaState, at: datetime) -> MafiaState:
         """The host ends the running phase now: its deadline moves to `at` (the runner fires it as any other,
         after its usual checks) and the day's end is told as the host's, not as reached at the deadline."""
