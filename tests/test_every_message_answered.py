@@ -139,6 +139,7 @@ def test_a_typo_in_a_command_word_is_read_as_the_command_and_the_answer_says_so(
     answers = send(forum, runner, author, text)
     assert len(answers) == 1 and all(s in answers[0] for s in said), answers
     assert runner.state(run).orders[author]["target"] == CAST_NAME[lang]
+    assert any("as the command word" in f["reason"] for f in runner.store.flags("g"))     # the host may check it
 
 
 CAST_NAME = {"ru": "Вера Павлова", "en": "Vera Pavlova"}

@@ -82,6 +82,19 @@ def unread(run: GameRun, state: Any, post: Post, account: str, player: str, pars
     return Event("pm_unread", data), flag
 
 
+def mended_flags(post: Post, account: str, parsed: Parsed) -> list[Flag]:
+    """A flag for each change the reading made to a PM (a typo read as a command, a correction taken)."""
+    out = []
+    for note in parsed.mended:
+        if "wrote" in note:
+            reason = f"read '{note['wrote']}' as the command word '{note['read']}'"
+        else:
+            reason = f"'{note['replaced']}' replaced by the correction '{note['by']}'"
+        out.append(Flag(reason=reason, post_id=post.platform_id, author=account, at=post.created,
+                        line=post.body[:200]))
+    return out
+
+
 def to_author(event: Event, account: str, player: str) -> bool:
     """Whether an event answers the message's author: a refusal or an acknowledgement addressed to them (a
     role, a board or a warning that a command brought about stays a message of its own)."""

@@ -209,6 +209,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         step.flags.append(flag)
         return
     step.flags += parsed.flags
+    if intents and not corrected:   # what the bot read other than as written: the host may check it
+        step.flags += answers.mended_flags(post, account, parsed)
     answered: list[tuple[Intent, int, int]] = []   # each intent with the range of step.events it added
     for intent in intents:
         first = len(step.events)
