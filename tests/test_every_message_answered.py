@@ -269,3 +269,13 @@ def test_a_typo_in_the_hosts_command_is_read_and_the_answer_says_so(lang, text):
     answers = send(forum, runner, HOST[lang], text)
     assert len(answers) == 1 and ("прочитано как" if lang == "ru" else "read as") in answers[0], answers
     assert runner.state(run).phase_ends == START + timedelta(hours=26)
+
+
+@pytest.mark.parametrize(("lang", "author", "text", "said"), [
+    ("en", "Meryl Streep", "что мне делать?", ["Не понято:", "Напишите так:", "kill ИМЯ"]),
+    ("ru", "Мэрил Стрип", "what should I do?", ["Not understood:", "Write it as:", "убиваю NAME"]),
+])
+def test_a_pm_nobody_could_read_is_answered_in_the_language_it_was_written_in(lang, author, text, said):
+    forum, (run,), runner = runner_of(night_game(lang))
+    answers = send(forum, runner, author, text)
+    assert len(answers) == 1 and all(s in answers[0] for s in said), answers

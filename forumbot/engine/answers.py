@@ -77,9 +77,27 @@ def unread(run: GameRun, state: Any, post: Post, account: str, player: str, pars
     quoted = said[:QUOTED] + ("…" if len(said) > QUOTED else "")
     data = {"pm_to": account, "to_account": True, "subject": "not understood", "line": quoted,
             "forms": forms(run, state, player, host), "near": parsed.near, "host": host, "post": post.platform_id}
+    written = language_of(said)
+    if written and written != run.config.lang:
+        data["lang"] = written     # answered in the language it was written in
     flag = Flag(reason=f"a private message with no command the bot could read: '{quoted[:80]}'",
                 post_id=post.platform_id, author=account, at=post.created, line=said[:200])
     return Event("pm_unread", data), flag
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def language_of(text: str) -> str:
+    """The language a message is written in, where its letters say so plainly: "ru" (mostly Cyrillic), "en"
+    (Latin only), else ""."""
+    letters = _LETTER.findall(text)
+    if len(letters) < 3:
+        return ""
+    cyrillic = sum(1 for c in letters if "\u0400" <= c <= "\u04ff")
+    if cyrillic * 2 > len(letters):
+        return "ru"
+    return "en" if cyrillic == 0 and all(c.isascii() for c in letters) else ""
 
 
 def mended_flags(post: Post, account: str, parsed: Parsed) -> list[Flag]:

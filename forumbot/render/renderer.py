@@ -220,6 +220,9 @@ class Renderer:
         self.host_folders: tuple[tuple[Path, bool], ...] = ()     # (folder, neutral) in that order
         if template_dir is not None:
             self.host_folders = host_folders(Path(template_dir), dialect)
+        self._template_dir = template_dir
+        self._bbcode_extra = bbcode_extra
+        self._others: dict[str, Renderer] = {}   # the same game's renderer in another language, made when asked
         loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(f)) for f, _ in self.host_folders]
         loaders.append(jinja2.FileSystemLoader(str(_HERE / "templates")))
         self.dialect = dialect
@@ -373,6 +376,17 @@ class Renderer:
         """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
         return strip_bidi(_BLANK_LINES.sub("\n\n", body)).strip() + "\n"
 
+    def in_lang(self, lang: Any) -> Renderer:
+        """This renderer, or the same one in `lang` (a private answer to a message written in another of the
+        languages the bot has phrases for; the host's phrase overrides are the game language's own)."""
+        if not isinstance(lang, str) or lang == self.lang or not (_HERE / "phrases" / f"{lang}.toml").exists():
+            return self
+        other = self._others.get(lang)
+        if other is None:
+            other = self._others[lang] = Renderer(self.dialect, lang, template_dir=self._template_dir,
+                                                  genders=self.genders, bbcode_extra=self._bbcode_extra)
+        return other
+
     @staticmethod
     def silent(event: Event) -> bool:
         """Whether `render` surely owes nothing for the event (a single vote: no pm_to, no thread, a kind
@@ -386,7 +400,8 @@ class Renderer:
         data = event.data
         pm_to = data.get("pm_to")
         if isinstance(pm_to, str) and pm_to:
-            return [Outgoing(key=key, text=self.text(event, game), pm_to=pm_to, at=at, kind=event.kind,
+            speaks = self.in_lang(data.get("lang"))   # an answer in the language its message was written in
+            return [Outgoing(key=key, text=speaks.text(event, game), pm_to=pm_to, at=at, kind=event.kind,
                              subject=str(data.get("subject", "")))]
         role = data.get("thread")
         if not (isinstance(role, str) and role):
