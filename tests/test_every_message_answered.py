@@ -279,3 +279,14 @@ def test_a_pm_nobody_could_read_is_answered_in_the_language_it_was_written_in(la
     forum, (run,), runner = runner_of(night_game(lang))
     answers = send(forum, runner, author, text)
     assert len(answers) == 1 and all(s in answers[0] for s in said), answers
+
+
+@pytest.mark.parametrize(("lang", "text", "note"), [
+    ("ru", "Записка: Я думаю, что Вера мафия. Хотя нет, не знаю", "Я думаю, что Вера мафия. Хотя нет, не знаю"),
+    ("ru", "Записка: Вера мафия.\nХотя нет, не уверен.", "Вера мафия.\nХотя нет, не уверен."),
+    ("en", "Note: Vera is scum. Actually, no idea", "Vera is scum. Actually, no idea"),
+])
+def test_a_correction_inside_a_note_is_the_notes_own_text(lang, text, note):
+    parser = PostParser(shared_grammar("mafia", lang), Roster([PlayerRef(p) for p in CAST[lang]], lang=lang))
+    parsed = parser.parse_text(text, where="pm", author="X")
+    assert [(i.kind, i.data.get("text")) for i in parsed.intents] == [("note", note)] and not parsed.mended

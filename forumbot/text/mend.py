@@ -77,6 +77,9 @@ class Mender:
         whole name (a name is never read as a mistyped command word: "Pred" is not "prey")."""
         out = Mended(list(lines))
         last: tuple[int, int, str] | None = None     # the last command: (line, start, its words before a slot)
+        # A command with a text slot ("note: ...") takes the rest of its line, and the lines after it may be
+        # more of its text: nothing there is mended, and no correction replaces such a command.
+        free: tuple[int, int] | None = None           # (line, where its text starts)
         edits = 0
         for index in range(len(out.lines)):
             cursor = 0
@@ -84,7 +87,7 @@ class Mender:
                 changed = False
                 text = out.lines[index].text
                 for pos, _why in starts(Line(text), "commands"):
-                    if pos < cursor:
+                    if pos < cursor or (free is not None and (free[0] < index or pos >= free[1])):
                         continue
                     cursor = pos + 1
                     marker = CORRECTION.match(text, pos)
@@ -117,6 +120,8 @@ class Mender:
                             changed = True
                     if found is not None:
                         last = (index, at, text[at:found.literal_end].strip())
+                        if "text" in found.slot_types.values():
+                            free, last = (index, found.literal_end), None
                     if changed:
                         out.lines[index] = Line(text)
                         cursor = at + 1
