@@ -88,6 +88,10 @@ class Flag:
     at: datetime | None = None
     candidates: tuple[str, ...] = ()
     line: str = ""
+    # The phrase that says it in the game's language (the renderer's `flag`), with its parameters; the
+    # English `reason` stands where there is none.
+    code: str = ""
+    params: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"post": self.post_id, "author": self.author, "reason": self.reason}

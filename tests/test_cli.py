@@ -156,4 +156,4 @@ def test_demo_plays_the_sample_day(tmp_path):
     out = invoke("demo", "--dir", str(tmp_path / "d"))
     assert out.exit_code == 0, out.output
     assert "День 1 окончен" in out.output and "Повешен: Том Хэнкс" in out.output
-    assert "flag: Скарлетт Йоханссон: 'Джокера' matches no player" in out.output
+    assert "flag: Скарлетт Йоханссон: «Джокера» — нет такого игрока" in out.output

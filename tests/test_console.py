@@ -151,7 +151,7 @@ def test_the_game_page_matches_forumbot_tally_and_says_why_each_post_counts(bed,
     printed = CliRunner().invoke(cli, ["tally", "--db", str(tmp_path / "bot.db"), "--json"])
     assert printed.exit_code == 0, printed.output
     assert wagons(soup) == json.loads(printed.output)["votes"] == {"Bob": ["Alice", "Dave"]}
-    assert soup.select_one("#phase").get_text() == "day1"
+    assert soup.select_one("#phase").get_text() == "Day 1"
     assert soup.select_one("#left").get_text() == "21h 0m"
     assert "Not voting (3): Bob, Carol, Eve" in soup.select_one("#not-voting").get_text()
     assert soup.select_one("#wagons a")["href"] == "http://forum.test/t/g/votes#p1"   # each vote links to its post
@@ -167,7 +167,7 @@ def test_a_correction_changes_the_next_count_survives_a_restart_and_equals_a_rec
     response = post(client, "/console/g/g/correct", post=bed.post_of("Carol"), kind="vote_for", target="Bob",
                     reason="Bobby is Bob")
     assert response.status_code == 302
-    assert "wait for the bot's next poll" in page(client).get_text()
+    assert "1 correction waits for the bot's next poll" in page(client).get_text()
     bed.step(4)
     assert bed.votes() == {"Bob": ["Alice", "Carol"]}
     last = [p["body"] for p in bed.forum.thread_posts("g/votes") if p["author"] == bed.forum.account][-1]
@@ -207,8 +207,8 @@ def test_host_commands_as_buttons_go_through_the_host_layer(bed):
     bed.step(4)
     assert bed.runner.state(bed.run).phase_ends == at(36)
     assert any("extended by 12 h" in p["body"] for p in bed.forum.thread_posts("g/game"))
-    assert any("not night1" in p["body"] for p in bed.forum.pms_to("Host"))
-    assert "End day1 now" in page(client).get_text()
+    assert any("not Night 1" in p["body"] for p in bed.forum.pms_to("Host"))
+    assert "End Day 1 now" in page(client).get_text()
     post(client, "/console/g/g/vote", player="Dave", target="Eve", reason="voted by mail")
     bed.step(5)
     assert bed.votes() == {"Bob": ["Alice"], "Eve": ["Dave"]}
@@ -325,7 +325,7 @@ def test_the_night_view_shows_the_orders_who_has_not_acted_and_the_resolved_nigh
     client = app.test_client()
     client.post("/console/signin", data={"name": "Host", "password": PASSWORDS["Host"], "csrf": csrf(client)})
     soup = page(client, "/console/g/n")
-    assert soup.select_one("#phase").get_text().startswith("night")
+    assert soup.select_one("#phase").get_text().startswith("Night")
     orders = [[td.get_text() for td in tr.select("td")] for tr in soup.select("#night tr")[1:]]
     assert [o[1:3] for o in orders] == [["kill", "Pol"]]
     silent = soup.find(string=re.compile("No action yet from"))
@@ -346,3 +346,15 @@ def test_use_the_edited_text_of_a_post(bed):
     assert post(client, "/console/g/g/correct", post=carol.platform_id, kind="use_edited").status_code == 302
     bed.step(4)
     assert bed.votes() == {"Bob": ["Alice"], "Dave": ["Carol"]}
+
+
+def test_a_russian_games_console_page_speaks_russian_and_the_rest_the_forums_language(bed):
+    from dataclasses import replace
+
+    settings = bed.app.extensions["forumbot"].settings
+    settings.games = tuple(replace(g, lang="ru") for g in settings.games)
+    client = host_client(bed)
+    text = page(client).get_text()
+    assert "Команды ведущего" in text and "Закончить сейчас: День 1" in text and "21 ч 0 мин" in text
+    assert "Host commands" not in text and "Extend the deadline" not in text
+    assert "Your games" in page(client, "/console/").get_text()      # the forum's language: English

@@ -135,13 +135,13 @@ def test_more_than_five_of_one_animal_each_lose_the_count_minus_five():
 
 def test_scavengers_die_at_the_end_when_fewer_than_nine_animals_died():
     animals = {"s": SCAV, "t": SCAV}
-    assert death_conditions(animals, {}, 8) == {"s": "fewer than 9 animals died", "t": "fewer than 9 animals died"}
+    assert death_conditions(animals, {}, 8) == {"s": "few_dead", "t": "few_dead"}
     assert death_conditions(animals, {}, 9) == {}
 
 
 def test_hunters_die_at_the_end_when_any_predator_is_still_alive():
     animals = {"h": HUNTER, "a": PRED_FOREST}
-    assert death_conditions(animals, {}, 0) == {"h": "a predator is still alive"}
+    assert death_conditions(animals, {}, 0) == {"h": "predator_alive"}
     assert death_conditions(animals, {"a": "starved"}, 1) == {"a": "starved"}
 
 

@@ -144,7 +144,7 @@ def test_stalemate_needs_a_warning_and_grace_turns_and_costs_both():
     assert "only the host" in reason(act(state, A, "stalemate_warning")[1])
     state, events = act(state, HOST, "stalemate_warning")
     assert kinds(events) == ["stalemate_warning"] and state.warned_at == 0
-    assert "2 turn(s)" in reason(act(state, HOST, "stalemate")[1])
+    assert "2 turns" in reason(act(state, HOST, "stalemate")[1])
     state, _ = mv(state, A, "C3", "C4")
     state, _ = mv(state, B, "E6", "E5")
     state, events = act(state, HOST, "stalemate")
@@ -205,6 +205,33 @@ def test_summary_hides_the_seed_until_the_end():
 def test_grammar(line, kind, data):
     found = load_grammar("infiltration", "en").match(line)
     assert found is not None and found.command.kind == kind and found.slots == data
+
+
+@pytest.mark.parametrize("line,kind,data", [
+    ("A1->B1", "move", {"src": "A1", "dst": "B1"}), ("ход a1 на b1", "move", {"src": "a1", "dst": "b1"}),
+    ("шпион C3 открывает C5", "spy", {"src": "C3", "dst": "C5"}),
+    ("мимик B2 в громилу", "mimic", {"src": "B2", "kind": "громилу"}),
+    ("информация D4", "information", {"dst": "D4"}), ("телепорт A1 и B2", "teleport", {"a": "A1", "b": "B2"}),
+    ("защита", "protect", {}), ("занять C3", "claim", {"sq": "C3"}), ("Сдаюсь", "forfeit", {}),
+    ("расстановка: J MT S S D D", "setup", {"cells": "J MT S S D D"}),
+    ("ряд 2: M M T T T DT", "setup_row", {"row": "2", "cells": "M M T T T DT"}),
+])
+def test_grammar_in_russian(line, kind, data):
+    found = load_grammar("infiltration", "ru").match(line, "pm" if kind.startswith("setup") else "thread")
+    assert found is not None and found.command.kind == kind and found.slots == data
+
+
+@pytest.mark.parametrize(("line", "kind"), [("вызов Боб", "challenge"), ("принимаю Алиса", "accept"),
+                                            ("отказ Алиса", "decline"), ("отзываю вызов", "withdraw")])
+def test_lobby_grammar_in_russian(line, kind):
+    found = load_grammar("infiltration-lobby", "ru").match(line)
+    assert found is not None and found.command.kind == kind
+
+
+def test_a_mimic_may_be_told_its_new_piece_in_russian():
+    from forumbot.games.infiltration.pieces import kind_of
+    assert [kind_of(w) for w in ("громилу", "Мастер-вора", "шпиона", "сапёра", "ловушку")] == [
+        "T", "MT", "S", "D", "DT"]
 
 
 @pytest.mark.parametrize("dialect", ["markdown", "bbcode"])

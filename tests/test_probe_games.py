@@ -69,7 +69,7 @@ def test_a_90_kb_ranking_is_read_and_refused():
 def test_a_ranking_past_the_choices_is_still_told_it_has_too_many_places():
     _, events = send_vote(new_vote(), "Alice", "Food Chain > 123 Game > Fruit Stand > ID Exchange > " * 50)
     assert events[-1].data["accepted"] is False
-    assert "there are only 4 places" in events[-1].data["problems"]
+    assert "there are only 4 places" in [p["reason"] for p in events[-1].data["problems"]]
 
 
 @pytest.mark.parametrize(("old", "new", "said"), [

@@ -65,7 +65,7 @@ def test_item7_end_day_sent_twice_does_not_end_the_night():
     runner.step(at(2))
     state = runner.state(run)
     assert state.phase == "night1" and state.phase_ends == at(13)
-    assert any("it is night1 now, not day" in p for p in pms(forum, "Host"))
+    assert any("it is Night 1 now, not day" in p for p in pms(forum, "Host"))
     assert any("nothing was ended" in f for f in flags(runner))
 
 
@@ -86,7 +86,7 @@ def test_item7_end_names_the_phase_and_a_bare_end_phase_is_answered_with_the_com
     runner.step(at(2))
     assert runner.state(run).phase == "day1"
     answers = pms(forum, "Host")
-    assert any("it is day1 now, not night" in p for p in answers)
+    assert any("it is Day 1 now, not night" in p for p in answers)
     assert any('write "end day"' in p for p in answers)
     forum.add_pm("Host", forum.account, "end phase day1", at=at(3))
     runner.step(at(4))
@@ -98,7 +98,7 @@ def test_item7_russian_end_night_by_day_is_refused():
     forum.add_pm("Host", forum.account, "Завершить ночь", at=at(1))
     runner.step(at(2))
     assert runner.state(run).phase == "day1"
-    assert any("сейчас day1, а не night" in p for p in pms(forum, "Host"))
+    assert any("сейчас День 1, а не ночь" in p for p in pms(forum, "Host"))
     forum.add_pm("Host", forum.account, "Завершить день", at=at(3))
     runner.step(at(4))
     assert runner.state(run).phase == "night1"

@@ -74,7 +74,8 @@ def test_a_ranking_that_is_not_full_gets_a_pm_saying_what_is_missing(text, missi
     state, events = send(new(), "Alice", text)
     assert state.ballots == {}
     (reply,) = events
-    assert reply.data["pm_to"] == "Alice" and not reply.data["accepted"] and reply.data["problems"] == missing
+    assert reply.data["pm_to"] == "Alice" and not reply.data["accepted"]
+    assert [p["reason"] for p in reply.data["problems"]] == missing
     body = Renderer("markdown").text(reply, "ranked-vote")
     assert "not a full ranking" in body and missing[-1].split(": ")[-1] in body
 

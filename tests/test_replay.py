@@ -42,9 +42,9 @@ def test_replay_json_shape():
         assert {"at", "text"} <= set(message) and ("thread" in message or "pm" in message)
     assert data["flags"] == [  # the vote posted in the game thread is not counted, but the host hears of it
         {"post": data["flags"][0]["post"], "author": "Николь Кидман",
-         "reason": "a vote in 'game' does not count; votes count in votes", "at": "2026-03-02T21:30:00Z"},
+         "reason": "голос в теме «game» не считается; голоса считаются в: votes", "at": "2026-03-02T21:30:00Z"},
         {"post": data["flags"][1]["post"], "author": "Скарлетт Йоханссон",
-         "reason": "'Джокера' matches no player", "at": "2026-03-03T10:00:00Z"}]
+         "reason": "«Джокера» — нет такого игрока", "at": "2026-03-03T10:00:00Z"}]
     state = data["state"]
     assert state["phase"] == "night1" and "Том Хэнкс" not in state["alive"]
     assert state["dead"] == [{"name": "Том Хэнкс", "phase": "day1", "cause": "lynch"}]
@@ -67,6 +67,6 @@ def test_bbcode_game_posts_bbcode():
     result = replay(data_dir("samples") / "mafia-day-en.toml")
     count = next(m for m in result.messages if m["kind"] == "vote_count")
     assert "[b]" in count["text"] and "[list]" in count["text"] and "**" not in count["text"]
-    assert any("'Jo' matches Joanna and Joe" in f["reason"] for f in result.flags)
+    assert any("'Jo' matches Joanna, Joe" in f["reason"] for f in result.flags)
     assert any("after the day's deadline" in f["reason"] or "votes count only during the day" in f["reason"]
                for f in result.flags)

@@ -126,8 +126,7 @@ def test_a_player_whose_mask_is_the_hosts_name_gets_no_host_power(tmp_path):
 
 
 @pytest.mark.parametrize(("account", "why"), [
-    ("Hоst", "that is the host"), ("h_o_s_t", "that is the host"),
-    ("ANN", "that account already plays in this game"), ("B o b", "that account already plays in this game"),
+    ("Hоst", "host"), ("h_o_s_t", "host"), ("ANN", "seated"), ("B o b", "seated"),
 ])
 def test_a_substitute_that_is_or_looks_like_the_host_or_a_seat_is_refused(tmp_path, account, why):
     config = replace(load_scenario(scenario(tmp_path, [])).config)
@@ -136,7 +135,7 @@ def test_a_substitute_that_is_or_looks_like_the_host_or_a_seat_is_refused(tmp_pa
     intent = Intent("host_replace", {"target": "Bob", "account": account}, author="Host", at=state.phase_started)
     _, host, events = apply_host(run.game, state, HostState(), intent, "Host", ("Ann", "Bob"))
     assert host == HostState()
-    assert events[0].data["code"] == "host_replace_taken" and events[0].data["params"]["why"] == why
+    assert events[0].data["code"] == "host_replace_taken" and events[0].data["params"]["taken"] == why
 
 
 def test_a_new_account_name_that_looks_like_the_bot_or_another_account_is_refused(tmp_path):

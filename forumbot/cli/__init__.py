@@ -12,6 +12,7 @@ import click
 
 # name: (module and attribute of the command, the line `forumbot --help` shows for it)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "archive": ("forumbot.cli.archive:archive", "Finished games and each player's record across them."),
     "audit": ("forumbot.cli.reading:audit", "Check a human host's vote counts in a thread."),
     "check-config": ("forumbot.cli.check:check_config", "Check scenario, game or bot config files."),
     "demo": ("forumbot.cli.play:demo", "Play a sample Mafia day on the local forum."),
@@ -26,7 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("forumbot.cli.run:run", "Run the bot: poll the games, end phases, deliver posts."),
     "status": ("forumbot.cli.status:status", "Games, phases, deadlines, the outbox, platforms, flags."),
     "tally": ("forumbot.cli.status:tally", "Print the current vote count of a running game."),
-    "tournament": ("forumbot.cli.status:tournament", "Print a tournament's standings."),
+    "tournament": ("forumbot.cli.tournament:tournament", "A tournament's standings, games and masks; its host's actions."),
 }
 
 

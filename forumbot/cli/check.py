@@ -37,8 +37,33 @@ def check_config(paths: tuple[str, ...]) -> None:
             raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
                               + "\n".join(str(problem) for problem in problems))
 
+    def check_tournament(path: str) -> None:
+        """Each game of a tournament file (each choice of a game a vote picks) as the tournament would start
+        it: the roster's masks and the game's options."""
+        from forumbot.config.game import GameConfig
+        from forumbot.config.tournament import load_plan
+        from forumbot.model import PlayerRef
+
+        plan = load_plan(path)
+        for stage in plan.stages:
+            for label, choice in ([("", stage.chosen(None))] if not stage.picked_by else
+                                  [(f" ({option})", c) for option, c in (stage.choices or {}).items()]):
+                config = GameConfig(name=stage.name, game=choice.game, lang=plan.lang,
+                                    start=stage.start or plan.stages[0].start,   # (any time: it is not run)
+                                    players=tuple(PlayerRef(m.mask, forum=m.forum or None) for m in plan.members),
+                                    options=choice.options, host=plan.host, dialect=plan.dialect, source=path)
+                try:
+                    check_setup(config)
+                except ConfigError as err:
+                    raise ConfigError(f"{stage.name}{label}: {str(err).split(chr(10))[0]}", path=path,
+                                      line=load_toml(path).line_of(f'"{stage.name}"'), fix=err.fix) from None
+
     def check(path: str) -> None:
-        if set(load_toml(path).data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config
+        data = load_toml(path).data
+        if "tournament" in data:   # a tournament file (docs/tournaments.md)
+            check_tournament(path)
+            return
+        if set(data) & {"bot", "platforms", "games", "lobbies"}:   # a bot config
             bot = load_bot_config(path)
             for entry in bot.games:
                 # a game posts in its platform's dialect

@@ -1,4 +1,4 @@
-"""`forumbot status`, `flags`, `tally` and `tournament`: what the store says about the running games."""
+"""`forumbot status`, `flags` and `tally`: what the store says about the running games."""
 
 from __future__ import annotations
 
@@ -64,6 +64,21 @@ def _flag_line(flag: dict[str, Any]) -> str:
 FLAGS_IN_STATUS = 10
 
 
+def activity_lines(rows: list[dict[str, Any]], phase: str) -> list[str]:
+    """`status` lines of a game's activity: each living player's posts and words this phase and in all, and
+    the time since their last post."""
+    if not rows:
+        return []
+    out = [f"    activity ({phase}: posts/words; whole game: posts/words; last post):"]
+    for row in rows:
+        if not row["alive"]:
+            continue
+        today = row["phases"].get(phase, {"posts": 0, "words": 0})
+        last = "never posted" if row["hours_since"] is None else f"{row['hours_since']:g} h ago"
+        out.append(f"      {row['name']}: {today['posts']}/{today['words']}; {row['posts']}/{row['words']}; {last}")
+    return out
+
+
 @click.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
@@ -82,13 +97,20 @@ def status(config_path: str | None, db_path: str | None) -> None:
             if entry.config.name not in known:
                 click.echo(f"  {entry.config.name} ({entry.config.game}): "
                            f"starts {entry.config.start:%Y-%m-%dT%H:%M:%SZ}")
+        now = datetime.now(UTC)
         for row in store.games():
-            summary = get_game(row.game).summary(get_game(row.game).from_json(row.state))
+            game = get_game(row.game)
+            state = game.from_json(row.state)
+            summary = game.summary(state)
             pending = len(store.pending(row.name))
             click.echo(f"  {row.name} ({row.game}): {summary.get('phase')}, ends {summary.get('phase_ends', '-')}; "
                        f"outbox backlog {pending}")
             for line in _opened_threads(opened.get(row.name, []), config_path):
                 click.echo(line)
+            activity = getattr(game, "activity", None)
+            if activity is not None and summary.get("phase") != "over":
+                for line in activity_lines(activity(state, now), str(summary.get("phase"))):
+                    click.echo(line)
         click.echo("Platforms:")
         for health in store.platform_status():
             line = f"  {health['platform']}: last good poll {health['last_ok'] or 'never'}"
@@ -190,36 +212,6 @@ def tally(db_path: str, game_name: str | None, dialect: str, as_json: bool) -> N
             event = Event("day_end", json.loads(ended[-1]["data"]))
         lang = row.setup.get("lang", "en") if isinstance(row.setup, dict) else "en"
         click.echo(Renderer(dialect, lang).text(event, row.game))
-        return 0
-
-    sys.exit(guard(run))
-
-
-@click.command()
-@click.argument("name", required=False)
-@click.option("--db", "db_path", default="forumbot.db", show_default=True, type=click.Path(dir_okay=False),
-              help="The store the bot writes.")
-@click.option("--dialect", type=click.Choice(["markdown", "bbcode"]), default="markdown", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON instead.")
-def tournament(name: str | None, db_path: str, dialect: str, as_json: bool) -> None:
-    """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates) from the store."""
-    from forumbot.games.tournament import standings_event
-    from forumbot.storage import Store
-
-    def run() -> int:
-        if not Path(db_path).exists():
-            raise ConfigError("no store here", path=db_path, fix="pass --db with the store the bot writes")
-        store = Store(db_path)
-        known = store.tournaments()
-        chosen = name or (known[0] if len(known) == 1 else None)
-        if chosen not in known:
-            raise ConfigError(f"no tournament {name or ''} in the store".replace("  ", " "), path=db_path,
-                              fix="name one of: " + (", ".join(known) or "none yet (no game has finished)"))
-        event = standings_event(str(chosen), store.ledger(str(chosen)))
-        if as_json:
-            click.echo(json.dumps(event.data, ensure_ascii=False, indent=2))
-        else:
-            click.echo(Renderer(dialect).text(event))
         return 0
 
     sys.exit(guard(run))

@@ -13,6 +13,9 @@
     [games.threads]                  # optional: the game's thread → the platform's thread id (on Reddit
                                      # and phpBB the bot opens the threads left out, at the game's start)
     votes = "mafia-1/votes"
+    [[tournaments]]                  # a tournament that runs itself: its games start as their turns come
+    config = "cup.toml"              # a tournament file (docs/tournaments.md)
+    platform = "local"
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from typing import Any
 
 from forumbot.config.game import POST_DIALECTS, GameConfig, load_ruleset, load_scenario, locate
 from forumbot.config.tomlfile import TomlFile, load_toml
+from forumbot.config.tournament import load_plan
 from forumbot.engine.loading import check_setup
 from forumbot.errors import ConfigError
 from forumbot.games import get_game
+from forumbot.games.tournament import Plan
 from forumbot.web.config import WebConfig, web_config
 
 PLATFORM_KINDS = ("local", "reddit", "phpbb")
@@ -42,7 +47,8 @@ PLATFORM_KEYS = ("kind", "path", "account", "dialect", "poll_seconds", "site", "
                  "timezone", "bbcode_extra")
 GAME_KEYS = ("config", "platform", "name", "threads", "tournament")
 LOBBY_KEYS = ("game", "platform", "name", "host", "lang", "ruleset", "prefix", "options", "threads")
-TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web")
+TOP_KEYS = ("bot", "platforms", "games", "lobbies", "web", "tournaments")
+TOURNAMENT_KEYS = ("config", "platform")
 # Where a lobby's spawned games get threads of their own (Platform.open_thread, forumbot/engine/threads.py).
 LOBBY_PLATFORMS = PLATFORM_KINDS
 
@@ -71,6 +77,7 @@ class BotConfig:
     retry_max_seconds: float = 900.0
     log_level: str = "info"
     web: WebConfig | None = None        # [web]: the web forum over a local forum (forumbot/web/)
+    tournaments: tuple[tuple[Plan, str], ...] = ()   # [[tournaments]]: each plan and its platform
 
 
 def load_bot_config(path: str | Path) -> BotConfig:
@@ -102,8 +109,9 @@ def load_bot_config(path: str | Path) -> BotConfig:
     if not platforms:
         raise doc.error("no platforms", fix='add [platforms.local] with kind = "local"')
     games = _lobbies(doc, platforms)
+    tournaments = _tournaments(doc, base, platforms)
     entries = doc.data.get("games", [])
-    if not isinstance(entries, list) or not (entries or games):
+    if not isinstance(entries, list) or not (entries or games or tournaments):
         raise doc.error("no games", fix='add [[games]] with config = "my-game.toml" and platform = "local"')
     names: set[str] = {g.config.name for g in games}
     for entry in entries:
@@ -136,12 +144,37 @@ def load_bot_config(path: str | Path) -> BotConfig:
             _can_open(doc, platforms[platform], f"game {config.name}'s threads {', '.join(sorted(missing))}",
                       ", or name them in [games.threads]")
         games.append(BotGame(config, platform, dict(threads)))
+    for plan, _ in tournaments:   # a tournament's games are games of the store like any other
+        for stage in plan.stages:
+            if stage.name in names:
+                raise doc.error(f"tournament {plan.name}'s game '{stage.name}' has the name of another game",
+                                "[[tournaments]]", fix="rename one of them")
+            names.add(stage.name)
     retry = bot.get("retry_max_seconds", 900)
     web = web_config(doc, [n for n, p in platforms.items() if p.kind == "local"])
     if web is not None:   # the bot's links on the served forum open its pages
         platforms[web.platform].options["base_url"] = web.url
     return BotConfig(str(path), base / bot.get("store", "forumbot.db"), platforms, tuple(games),
-                     float(retry), str(bot.get("log_level", "info")), web)
+                     float(retry), str(bot.get("log_level", "info")), web, tournaments)
+
+
+def _tournaments(doc: TomlFile, base: Path, platforms: dict[str, PlatformConfig]) -> tuple[tuple[Plan, str], ...]:
+    """[[tournaments]]: tournament files (forumbot/config/tournament.py), each run on one platform."""
+    entries = doc.data.get("tournaments", [])
+    if not isinstance(entries, list):
+        raise doc.error("tournaments must be [[tournaments]] tables", "tournaments")
+    out = []
+    for entry in entries:
+        doc.table(entry, TOURNAMENT_KEYS, "tournaments")
+        if "config" not in entry:
+            raise doc.error("a tournament needs config = \"<tournament file>\"", "[[tournaments]]")
+        platform = entry.get("platform", next(iter(platforms)))
+        if platform not in platforms:
+            raise doc.error(f"tournament {entry['config']} names platform '{platform}', which is not configured",
+                            str(entry["config"]), fix="platforms: " + ", ".join(platforms))
+        _can_open(doc, platforms[platform], f"tournament {entry['config']}'s games' threads")
+        out.append((load_plan(base / entry["config"]), str(platform)))
+    return tuple(out)
 
 
 # Where Platform.open_thread opens threads, by platform kind (the local forum needs nothing).

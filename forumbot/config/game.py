@@ -16,11 +16,12 @@ from forumbot.config.paths import data_dir
 from forumbot.config.tomlfile import TomlFile, load_toml, unknown_key_fix
 from forumbot.errors import ConfigError
 from forumbot.model import PlayerRef, parse_time
+from forumbot.platforms.base import EDIT_POLICIES
 from forumbot.render.renderer import DIALECTS as POST_DIALECTS
 from forumbot.text.grammar import READINGS, Command, commands_from_toml
 
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "options", "dialect", "templates",
-             "no_lynch_used", "phrases", "tournament", "reading")
+             "no_lynch_used", "phrases", "tournament", "reading", "edit_policy")
 PLAYER_KEYS = ("name", "role", "aliases", "alive", "forum", "gender")
 POST_KEYS = ("at", "author", "thread", "pm", "text")
 RUN_KEYS = ("until", "poll_seconds")
@@ -48,6 +49,7 @@ class GameConfig:
     source: str = ""
     tournament: str | None = None   # the tournament ledger the game's awards go to (forumbot/games/tournament.py)
     reading: str | None = None      # commands, bold, natural; None: the grammar's default for the dialect
+    edit_policy: str | None = None  # what an edited post counts as in this game; None: the platform's
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "game": self.game, "lang": self.lang, "ruleset": self.ruleset,
@@ -165,12 +167,17 @@ def game_config_from(doc: TomlFile, default_name: str) -> GameConfig:
     if reading is not None and reading not in READINGS:
         raise doc.error(f"reading = '{reading}' is not a reading mode", "reading",
                         fix="use one of: " + ", ".join(READINGS))
+    edit_policy = game.get("edit_policy")
+    if edit_policy is not None and edit_policy not in EDIT_POLICIES:
+        raise doc.error(f"edit_policy = '{edit_policy}' is not an edit policy", "edit_policy",
+                        fix="use one of: " + ", ".join(EDIT_POLICIES))
     return GameConfig(
         name=default_name, game=kind, lang=lang, start=_time(doc, game["start"], "start"), players=players,
         options=options, ruleset=ruleset, phase=game.get("phase"), host=game.get("host"), dead=dead,
         state=state, grammar=tuple(extra), dialect=dialect,
         templates=game.get("templates"), phrases=dict(phrases), source=doc.path,
-        tournament=str(game["tournament"]) if game.get("tournament") else None, reading=reading)
+        tournament=str(game["tournament"]) if game.get("tournament") else None, reading=reading,
+        edit_policy=edit_policy)
 
 
 def load_scenario(path: str | Path) -> Scenario:

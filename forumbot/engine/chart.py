@@ -9,6 +9,7 @@ from typing import Any
 
 from forumbot.engine.host import HostState
 from forumbot.games import Game, get_game
+from forumbot.model import parse_time
 from forumbot.seating import Chart, Holder, Seat
 
 
@@ -46,3 +47,21 @@ def stored_chart(row: Any, host_name: str | None) -> Chart:
 
 
 __all__ = ["chart_of", "stored_chart"]
+
+
+def replacements(chart: Chart, state: Any) -> dict[str, tuple[str, str, int]]:
+    """Each replaced seat as posts show it, "Bob (replaced Alice, day 2)": seat → (the account that holds it
+    now, the one before, the day it came in on). The day is the first day that had not ended when the
+    replacement was made (a game without days: 0)."""
+    days = getattr(state, "days", None)
+    out = {}
+    for seat in chart.seats:
+        if len(seat.holders) < 2:
+            continue
+        now, before = seat.holders[-1], seat.holders[-2]
+        day = 0
+        if days is not None:
+            since = parse_time(now.since) if now.since else None
+            day = 1 + sum(1 for d in days if since is not None and d.at <= since)
+        out[seat.name] = (now.account, before.account, day)
+    return out

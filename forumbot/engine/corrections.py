@@ -8,11 +8,14 @@ Kinds:
   manual_vote  a vote by `player` for `target`, on a post the console adds (a PM from the host)
   command      a host command (`intent`, `data`), on a post the console adds: it goes through the host
                layer exactly like the same command by PM, with the same refusals and announcements
+  reread_round the post (an order, a move, a ranking of any game) is read as the host's `text`, even in a
+               round that has ended: the game's results are worked out again, and a tournament's ledger
+               follows (forumbot/engine/tournament.py), its log naming the host
 
 The first three change posts the game has already read: the runner then reads the game again from its
 first post (the state is a pure function of stored posts and corrections) and posts a vote count saying
 the host corrected it. A correction that would change a phase that has ended is not applied (its outcome
-says so). A correction can be undone, which reads the game again without it.
+says so), but for `reread_round`, whose purpose it is. A correction can be undone, which reads the game again without it.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ if TYPE_CHECKING:
     from forumbot.storage import Store
     from forumbot.text.parse import PostParser
 
-KINDS = ("vote_for", "not_a_vote", "use_edited", "manual_vote", "command")
-REREAD = ("vote_for", "not_a_vote", "use_edited")   # kinds that change a post already read
+KINDS = ("vote_for", "not_a_vote", "use_edited", "manual_vote", "command", "reread_round")
+REREAD = ("vote_for", "not_a_vote", "use_edited", "reread_round")   # kinds that change a post already read
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 NO_LYNCH = "no_lynch"
 
@@ -60,6 +63,7 @@ class Correction:
         return {"vote_for": f"counted as a vote for {shown}",
                 "not_a_vote": "not counted as a vote",
                 "use_edited": "read with its edited text",
+                "reread_round": f"read as {self.data.get('text', '')!r} in a round that has ended",
                 "manual_vote": f"a vote by {self.data.get('player')} for {shown}, entered by the host",
                 "command": f"the host's command {self.data.get('intent', '').removeprefix('host_')} "
                            f"{self.data.get('text', '')}".strip()}.get(self.kind, self.kind)
@@ -133,6 +137,13 @@ def changes_ended_phase(game: Any, live: Any, rebuilt: Any) -> str:
     return ""
 
 
+def mends_ended_round(store: Store, ids: list[int]) -> bool:
+    """Whether every correction waiting (`ids`) is a `reread_round` (or its undo): the host means to change
+    how an ended round came out."""
+    found = [get(store, i) for i in ids]
+    return bool(found) and all(c is not None and c.kind == "reread_round" for c in found)
+
+
 def carry_counts(live: Any, rebuilt: Any) -> Any:
     """The rebuilt state keeps the live one's vote count numbering, and its next report is due now (a game
     that numbers its vote counts keeps them in `count_number` and `changes`)."""
@@ -164,7 +175,7 @@ def intents_for(correction: Correction, post: Post, parser: PostParser) -> list[
     if correction.kind == "command":
         return [Intent(str(data["intent"]), dict(data.get("data", {})), post_id=post.platform_id,
                        author=post.author, at=post.created, line=line, url=post.url)]
-    if correction.kind == "use_edited":
+    if correction.kind in ("use_edited", "reread_round"):
         return parser.parse(replace(post, body=str(data.get("text", post.body)))).intents
     return [i for i in parser.parse(post).intents if i.kind not in VOTE_KINDS]   # not_a_vote
 

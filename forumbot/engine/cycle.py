@@ -15,10 +15,11 @@ from typing import Any
 
 from forumbot.engine import corrections
 from forumbot.engine import threads as opening
-from forumbot.engine.chart import chart_of
+from forumbot.engine.chart import chart_of, replacements
 from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
+from forumbot.engine.timeline import REREAD as _REREAD
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, PlatformError, StaleState, StoreError
 from forumbot.model import Event, Flag, Intent, Outgoing, Post, format_time, parse_time
@@ -29,9 +30,6 @@ from forumbot.storage import Store
 log = logging.getLogger("forumbot.engine.cycle")
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
-# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
-# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
-_REREAD = "@"
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
 STALE_RETRIES = 3
 
@@ -300,7 +298,10 @@ class Runner:
             if held is None:
                 continue
             reading = held[4] or self._reading(run, held[1], held[2])
-            for author in reading.authors:
+            # A game that is over keeps no player's seat (a tournament's players move on to its next game);
+            # its host still sends it commands.
+            authors = reading.extra if getattr(held[1], "phase", None) == "over" else reading.authors
+            for author in authors:
                 if author == "*":
                     taking.append(run.name)
                 elif not by_account.get(author) or by_account[author][-1] != run.name:
@@ -618,6 +619,20 @@ class Runner:
                                      expected_seq=seq, expected_version=version)
         self._wrote(run, version + 1, state, host, seq, outbox)
 
+    def announce(self, run: GameRun, events: list[Event], now: datetime) -> None:
+        """Post `events` in game `run`'s threads without applying anything to the game (a tournament's last
+        standings and its masks revealed, in its last game's thread), as a step of its own."""
+        self._fresh(run, self._announce_once, run, events, now)
+
+    def _announce_once(self, run: GameRun, events: list[Event], now: datetime) -> None:
+        state = self.state(run)
+        version, _, host, seq, _ = self._states[run.name]
+        outbox = self._render(run, state, events, seq, now, host)
+        seq = self.store.commit_step(run.name, run.game.name, None, run.game.to_json(state),
+                                     events=[(_for_log(e), "") for e in events], outbox=outbox, at=now,
+                                     expected_seq=seq, expected_version=version)
+        self._wrote(run, version + 1, state, host, seq, outbox)
+
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
         the state held, read the game again and redo the work (a step never commits over a state it did not
@@ -664,7 +679,7 @@ class Runner:
             if deadline < ends:   # a reminder: nothing is settled at it, the phase's end re-reads
                 return
             since = max(since, started)
-        policy = getattr(self.platform, "edit_policy", "first_seen")
+        policy = run.config.edit_policy or getattr(self.platform, "edit_policy", "first_seen")
         self.store.write_held()   # the store is not held while the platform is asked
         # A platform that can say which posts changed (the local forum): only those stored are built and
         # re-read, not every vote of the window (the rest are as the bot read them).
@@ -757,8 +772,10 @@ class Runner:
         if not run.config.tournament or entries is None or run.name not in self._states:
             return
         found = entries(self.state(run, check=False))
-        if found:
-            self.store.record_ledger(run.config.tournament, run.name, found, now)
+        if found:   # (a change after a host's correction is logged as theirs: the last one who corrected the game)
+            done = [c for c in corrections.listing(self.store, run.name) if c.applied]
+            by = (done[-1].undone_by or done[-1].by) if done else ""
+            self.store.record_ledger(run.config.tournament, run.name, found, now, by=by)
 
     def recount(self, run: GameRun, now: datetime) -> Any:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
@@ -798,7 +815,7 @@ class Runner:
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before)
         why = corrections.changes_ended_phase(run.game, live, step.state)
-        if why:
+        if why and not corrections.mends_ended_round(self.store, ids):
             corrections.mark_applied(self.store, ids, now, refused=why)
             self.store.add_flags(run.name, [Flag(reason=f"a correction was not applied: {why}", at=now,
                                                  author=run.config.host or "")])
@@ -823,6 +840,7 @@ class Runner:
         name, render, silent, game = run.name, run.renderer.render, run.renderer.silent, run.game.name
         # (with no account replaced, every player keeps their own: the chart is not asked)
         chart = chart_of(name, run.game, state, host, run.config.host) if host is not None and host.accounts else None
+        run.renderer.replaced = replacements(chart, state) if chart is not None else {}
         for offset, event in enumerate(events, start=1):
             if silent(event):   # (a vote: no message, no key made)
                 continue

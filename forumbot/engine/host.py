@@ -69,7 +69,7 @@ def _notice(what: str, **fields: Any) -> Event:
 
 
 def _refuse(intent: Intent, reason: str, code: str, params: dict[str, Any] | None = None) -> Event:
-    return refusal(intent, reason, code=code, params=params, pm=True)
+    return refusal(intent, reason, code=code, params=params, pm=True, subject="host")
 
 
 def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_name: str | None,
@@ -117,8 +117,8 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
             return state, host, [_refuse(intent, "write: replace PLAYER with ACCOUNT", "host_replace")]
         taken = _taken(host, account, host_name, roster)
         if taken is not None:
-            return state, host, [_refuse(intent, f"{account} cannot take over {player}: {taken}", "host_replace_taken",
-                                         {"account": account, "player": player, "why": taken})]
+            return state, host, [_refuse(intent, f"{account} cannot take over {player}: {_TAKEN[taken]}",
+                                         "host_replace_taken", {"account": account, "player": player, "taken": taken})]
         old = host.account_of(player)
         accounts = {a: p for a, p in host.accounts.items() if p != player}
         accounts[account] = player
@@ -148,19 +148,24 @@ def _wrong_phase(game: Game, state: Any, intent: Intent) -> Event | None:
     suggestion = f"end {kind}" if kind in ("day", "night") else f"end phase {current}"
     if not named:
         return _refuse(intent, f"say which phase you end: it is {current} now, so write \"{suggestion}\"",
-                       "host_end_which", {"current": current, "command": suggestion})
+                       "host_end_which", {"current": current, "command": suggestion, "end": kind or current})
     return _refuse(intent, f"it is {current} now, not {named}: nothing was ended (write \"{suggestion}\" to end "
-                   f"{current})", "host_end_other", {"current": current, "named": named, "command": suggestion})
+                   f"{current})", "host_end_other", {"current": current, "named": named, "command": suggestion,
+                                                        "end": kind or current})
 
 
 def _taken(host: HostState, account: str, host_name: str | None, roster: tuple[str, ...]) -> str | None:
-    """Why an account cannot take over a player (it is or looks like the host, or an account or a seat of
-    the game), or None."""
+    """Why an account cannot take over a player, as an id of _TAKEN (it is or looks like the host, or an
+    account or a seat of the game), or None."""
     playing = [a for a in (*roster, *host.accounts) if host.player_of(a) is not None]
     taken = name_taken(account, "", hosts=(host_name,), seated=playing, masks=roster)
     if taken is None:
         return None
-    return "that is the host" if taken.code == "name_host" else "that account already plays in this game"
+    return "host" if taken.code == "name_host" else "seated"
+
+
+# Why an account cannot take over a player, in English (phrase host_taken_<id> in the post's language).
+_TAKEN = {"host": "that is the host", "seated": "that account already plays in this game"}
 
 
 def _when(value: datetime | None) -> str | None:

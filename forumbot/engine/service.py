@@ -28,6 +28,7 @@ from typing import Any
 from forumbot.config.bot import BotConfig, PlatformConfig
 from forumbot.config.game import GameConfig
 from forumbot.engine.cycle import GameRun, Runner, StepResult
+from forumbot.engine.tournament import TournamentDriver
 from forumbot.errors import ConfigError, StoreError
 from forumbot.model import format_time, parse_time
 from forumbot.platforms.base import Platform
@@ -153,6 +154,7 @@ class PlatformWorker:
     runner: Runner
     backoff: Backoff
     lock: threading.Lock = field(default_factory=threading.Lock)
+    tournaments: list[TournamentDriver] = field(default_factory=list)   # tournaments run on this platform
 
     @property
     def name(self) -> str:
@@ -165,7 +167,11 @@ class PlatformWorker:
             return None
         with self.lock:
             try:
+                for driver in self.tournaments:   # games whose turn has come start in this poll
+                    driver.step(now)
                 result = self.runner.step(now)
+                for driver in self.tournaments:   # a game that ended in it is noted now
+                    driver.step(now)
             except (sqlite3.Error, StoreError) as err:   # so `status` does not keep showing a good poll
                 _record_failure(self, now, err)
                 raise
@@ -218,7 +224,8 @@ class Service:
         self.workers: dict[str, PlatformWorker] = {}
         for name, platform_config in config.platforms.items():
             games = [g for g in config.games if g.platform == name]
-            if not games:
+            plans = [plan for plan, where in config.tournaments if where == name]
+            if not games and not plans:
                 continue
             platform = make_platform(platform_config, clock)
             # Reddit and phpBB games open the threads [games.threads] does not name (forumbot/engine/threads.py);
@@ -230,7 +237,10 @@ class Service:
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             attach_store(platform, runner.store, name)
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
-            self.workers[name] = PlatformWorker(platform_config, runner, backoff)
+            drivers = [TournamentDriver(plan, runner, open_threads=opens, fresh_seeds=seed is _seeded) for plan in plans]
+            for driver in drivers:   # (the games a tournament started before a restart are built again)
+                driver.begin(clock())
+            self.workers[name] = PlatformWorker(platform_config, runner, backoff, tournaments=drivers)
 
     def web_settings(self) -> WebSettings | None:
         """What the web forum serves ([web] in the bot config): the local forum and its games."""
@@ -253,7 +263,9 @@ class Service:
         return {name: worker.poll(now) for name, worker in self.workers.items()}
 
     def next_deadline(self, worker: PlatformWorker) -> datetime | None:
-        return worker.runner.next_deadline()
+        times = [t for t in (worker.runner.next_deadline(), *(d.next_time() for d in worker.tournaments))
+                 if t is not None]
+        return min(times) if times else None
 
     # ---- on the wall clock, with APScheduler ----------------------------------------------------
     def run_forever(self) -> None:

@@ -16,6 +16,7 @@ from forumbot.engine.loading import GameRun
 from forumbot.games.base import refusal
 from forumbot.model import Event, Flag, Intent, Post
 from forumbot.seating import PlatformSeats, Taken, name_key, name_taken, same_name
+from forumbot.text.clean import clean
 from forumbot.text.parse import VOTE_KINDS, Parsed
 
 log = logging.getLogger("forumbot.engine.timeline")
@@ -62,6 +63,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     commands = set(map(run.thread_id, game.command_threads(state)))
     # What the game offers, asked once a step rather than at each post (a game's methods do not change).
     guard, roster = getattr(game, "guard_post", None), getattr(game, "roster", None)
+    note = getattr(game, "note_post", None)
     index, count = 0, len(posts)
     stalled: datetime | None = None   # a deadline the game did nothing about: not fired again this step
     while True:
@@ -75,6 +77,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             before = step.state
             step.state, fired = game.on_deadline(step.state, deadline, now=now)
             step.events += [(e, "") for e in fired]
+            step.flags += [Flag(reason=e.data["flag"], author=str(e.data.get("name", "")), at=deadline)
+                           for e in fired if isinstance(e.data.get("flag"), str)]
             if not fired and step.state is before:
                 stalled = deadline
             commands = set(map(run.thread_id, game.command_threads(step.state)))
@@ -89,6 +93,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         step.processed.append(post.platform_id)
         if post.author == bot or (post.pm and run.opened is not None and post.created < run.opened):
             continue
+        if note is not None and not post.pm:
+            _note(run, step, post, note)
         if not post.pm and post.thread not in commands:
             _isolated(run, step, post, post.author, _outside, commands)
             continue
@@ -110,6 +116,23 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             post = replace(post, author=player)
         _isolated(run, step, post, account, _read, account, host_games, guard, roster, bot,
                   seats if post.pm else None, accounts_before)
+
+
+# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
+# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
+REREAD = "@"
+
+
+def _note(run: GameRun, step: Step, post: Post, note: Callable[..., Any]) -> None:
+    """A player's post in one of the game's threads, counted for the game's activity figures: its words as
+    the player wrote them (quotes, code and spoilers left out)."""
+    if run.thread_name(post.thread) not in set(run.game.threads(step.state).values()):
+        return
+    player = step.host.player_of(post.author)
+    if player is None:
+        return
+    words = len(clean(post.body, post.dialect).split())
+    step.state = note(step.state, player, words, post.created)
 
 
 def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable[..., None], *args: Any) -> None:
@@ -151,8 +174,8 @@ def _watch(run: GameRun, step: Step, post: Post) -> None:
     step.state, happened = watch(step.state, post_intent, thread)
     for event in happened:
         step.events.append((event, post.platform_id))
-        step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
-                               at=post.created, line=post.body[:200]))
+        step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
+                               author=post.author, at=post.created, line=post.body[:200]))
 
 
 
@@ -169,8 +192,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                line=post.body[:200], url=post.url))
         for event in refused:
             step.events.append((event, post.platform_id))
-            step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id, author=post.author,
-                                   at=post.created, line=post.body[:200]))
+            step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
+                                   author=post.author, at=post.created, line=post.body[:200]))
         if refused:
             return
     players = roster(step.state) if roster is not None else None
@@ -179,6 +202,9 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     corrected = step.corrections.get(post.platform_id)
     parsed = Parsed(intents_for(corrected, post, run.parser)) if corrected else run.parser.parse(post)
     intents: list[Intent] = parsed.intents
+    if REREAD in post.platform_id:   # an edit read again: its votes say which post they replace
+        original = post.platform_id.split(REREAD, 1)[0]
+        intents = [replace(i, data={**i.data, "edit_of": original}) if i.kind in VOTE_KINDS else i for i in intents]
     if seats is not None and len(seats.games_of(account)) > 1:
         host_games = seats.games_of(account)   # a host who plays in another game names the game too
     answers_for_host = not host_games or host_games[0] == run.name
@@ -194,7 +220,8 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                            line=line, url=post.url)
             step.events.append((_to_account(refusal(asked, f"no command found; the host's commands are: "
                                                            f"{HOST_HELP}", code="host_not_understood",
-                                                    params={"commands": HOST_HELP}, pm=True), account),
+                                                    params={"commands": HOST_HELP}, pm=True, subject="host"),
+                                            account),
                                 post.platform_id))
             return
     elif seats is not None and not corrected:
@@ -208,7 +235,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         step.events.append((answer, post.platform_id))
         step.flags.append(flag)
         return
-    step.flags += parsed.flags
+    step.flags += [run.renderer.flag(f) for f in parsed.flags]
     if intents and not corrected:   # what the bot read other than as written: the host may check it
         step.flags += answers.mended_flags(post, account, parsed)
     answered: list[tuple[Intent, int, int]] = []   # each intent with the range of step.events it added
@@ -219,7 +246,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
             code = "host_no_such_game" if intent.data["named"] else "host_which_game"
             if intent.kind == "which_game":
                 code = "no_such_game" if intent.data["named"] else "which_game"
-            happened = [refusal(intent, intent.data["reason"], code=code, pm=True,
+            happened = [refusal(intent, intent.data["reason"], code=code, pm=True, subject="refused",
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
@@ -236,7 +263,7 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                 event = _to_account(event, account)   # the sender's own account, even if replaced since
             step.events.append((event, post.platform_id))
             if event.kind == "rejected":
-                step.flags.append(Flag(reason=event.data["reason"], post_id=post.platform_id,
+                step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
         answered.append((intent, first, len(step.events)))
     if post.pm and answered and not corrected:
@@ -341,5 +368,7 @@ def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) ->
     if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
     where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
-    step.flags.append(Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in "
-                                  f"{where}", post_id=post.platform_id, author=post.author, at=post.created))
+    flag = Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in {where}",
+                post_id=post.platform_id, author=post.author, at=post.created, code="flag_vote_elsewhere",
+                params=(("thread", run.thread_name(post.thread)), ("threads", where)))
+    step.flags.append(run.renderer.flag(flag))

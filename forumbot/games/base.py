@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from forumbot.errors import IllegalIntent
 from forumbot.model import Event, Intent, PlayerRef, format_time
 
 
@@ -24,6 +25,20 @@ class GameSetup:
     host: str | None = None
     dead: tuple[str, ...] = ()          # players who start dead (a game resumed mid-way)
     state: dict[str, Any] = field(default_factory=dict)    # more starting state, game-specific
+
+
+class Refused(IllegalIntent):
+    """Why a game does not take an intent: the English text (flags' fallback, logs), a `code` naming the
+    phrase refuse_<code> in the post's language, and its `params`."""
+
+    def __init__(self, text: str, code: str = "", **params: Any) -> None:
+        super().__init__(text)
+        self.code, self.params = code, params
+
+
+def refused(intent: Intent, why: Refused, subject: str) -> Event:
+    """The private answer to an intent a game refused with `why`."""
+    return refusal(intent, str(why), code=why.code, params=why.params, pm=True, subject=subject)
 
 
 def refusal(intent: Intent, reason: str, *, code: str = "", params: dict[str, Any] | None = None,

@@ -6,6 +6,7 @@ import re
 import tomllib
 import traceback
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
-from forumbot.model import Event, Outgoing, parse_time
+from forumbot.model import Event, Flag, Outgoing, parse_time
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -103,8 +104,12 @@ _DIALECT_FILTERS: dict[str, dict[str, Callable[..., str]]] = {
 }
 # A board without [s] (stock phpBB: Renderer(bbcode_extra=())) shows a withdrawn vote greyed out instead.
 _STOCK_STRIKE: dict[str, Callable[..., str]] = {"strike": lambda s: f"[color=gray]{s}[/color]"}
-# Phrase parameters that name a status, weapon, kind or action are shown in the post's language.
-_TRANSLATED_PARAMS = ("status", "weapon", "kind", "action")
+# Phrase parameters that name a status, weapon, kind or action are shown in the post's language: parameter
+# → the prefix of its value's phrase ("verb": "heal" → action_heal; "want": "winners" → bp_want_winners).
+_TRANSLATED_PARAMS = {"status": "status_", "weapon": "weapon_", "kind": "kind_", "action": "action_",
+                      "verb": "action_", "want": "bp_want_", "taken": "host_taken_", "confidence": "flag_confidence_",
+                      "habitat": "fc_in_", "channel": "fc_in_", "location": "nm_at_", "other_location": "nm_at_",
+                      "spend": "nm_spend_", "piece": "inf_piece_", "card": "inf_card_"}
 # Phrase parameters that are a player's name: a phrase may decline them ({target:gent}) or agree with them
 # ({target:ходил/ходила}).
 _NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player")
@@ -234,6 +239,9 @@ class Renderer:
         self._formatter = SandboxedFormatter(self.env)
         self.phrases = {**phrases(lang), **(overrides or {})}
         self.genders = dict(genders or {})     # player → "f" / "m" (the roster's; guessed for the others)
+        # Replaced seats as posts name them (the `seat` filter): seat → (account now, account before, day);
+        # the runner sets it from the seating chart before it renders a step's events.
+        self.replaced: dict[str, tuple[str, str, int]] = {}
         # An event's template by (game, kind), found once: a running game's templates do not change under it,
         # and a missing game's own template is not looked for on disk again at every vote count.
         self._chosen: dict[tuple[str, str], jinja2.Template] = {}
@@ -248,6 +256,7 @@ class Renderer:
         env.filters.update(self._filters)
         env.filters["when"] = _when
         env.filters["person"] = self.person
+        env.filters["seat"] = self.seat
         env.filters["count"] = self.count
         env.globals["voter"] = self._voter
         env.globals["reason"] = self._reason
@@ -270,21 +279,40 @@ class Renderer:
         """A phrase (possibly the host's) filled in through the sandbox: `{x.__class__}` cannot look inside."""
         return self._formatter.vformat(phrase, (), params)
 
+    def seat(self, name: Any) -> str:
+        """A player's name in a count, a list or the newspaper, escaped: a replaced seat as hosts write it,
+        "Bob (replaced Alice, day 2)" («Bob (вместо Alice, день 2)»)."""
+        held = self.replaced.get(str(name))
+        if held is None:
+            return self._filters["esc"](name)
+        account, before, day = held
+        phrase = self.phrases["replaced_seat" if day else "replaced_seat_no_day"]
+        return self._filters["esc"](self._format(phrase, {"account": account, "before": before, "day": day}))
+
     def _voter(self, entry: Mapping[str, Any]) -> str:
         """One voter of a wagon: the name linked to the vote, "(final)" after a final vote, struck when
         withdrawn."""
         f = self._filters
-        text = f["link"](f["esc"](entry["name"]), entry.get("url", ""))
+        text = f["link"](self.seat(entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
+        if entry.get("edited"):
+            was = entry.get("was")
+            shown = (self.phrases["no_lynch"] if was == "no_lynch" else self.seat(was)) if was else ""
+            phrase = self.phrases["edited_vote_was" if was else "edited_vote"]
+            text += " (" + self._format(phrase, {"at": _when(entry["edited"]),
+                                                 "was": f["link"](shown, entry.get("was_url", ""))}) + ")"
+        elif entry.get("edited_away"):
+            text += f" ({self.phrases['edited_away']})"
+        if entry.get("weight") is not None:
+            text += f" ({self.phrases['vote_weight'].format(weight=entry['weight'])})"
         return f["strike"](text) if entry.get("withdrawn") else text
 
     def _reason(self, error: Mapping[str, Any], prefix: str = "error_") -> str:
         """A vote error (or, with prefix "refuse_", a refusal) in the post's language: phrase
         `<prefix><code>` (or `<prefix><code>_candidates` when there are candidates), else the English
         reason. Not escaped: the template escapes the whole line."""
-        params = {k: (self.person(v, escaped=False) if k in _NAME_PARAMS and isinstance(v, str) else self.count(v))
-                  for k, v in dict(error.get("params") or {}).items()}
+        params = {k: self._param(k, v) for k, v in dict(error.get("params") or {}).items()}
         code = error.get("code") or ""
         phrase = None
         if params.get("candidates"):
@@ -297,13 +325,43 @@ class Renderer:
         except (KeyError, IndexError, ValueError, AttributeError, jinja2.TemplateError):
             return str(error.get("reason", ""))
 
+    def flag(self, flag: Flag) -> Flag:
+        """A flag of the reading as the host reads it: its phrase (flag.code) in the game's language."""
+        if not flag.code:
+            return flag
+        said = self._reason({"code": flag.code, "params": dict(flag.params), "reason": flag.reason}, prefix="")
+        return replace(flag, reason=said)
+
+    def flag_reason(self, event: Event) -> str:
+        """What the host reads in a flag for a refusal ("rejected") or a moderation event: its phrase
+        (refuse_<code>, flag_<code>) in the game's language, plain text; the English reason where there is
+        none."""
+        if event.kind == "moderation":
+            return self._reason(event.data, "flag_")
+        return self._reason(event.data, "error_" if event.data.get("vote") else "refuse_")
+
+    def _param(self, key: str, value: Any) -> Any:
+        """A refusal's or error's parameter as its phrase shows it (not escaped): a name declinable, an id
+        (action, phase, status...) in the post's language, a number able to agree with a word."""
+        if isinstance(value, str):
+            if key in _NAME_PARAMS:
+                return self.person(value, escaped=False)
+            if key in _TRANSLATED_PARAMS:
+                return self.phrases.get(f"{_TRANSLATED_PARAMS[key]}{value}", value)
+            if key in ("phase", "current", "named"):
+                return self.phase_name(value)
+            if key == "end":     # the host's command ending a phase: "end day", "end phase signup"
+                found = self.phrases.get(f"host_end_{value}")
+                return found or f"{self.phrases.get('host_end_phase', 'end phase')} {value}"
+        return self.count(value)
+
     def _result(self, line: Mapping[str, Any]) -> str:
         """One line of a night's results: phrase `result_<code>`, its text parameters escaped and its
         status/weapon/kind/action in the post's language (the code itself when the phrase is missing)."""
         params: dict[str, Any] = {}
         for key, value in dict(line.get("params") or {}).items():
             if key in _TRANSLATED_PARAMS:
-                params[key] = self.phrases.get(f"{key}_{value}", value)
+                params[key] = self.phrases.get(f"{_TRANSLATED_PARAMS[key]}{value}", value)
             elif key in _NAME_PARAMS and isinstance(value, str):
                 params[key] = self.person(value)
             else:
@@ -321,15 +379,43 @@ class Renderer:
                                   for wagon in view.get("wagons", [])]}
         not_voting = view.get("not_voting")
         if isinstance(not_voting, list):
-            out["not_voting_text"] = ", ".join(map(self._filters["esc"], not_voting))
+            out["not_voting_text"] = ", ".join(map(self.seat, not_voting))
+        detail = view.get("not_voting_activity")
+        if isinstance(detail, list):
+            out["not_voting_text"] = ", ".join(map(self._activity, detail))
         return out
 
+    def _activity(self, line: Mapping[str, Any]) -> str:
+        """A player not voting, with their posts today and the hours since their last post."""
+        name = self.seat(line["name"])
+        if line.get("hours") is None:
+            return f"{name} ({self.phrases['activity_never']})"
+        params = {"posts": self.count(line["posts"]), "words": self.count(line["words"]),
+                  "hours": self.count(line["hours"])}
+        return f"{name} ({self._format(self.phrases['activity_line'], params)})"
+
     def phase_name(self, phase: str) -> str:
-        """"night1" as the post's language says it: "Night 1", «Ночь 1»."""
+        """"night1" as the post's language says it: "Night 1", «Ночь 1»; a phase without a number by its
+        phrase `phase_<id>` ("signup": «запись»)."""
         found = _PHASE.fullmatch(phase)
         if not found:
-            return phase
+            return self.phrases.get(f"phase_{phase}", phase)
         return f"{self.phrases.get(found.group(1), found.group(1))} {found.group(2)}"
+
+    def subject(self, data: Mapping[str, Any]) -> str:
+        """A private message's subject in the post's language: the event's "subject" names phrase
+        `subject_<subject>`, filled in from the event's numbers and texts ("night" → «Ночь 2»); a subject
+        with no phrase is shown as it is."""
+        named = str(data.get("subject", ""))
+        phrase = self.phrases.get(f"subject_{named}")
+        if phrase is None:
+            return named
+        params = {k: self.count(v) if isinstance(v, int) else v       # (a subject is plain text: no markup)
+                  for k, v in data.items() if isinstance(v, (int, str)) and not isinstance(v, bool)}
+        try:
+            return self._format(phrase, params)
+        except (KeyError, IndexError, ValueError, AttributeError, jinja2.TemplateError):
+            return named
 
     def template(self, kind: str, game: str = "") -> jinja2.Template:
         """The template of an event: <game>/<kind>.j2 if the game has its own, else <kind>.j2. Raises
@@ -402,7 +488,7 @@ class Renderer:
         if isinstance(pm_to, str) and pm_to:
             speaks = self.in_lang(data.get("lang"))   # an answer in the language its message was written in
             return [Outgoing(key=key, text=speaks.text(event, game), pm_to=pm_to, at=at, kind=event.kind,
-                             subject=str(data.get("subject", "")))]
+                             subject=speaks.subject(data))]
         role = data.get("thread")
         if not (isinstance(role, str) and role):
             role = EVENT_THREADS.get(event.kind)

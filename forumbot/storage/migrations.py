@@ -146,3 +146,16 @@ def m014_state_whole(db: Database) -> None:
     db.conn.executemany("UPDATE games SET state = ? WHERE name = ? AND state IS NULL",
                         [(json.dumps(state, ensure_ascii=False), game) for game, state in states.items()])
     db.execute("DROP TABLE state_parts")
+
+
+@migrations()
+def m015_tournaments(db: Database) -> None:
+    """Tournaments that run themselves (forumbot/engine/tournament.py): each one's plan (roster with masks,
+    schedule), its log (games started and ended, the host's confirmations, approvals and corrections, every
+    change of a game's ledger entries: who changed what), and warnings and best-player places in the ledger."""
+    db.table("tournaments").create({"name": str, "plan": str, "at": str}, pk="name")
+    db.table("tournament_log").create({"id": int, "tournament": str, "at": str, "by": str, "kind": str,
+                                       "game": str, "data": str}, pk="id")
+    db.table("tournament_log").create_index(["tournament", "kind"])
+    db.table("ledger").add_column("warning", int, not_null_default=0)
+    db.table("ledger").add_column("place", int, not_null_default=0)

@@ -183,7 +183,8 @@ class PostParser:
     @staticmethod
     def _too_many(parsed: Parsed, source: _Source) -> None:
         parsed.flags.append(Flag(reason=f"the post has {MAX_COMMANDS} commands or more; the rest is not read",
-                                 post_id=source.post_id, author=source.author, at=source.at))
+                                 post_id=source.post_id, author=source.author, at=source.at,
+                                 code="flag_too_many_commands", params=(("limit", MAX_COMMANDS),)))
 
     # -- finding the commands of a line ------------------------------------------------------------------
 
@@ -269,7 +270,7 @@ class PostParser:
                                      post_id=source.post_id, author=source.author, at=source.at, line=line,
                                      url=source.url))
         parsed.flags.append(Flag(reason=full, post_id=source.post_id, author=source.author, at=source.at,
-                                 line=line))
+                                 line=line, code=f"error_{code}", params=(("text", said), ("why", reason))))
 
     def _check_chat(self, line: Line, found: Match, why: str, mode: str, span: tuple[int, int] | None) -> None:
         """Raise _Chat when the command is part of a conversation rather than a command."""
@@ -360,7 +361,8 @@ class PostParser:
                 data, how = {"for_host": self._host.names[0]}, {}
                 flags.append(Flag(reason=f"'{raw}' is the host, {self._host.names[0]}: a vote for the host is "
                                          "no vote (the previous one is withdrawn)", post_id=source.post_id,
-                                  author=source.author, at=source.at, line=line))
+                                  author=source.author, at=source.at, line=line, code="flag_vote_for_host",
+                                  params=(("query", raw), ("name", self._host.names[0]))))
                 break
             data[name] = None
             data.setdefault("unresolved", {})[name] = raw
@@ -370,8 +372,10 @@ class PostParser:
             data.setdefault("error_code", {})[name] = {
                 "code": "name_ambiguous" if resolution.method == "ambiguous" else "name_unknown",
                 "params": {"query": raw, "candidates": ", ".join(resolution.candidates)}}
+            coded = data["error_code"][name]
             flags.append(Flag(reason=reason, post_id=source.post_id, author=source.author, at=source.at,
-                              candidates=resolution.candidates, line=line))
+                              candidates=resolution.candidates, line=line, code=f"error_{coded['code']}",
+                              params=tuple(coded["params"].items())))
         if kind == "vote" or (kind == "no_lynch" and "final" in data):
             data["final"] = bool(data.get("final", False))
         intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,

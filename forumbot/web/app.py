@@ -4,6 +4,7 @@ registered as blueprints (forum, sign-in, private messages; the host console add
 from __future__ import annotations
 
 import hmac
+from functools import partial
 from typing import Any
 
 from flask import Flask, abort, g, render_template, request, session
@@ -11,11 +12,12 @@ from werkzeug.exceptions import HTTPException
 
 from forumbot.errors import ForumbotError
 from forumbot.model import parse_time
-from forumbot.web import auth, console, forum, pms
+from forumbot.web import archive, auth, console, forum, pms, tournaments
 from forumbot.web.config import WebSettings
 from forumbot.web.proxy import FromProxies
 from forumbot.web.session import csrf_token, current_user
 from forumbot.web.site import Site, site
+from forumbot.web.words import phase, say
 
 MAX_FORM_BYTES = 256 * 1024
 
@@ -48,7 +50,17 @@ def _globals() -> dict[str, Any]:
     user = current_user()
     if "unread" not in g:   # once a request, however many templates it renders (the live feed renders one a post)
         g.unread = site().connections().db.unread_for(user) if user else 0
-    return {"user": user, "csrf_token": csrf_token, "unread": g.unread, "bot": site().settings.account}
+    lang = page_lang()
+    return {"user": user, "csrf_token": csrf_token, "unread": g.unread, "bot": site().settings.account,
+            "lang": lang, "w": partial(say, lang), "phase": partial(phase, lang)}
+
+
+def page_lang() -> str:
+    """The language of the page: a game's console pages speak the game's, the rest the forum's ([web] lang)."""
+    settings = site().settings
+    name = (request.view_args or {}).get("name") if request.blueprint == "console" else None
+    game = next((g for g in settings.games if g.name == name), None) if name else None
+    return game.lang if game is not None else settings.web.lang
 
 
 def _error(err: HTTPException) -> Any:
@@ -87,7 +99,7 @@ def create_app(settings: WebSettings) -> Flask:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
-    for blueprint in (forum.bp, auth.bp, pms.bp, console.bp):
+    for blueprint in (forum.bp, auth.bp, pms.bp, console.bp, tournaments.bp, archive.bp):
         app.register_blueprint(blueprint)
     state.open_game_threads()
     return app

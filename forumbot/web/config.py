@@ -9,6 +9,8 @@
     trusted_proxies = 0             # reverse proxies in front that set X-Forwarded-For/-Proto/-Host
     proxy_addresses = ["127.0.0.1", "::1"]   # where they connect from: those headers are read from them only
     posts_per_minute = 10           # replies, edits and PMs an account may send a minute (0: no limit)
+    lang = "en"                     # the forum's and the console's words: "en" or "ru" (a game's console page
+                                    # speaks the game's language)
 
     [web.hosts]                     # the host console (/console): each game's host, by name
     Alice = "scrypt$16384$8$1$..."  # the hash `forumbot passwd` prints
@@ -29,8 +31,9 @@ if TYPE_CHECKING:
     from forumbot.engine.cycle import Runner
 
 WEB_KEYS = ("listen", "base_url", "platform", "per_page", "private", "trusted_proxies", "proxy_addresses",
-            "posts_per_minute", "hosts")
+            "posts_per_minute", "hosts", "lang")
 LOOPBACK = ("127.0.0.1", "::1")
+WEB_LANGS = ("en", "ru")     # the languages of forumbot/web/words
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class WebGame:
     threads: dict[str, str]
     host: str | None = None
     players: tuple[str, ...] = ()
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,7 @@ class WebConfig:
     hosts: dict[str, str] = field(default_factory=dict)   # host console: name → password hash (`forumbot passwd`)
     proxy_addresses: tuple[str, ...] = LOOPBACK
     posts_per_minute: int = 10
+    lang: str = "en"
 
     @property
     def url(self) -> str:
@@ -110,6 +115,9 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
     posts_per_minute = table.get("posts_per_minute", 10)
     if not isinstance(posts_per_minute, int) or posts_per_minute < 0:
         raise doc.error("posts_per_minute must be 0 (no limit) or more", "posts_per_minute")
+    lang = table.get("lang", "en")
+    if lang not in WEB_LANGS:
+        raise doc.error(f"lang must be one of {', '.join(WEB_LANGS)}", "lang", fix='lang = "ru"')
     base_url = str(table.get("base_url", "")).rstrip("/")
     if base_url and not base_url.startswith(("http://", "https://")):
         raise doc.error("base_url must start with http:// or https://", "base_url")
@@ -119,7 +127,7 @@ def web_config(doc: TomlFile, local_platforms: list[str]) -> WebConfig | None:
             raise doc.error(f"the password of host {name} must be a hash made by `forumbot passwd`", name,
                             fix=f'{name} = "scrypt$..." (run: forumbot passwd)')
     return WebConfig(host, port, base_url, platform, per_page, bool(table.get("private", False)), proxies,
-                     dict(hosts), tuple(addresses), posts_per_minute)
+                     dict(hosts), tuple(addresses), posts_per_minute, lang)
 
 
 def web_games(runner: Runner) -> tuple[WebGame, ...]:
@@ -132,5 +140,6 @@ def web_games(runner: Runner) -> tuple[WebGame, ...]:
     for run in runner.runs:
         state = runner.state(run) if run in started else run.game.new(setup_of(run.config))
         threads = {purpose: run.thread_id(name) for purpose, name in run.game.threads(state).items()}
-        games.append(WebGame(run.name, threads, run.config.host, tuple(p.name for p in run.config.players)))
+        games.append(WebGame(run.name, threads, run.config.host, tuple(p.name for p in run.config.players),
+                             run.config.lang))
     return tuple(games)

@@ -125,13 +125,15 @@ def _phase(row: GameRow) -> str:
     return str(get_game(row.game).summary(get_game(row.game).from_json(row.state)).get("phase", ""))
 
 
-def _left(deadline: datetime | None, now: datetime) -> str:
+def _left(deadline: datetime | None, now: datetime) -> dict[str, int] | None:
+    """The time to the deadline in days, hours and minutes (the page writes them in its language); None
+    without a deadline, {} when it is due."""
     if deadline is None:
-        return ""
+        return None
     seconds = int((deadline - now).total_seconds())
     if seconds <= 0:
-        return "due now"
-    return f"{seconds // 86400}d {seconds % 86400 // 3600}h {seconds % 3600 // 60}m".removeprefix("0d ")
+        return {}
+    return {"d": seconds // 86400, "h": seconds % 86400 // 3600, "m": seconds % 3600 // 60}
 
 
 @bp.get("/g/<name>")
@@ -143,13 +145,15 @@ def game(name: str) -> Any:
     now = _now()
     deadline = rules.next_deadline(state)
     tally = rules.tally(state, now)
+    activity = getattr(rules, "activity", None)
     fixes = corrections.listing(store(), name)
     in_force = corrections.active(store(), name)
     return render_template(
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
         deadline=deadline, left=_left(deadline, now), paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
-        night=_night(row.state), flags=len(store().flag_list(name)), commands=COMMANDS,
+        night=_night(row.state), activity=activity(state, now) if activity is not None else None,
+        flags=len(store().flag_list(name)), commands=COMMANDS,
         chart=chart_of(name, rules, state, HostState.from_json(row.host), site().settings.game_hosts.get(name)))
 
 

@@ -14,6 +14,7 @@ from forumbot.web.markup import quoted
 from forumbot.web.moderation import edit_refusal, flag_refused_edit
 from forumbot.web.session import current_user
 from forumbot.web.site import site
+from forumbot.web.tournaments import tournament_names
 
 bp = Blueprint("forum", __name__)
 MAX_POST_CHARS = 20_000
@@ -66,7 +67,7 @@ def index() -> Any:
              for game in site().settings.games]
     in_games = {key for game in site().settings.games for key in game.threads.values()}
     others = [t for key, t in threads.items() if key not in in_games]
-    return render_template("index.html", games=games, others=others)
+    return render_template("index.html", games=games, others=others, tournaments=tournament_names())
 
 
 @bp.get("/t/<path:key>")

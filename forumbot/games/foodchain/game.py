@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup, refusal
+from forumbot.games.base import GameSetup, Refused, refusal, refused
 from forumbot.games.foodchain import views
 from forumbot.games.foodchain.options import FoodChainOptions
 from forumbot.games.foodchain.rules import (
@@ -29,16 +29,6 @@ from forumbot.model import Event, Intent
 
 ROUND_KINDS = ("move", "attack", "no_attack")
 DEAD_CHANNEL = "dead"
-
-
-class Refused(Exception):
-    """An intent that does not count: the message says why (`code` and `params`: the phrase
-    `refuse_<code>` that says it in the game's language, where there is one)."""
-
-    def __init__(self, reason: str, code: str = "", params: dict[str, Any] | None = None) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.params = dict(params or {})
 
 
 class FoodChainGame:
@@ -66,23 +56,23 @@ class FoodChainGame:
                 return self._attack(state, intent)
             return self._apply(state, intent), []
         except Refused as why:
-            return state, [refusal(intent, str(why), pm=True, subject="Food Chain: not accepted", code=why.code,
-                                   params=why.params)]
+            return state, [refused(intent, why, "fc_refused")]
 
     def _apply(self, state: FCState, intent: Intent) -> FCState:
         author, kind = intent.author, intent.kind
         if author not in state.players:
-            raise Refused(f"{author} is not playing this game")
+            raise Refused(f"{author} is not playing this game", "not_player", author=author)
         if state.phase == OVER:
-            raise Refused("the game is over")
+            raise Refused("the game is over", "state_over")
         if kind == "select":
             if state.phase != SELECTION:
-                raise Refused("the selection phase is over; your animal can no longer change")
+                raise Refused("the selection phase is over; your animal can no longer change", "fc_selection_over")
             # The whole line is read: "Predator, main habitat Forest" matches the bare "predator" template.
             found = selection(intent.line or str(intent.data.get("text", "")), intent.data.get("animal"))
             if not found:
                 raise Refused("name an animal (Predator, Prey, Scavenger or Hunter), a Main Habitat for a "
-                              "Predator or Prey, and a starting location (Forest, Field, River or Sky)")
+                              "Predator or Prey, and a starting location (Forest, Field, River or Sky)",
+                              "fc_select_how")
             pick = {**state.picks.get(author, {}), **found}
             if pick.get("animal") not in NEEDS_HABITAT:
                 pick.pop("main", None)
@@ -90,17 +80,18 @@ class FoodChainGame:
         if kind == "ec":
             return self._ec_vote(state, intent)
         if kind not in ROUND_KINDS:
-            raise Refused(f"'{kind}' is not a Food Chain submission")
+            raise Refused(f"'{kind}' is not a Food Chain submission", "fc_not_submission")
         self._check_round(state, intent)
         if kind == "move":
             place = habitat_in(str(intent.data.get("place", "")))
             if place is None:
-                raise Refused(f"'{intent.data.get('place', '')}' is not a habitat: Forest, Field, River or Sky")
+                raise Refused(f"'{intent.data.get('place', '')}' is not a habitat: Forest, Field, River or Sky",
+                              "fc_not_habitat", query=str(intent.data.get("place", "")))
             return state.with_(moves={**state.moves, author: place}).touch(author)
         if kind == "no_attack":
             return state.with_(attacks={**state.attacks, author: []}, attempts={**state.attempts, author: []},
                                attack_post={**state.attack_post, author: intent.post_id}).touch(author)
-        raise Refused(f"'{kind}' is not a Food Chain submission")
+        raise Refused(f"'{kind}' is not a Food Chain submission", "fc_not_submission")
 
     def pm_commands(self, state: FCState, player: str) -> tuple[tuple[str, str], ...]:
         """The commands a private message from `player` may carry now, as (kind, ""): the accepted forms the
@@ -117,13 +108,13 @@ class FoodChainGame:
     @staticmethod
     def _check_round(state: FCState, intent: Intent) -> None:
         if intent.author not in state.players:
-            raise Refused(f"{intent.author} is not playing this game")
+            raise Refused(f"{intent.author} is not playing this game", "not_player", author=intent.author)
         if state.phase == OVER:
-            raise Refused("the game is over")
+            raise Refused("the game is over", "state_over")
         if state.phase != ROUND:
-            raise Refused("moves and attacks are taken during the rounds")
+            raise Refused("moves and attacks are taken during the rounds", "fc_not_round")
         if intent.author in state.dead:
-            raise Refused("you are dead; the dead neither move nor attack")
+            raise Refused("you are dead; the dead neither move nor attack", "fc_dead_self")
 
     def _attack(self, state: FCState, intent: Intent) -> tuple[FCState, list[Event]]:
         """An order of attacks, read whole: more names than the rules allow refuses it all (no name is
@@ -132,7 +123,7 @@ class FoodChainGame:
         location at the round's end like every attempted attack, that cannot kill."""
         author, data = intent.author, intent.data
         if state.animals[author].kind not in ("hunter", "predator"):
-            raise Refused("only Hunters and Predators attack")
+            raise Refused("only Hunters and Predators attack", "fc_not_attacker")
         targets = list(data.get("targets") or [t for t in (data.get("target"), data.get("other")) if t])
         unknown = data.get("unresolved", {})
         unresolved = [str(u) for u in (unknown.get("targets") or [v for k, v in unknown.items()
@@ -144,10 +135,10 @@ class FoodChainGame:
         if len(named) > limit:
             listed = ", ".join(named)
             raise Refused(f"at most {limit} attacks a round: you named {len(named)} ({listed}); nothing was "
-                          "changed, send the attacks again with at most that many", code="fc_too_many_attacks",
-                          params={"limit": limit, "count": len(named), "names": listed})
+                          "changed, send the attacks again with at most that many", "fc_too_many_attacks",
+                          limit=limit, count=len(named), names=listed)
         if not named:
-            raise Refused("name the players you attack", code="fc_attack_nobody")
+            raise Refused("name the players you attack", "fc_attack_nobody")
         here = state.location[author]
         dropped = [{"name": u, "why": "unknown"} for u in unresolved]
         kept = [t for t in state.attacks.get(author, []) if same_post]
@@ -165,8 +156,7 @@ class FoodChainGame:
         if not kept and not elsewhere:
             why = {"unknown": "is not a player", "self": "is you", "dead": "is dead"}
             raise Refused("no one to attack: " + "; ".join(f"{d['name']} {why[d['why']]}" for d in dropped),
-                          code="fc_attack_none_valid",
-                          params={"names": ", ".join(d["name"] for d in dropped)})
+                          "fc_attack_none_valid", names=", ".join(d["name"] for d in dropped))
         state = state.with_(attacks={**state.attacks, author: kept}, attempts={**state.attempts, author: elsewhere},
                             attack_post={**state.attack_post, author: intent.post_id}).touch(author)
         if not dropped and not elsewhere:
@@ -178,14 +168,16 @@ class FoodChainGame:
 
     def _ec_vote(self, state: FCState, intent: Intent) -> FCState:
         if state.phase != EC_VOTE:
-            raise Refused("there is no Elimination Candidate to choose now")
+            raise Refused("there is no Elimination Candidate to choose now", "fc_no_ec")
         voters, candidates = state.result["ec_voters"], state.result["ec_candidates"]
         if intent.author not in voters:
-            raise Refused("only " + ", ".join(voters) + " choose the Elimination Candidate")
+            raise Refused("only " + ", ".join(voters) + " choose the Elimination Candidate", "fc_not_ec_voter",
+                          names=", ".join(voters))
         target = intent.data.get("target")
         if target not in candidates:
             name = target or intent.data.get("unresolved", {}).get("target", "?")
-            raise Refused(f"{name} cannot be the Elimination Candidate; choose one of: {', '.join(candidates)}")
+            raise Refused(f"{name} cannot be the Elimination Candidate; choose one of: {', '.join(candidates)}",
+                          "fc_not_candidate", name=name, names=", ".join(candidates))
         return state.with_(ec_votes={**state.ec_votes, intent.author: target}).touch(intent.author)
 
     def report(self, state: FCState, at: datetime) -> tuple[FCState, list[Event]]:
@@ -239,18 +231,21 @@ class FoodChainGame:
         can. Before round 1 and after the game the channels are open to everyone."""
         if thread not in (*HABITATS, DEAD_CHANNEL) or state.phase not in (ROUND, EC_VOTE) or author == state.host:
             return []
+        here = state.location.get(author, "")
         if author not in state.players:
-            why = f"{author} is not playing Food Chain"
+            why = Refused(f"{author} is not playing Food Chain", "not_player", author=author)
         elif author in state.dead:
-            why = "" if thread == DEAD_CHANNEL else "the dead may only talk in the dead's channel"
+            why = None if thread == DEAD_CHANNEL else Refused("the dead may only talk in the dead's channel",
+                                                              "fc_channel_dead")
         elif thread == DEAD_CHANNEL:
-            why = "only the dead talk in the dead's channel"
+            why = Refused("only the dead talk in the dead's channel", "fc_channel_living")
         else:
-            here = state.location[author]
-            why = "" if thread == here else f"{author} is in the {here.title()}, not the {thread.title()}, this round"
-        if not why:
+            why = None if thread == here else Refused(
+                f"{author} is in the {here.title()}, not the {thread.title()}, this round", "fc_channel_elsewhere",
+                author=author, habitat=here, channel=thread)
+        if why is None:
             return []
-        event = refusal(post, why, code="channel", pm=True, subject="Food Chain: post removed")
+        event = refused(post, why, "fc_removed")
         return [Event(event.kind, {**event.data, "remove_post": True})]
 
     # ---- storage, views, the ledger ----------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from forumbot.errors import ConfigError
@@ -27,6 +27,8 @@ class FoodChainOptions:
     game_thread: str = "game"
     channels: bool = True              # a thread per habitat ("forest", ...) and one for the dead ("dead"),
     #                                    moderated by the bot: a post by someone not there is flagged and removed
+    tokens: dict[str, int] = field(default_factory=dict)   # each player's Tokens of Life at the start (the
+    #                                    tournament ledger's), shown in the opening post
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> FoodChainOptions:
@@ -39,6 +41,8 @@ class FoodChainOptions:
                               path=source)
         if min(options.selection_hours, options.round_hours, options.ec_hours) <= 0:
             raise ConfigError("selection_hours, round_hours and ec_hours must be positive", path=source)
+        if any(not isinstance(v, int) or v < 0 for v in options.tokens.values()):
+            raise ConfigError("a player's Tokens of Life are a whole number, 0 or more", path=source)
         return options
 
     def to_json(self) -> dict[str, Any]:

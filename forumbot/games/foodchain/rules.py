@@ -116,17 +116,18 @@ def crowd_penalty(animals: Mapping[str, Animal], limit: int = 5) -> dict[str, in
 
 def death_conditions(animals: Mapping[str, Animal], dead: Mapping[str, str], total_dead: int,
                      scavenger_min_dead: int = 9) -> dict[str, str]:
-    """Who met their Death Condition by the end, and how: died in a round, or the end-of-game conditions
-    (a Scavenger alive with fewer than `scavenger_min_dead` dead, a Hunter alive with a Predator alive)."""
+    """Who met their Death Condition by the end, and how, as an id: the cause of a death in a round (hunted,
+    eaten, starved), or an end-of-game condition (few_dead: a Scavenger alive with fewer than
+    `scavenger_min_dead` dead; predator_alive: a Hunter alive with a Predator alive)."""
     met = dict(dead)
     predators_alive = any(a.kind == "predator" and p not in dead for p, a in animals.items())
     for player, animal in animals.items():
         if player in met:
             continue
         if animal.kind == "scavenger" and total_dead < scavenger_min_dead:
-            met[player] = f"fewer than {scavenger_min_dead} animals died"
+            met[player] = "few_dead"
         elif animal.kind == "hunter" and predators_alive:
-            met[player] = "a predator is still alive"
+            met[player] = "predator_alive"
     return met
 
 

@@ -22,13 +22,16 @@ def _places(state: FCState) -> list[dict[str, str]]:
 
 def open_event(state: FCState) -> Event:
     o = state.options
-    return Event("fc_open", {"thread": "game", "players": list(state.players), "deadline": format_time(state.ends),
-                             "rounds": o.rounds, "max_attacks": o.max_attacks})
+    data = {"thread": "game", "players": list(state.players), "deadline": format_time(state.ends),
+            "rounds": o.rounds, "max_attacks": o.max_attacks}
+    if o.tokens:   # (a game of a tournament: the Tokens of Life each player holds as it starts)
+        data["tokens"] = [{"player": p, "tol": o.tokens[p]} for p in state.players if o.tokens.get(p)]
+    return Event("fc_open", data)
 
 
 def reply_event(state: FCState, player: str) -> Event:
     """The answer to a player's submission: what stands now, and what is still missing."""
-    data: dict[str, Any] = {"pm_to": player, "subject": SUBJECT, "phase": state.phase, "round": state.round,
+    data: dict[str, Any] = {"pm_to": player, "subject": "fc", "phase": state.phase, "round": state.round,
                             "deadline": format_time(state.ends)}
     if state.phase == SELECTION:
         pick = state.picks.get(player, {})
@@ -48,7 +51,7 @@ def reply_event(state: FCState, player: str) -> Event:
 
 
 def assigned_event(state: FCState, player: str) -> Event:
-    return Event("fc_assigned", {"pm_to": player, "subject": SUBJECT, **_animal(state, player),
+    return Event("fc_assigned", {"pm_to": player, "subject": "fc", **_animal(state, player),
                                  "location": state.location[player], "randomized": state.randomized.get(player, [])})
 
 
@@ -74,7 +77,7 @@ def attacks_seen_events(state: FCState, record: dict[str, Any]) -> list[Event]:
         seen = [{"attacker": a["attacker"], "target": a["target"]} for a in record["attacks"]
                 if a["location"] == where]
         if seen:
-            events.append(Event("fc_attacks_seen", {"pm_to": player, "subject": f"{SUBJECT}: round {record['round']}",
+            events.append(Event("fc_attacks_seen", {"pm_to": player, "subject": "fc_round",
                                                     "round": record["round"], "location": where, "attacks": seen}))
     return events
 
@@ -86,11 +89,12 @@ def end_event(state: FCState) -> Event:
             for p in state.players]
     return Event("fc_end", {"thread": "game", "case": r["case"], "winners": r["winners"], "rows": rows,
                             "ec": r["ec"], "ec_candidates": r["ec_candidates"], "ec_voters": r["ec_voters"],
+                            "min_dead": state.options.scavenger_min_dead,
                             "deadline": format_time(state.ends) if state.phase == EC_VOTE else None})
 
 
 def ec_open_event(state: FCState, voter: str) -> Event:
-    return Event("fc_ec_open", {"pm_to": voter, "subject": f"{SUBJECT}: the Elimination Candidate",
+    return Event("fc_ec_open", {"pm_to": voter, "subject": "fc_ec",
                                 "candidates": state.result["ec_candidates"], "case": state.result["case"],
                                 "deadline": format_time(state.ends)})
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from forumbot.games.base import Refused as Refusal   # why an action cannot be taken; never leaves the game
 from forumbot.games.infiltration.board import looks_like_square, read_square, steps
 from forumbot.games.infiltration.pieces import (
     ATTACKER,
@@ -23,10 +24,6 @@ from forumbot.games.infiltration.pieces import (
 )
 from forumbot.games.infiltration.setup import CARD_NAMES
 from forumbot.games.infiltration.state import Fight, InfState, Kill
-
-
-class Refusal(Exception):
-    """Why an action cannot be taken; never leaves the game."""
 
 
 class Talk(Exception):
@@ -52,21 +49,22 @@ def square(raw: Any, what: str = "square") -> str:
     text = str(raw or "")
     found = read_square(text)
     if found is None:
-        raise Refusal(f"'{text.strip()}' is not a {what} of the board (columns A-F, rows 1-6)")
+        raise Refusal(f"'{text.strip()}' is not a {what} of the board (columns A-F, rows 1-6)", "inf_not_square",
+                      query=text.strip())
     return found
 
 
 def own_piece(state: InfState, player: str, at: str) -> Piece:
     piece = state.board.get(at)
     if piece is None or piece.owner != player:
-        raise Refusal(f"you have no piece on {at}")
+        raise Refusal(f"you have no piece on {at}", "inf_no_piece", square=at)
     return piece
 
 
 def use_card(state: InfState, player: str, card: str) -> dict[str, tuple[str, ...]]:
     hand = list(state.hands.get(player, ()))
     if card not in hand:
-        raise Refusal(f"you hold no {CARD_NAMES[card]} card")
+        raise Refusal(f"you hold no {CARD_NAMES[card]} card", "inf_no_card", card=card)
     hand.remove(card)
     return {**state.hands, player: tuple(hand)}
 
@@ -92,12 +90,13 @@ def move(state: InfState, player: str, data: dict[str, Any]) -> Done:
     src, dst = square(data.get("src")), square(data.get("dst"))
     piece = own_piece(state, player, src)
     if piece.acts in FIXED:
-        raise Refusal(f"your {piece.name} on {src} never moves")
+        raise Refusal(f"your {piece.name} on {src} never moves", "inf_fixed", piece=piece.acts, square=src)
     if steps(src, dst) != 1:
-        raise Refusal(f"a piece moves one square up, down, left or right; {src} to {dst} is not one")
+        raise Refusal(f"a piece moves one square up, down, left or right; {src} to {dst} is not one", "inf_step",
+                      src=src, dst=dst)
     target = state.board.get(dst)
     if target is not None and target.owner == player:
-        raise Refusal(f"{dst} holds your own {target.name}")
+        raise Refusal(f"{dst} holds your own {target.name}", "inf_own_piece", square=dst, piece=target.acts)
     if target is None:
         board = {sq: p for sq, p in state.board.items() if sq != src}
         board[dst] = piece
@@ -143,14 +142,14 @@ def protect(state: InfState, player: str) -> Done:
     last = state.fight
     if last is None:
         raise Refusal("there is no battle to answer: Protection answers the battle that has just destroyed "
-                      "one of your pieces, before any other action")
+                      "one of your pieces, before any other action", "inf_no_battle")
     mine = [(role, p) for role, p in (("attacker", last.attacker), ("defender", last.defender))
             if p.owner == player and last.survivor in (BOTH, "defender" if role == "attacker" else "attacker")]
     if not mine:
-        raise Refusal("the last battle destroyed none of your pieces")
+        raise Refusal("the last battle destroyed none of your pieces", "inf_none_destroyed")
     role, saved = mine[0]
     if saved.acts == "J":
-        raise Refusal("Protection may never be used on a Jewel")
+        raise Refusal("Protection may never be used on a Jewel", "inf_protect_jewel")
     hands = use_card(state, player, "protection")
     seq = state.seq + 1
     other = last.defender if role == "attacker" else last.attacker
@@ -177,17 +176,18 @@ def spy(state: InfState, player: str, data: dict[str, Any]) -> Done:
     src, dst = square(data.get("src")), square(data.get("dst"))
     piece = own_piece(state, player, src)
     if piece.acts != "S":
-        raise Refusal(f"your piece on {src} is not a Spy")
+        raise Refusal(f"your piece on {src} is not a Spy", "inf_not_kind", square=src, piece="S")
     if piece.used and state.options.spy_reveal_once:
-        raise Refusal(f"the Spy on {src} has already used its reveal")
+        raise Refusal(f"the Spy on {src} has already used its reveal", "inf_spy_used", square=src)
     target = state.board.get(dst)
     if target is None or target.owner == player:
-        raise Refusal(f"there is no opponent's piece on {dst}")
+        raise Refusal(f"there is no opponent's piece on {dst}", "inf_no_enemy", square=dst)
     if steps(src, dst) > 2:
-        raise Refusal(f"a Spy sees one square diagonally or up to two straight; {dst} is too far from {src}")
+        raise Refusal(f"a Spy sees one square diagonally or up to two straight; {dst} is too far from {src}",
+                      "inf_spy_far", src=src, dst=dst)
     public = state.options.spy_reveal == "public"
     if target.revealed and public:
-        raise Refusal(f"the piece on {dst} is already revealed")
+        raise Refusal(f"the piece on {dst} is already revealed", "inf_revealed", square=dst)
     board = {**state.board, src: replace(piece, revealed=True, used=True)}
     if public:
         board[dst] = target.shown()
@@ -210,19 +210,22 @@ def mimic(state: InfState, player: str, data: dict[str, Any]) -> Done:
     src = square(data.get("src"))
     piece = own_piece(state, player, src)
     if piece.kind != "M":
-        raise Refusal(f"your piece on {src} is not a Mimic")
+        raise Refusal(f"your piece on {src} is not a Mimic", "inf_not_kind", square=src, piece="M")
     if piece.became:
-        raise Refusal(f"the Mimic on {src} has already become a {NAMES[piece.became]}")
+        raise Refusal(f"the Mimic on {src} has already become a {NAMES[piece.became]}", "inf_mimic_done",
+                      square=src, piece=piece.became)
     into = kind_of(str(data.get("kind", "")))
     if into is None:
-        raise Refusal(f"'{data.get('kind', '')}' is not a piece (MT, S, D, T, DT)")
+        raise Refusal(f"'{data.get('kind', '')}' is not a piece (MT, S, D, T, DT)", "inf_not_piece",
+                      query=str(data.get("kind", "")))
     if into in ("M", "J"):
-        raise Refusal(f"a Mimic cannot become a {NAMES[into]}")
+        raise Refusal(f"a Mimic cannot become a {NAMES[into]}", "inf_mimic_cannot", piece=into)
     lost = defeated(state, player, into)
     if lost == 0:
-        raise Refusal(f"none of your {NAMES[into]}s has been defeated")
+        raise Refusal(f"none of your {NAMES[into]}s has been defeated", "inf_none_defeated", piece=into)
     if state.options.mimic_limit == "per_defeated" and mimicked(state, player, into) >= lost:
-        raise Refusal(f"each of your defeated {NAMES[into]}s already has a Mimic in its place")
+        raise Refusal(f"each of your defeated {NAMES[into]}s already has a Mimic in its place", "inf_all_mimicked",
+                      piece=into)
     board = {**state.board, src: replace(piece, became=into, revealed=True)}
     return Done(state.with_(board=board), [{"kind": "mimic", "player": player, "src": src, "into": into,
                                             "name": NAMES[into]}])
@@ -233,9 +236,9 @@ def information(state: InfState, player: str, data: dict[str, Any]) -> Done:
     dst = square(data.get("dst"))
     target = state.board.get(dst)
     if target is None or target.owner == player:
-        raise Refusal(f"there is no opponent's piece on {dst}")
+        raise Refusal(f"there is no opponent's piece on {dst}", "inf_no_enemy", square=dst)
     if target.revealed:
-        raise Refusal(f"the piece on {dst} is already revealed")
+        raise Refusal(f"the piece on {dst} is already revealed", "inf_revealed", square=dst)
     hands = use_card(state, player, "information")
     board = {**state.board, dst: target.shown()}
     return Done(state.with_(board=board, hands=hands),
@@ -245,12 +248,13 @@ def information(state: InfState, player: str, data: dict[str, Any]) -> Done:
 def teleport(state: InfState, player: str, data: dict[str, Any]) -> Done:
     a, b = square(data.get("a")), square(data.get("b"))
     if a == b:
-        raise Refusal("Teleport swaps two different squares")
+        raise Refusal("Teleport swaps two different squares", "inf_teleport_same")
     first, second = own_piece(state, player, a), own_piece(state, player, b)
     if not state.options.teleport_fixed:
         for at, piece in ((a, first), (b, second)):
             if piece.acts in FIXED:
-                raise Refusal(f"your {piece.name} on {at} never moves, not even by Teleport")
+                raise Refusal(f"your {piece.name} on {at} never moves, not even by Teleport", "inf_fixed_teleport",
+                              piece=piece.acts, square=at)
     hands = use_card(state, player, "teleport")
     board = {**state.board, a: second, b: first}
     return Done(state.with_(board=board, hands=hands),
@@ -262,22 +266,24 @@ def claim(state: InfState, player: str, data: dict[str, Any]) -> Done:
     if raw:
         at = square(raw)
         if at not in state.ips:
-            raise Refusal(f"there is no information point on {at}")
+            raise Refusal(f"there is no information point on {at}", "inf_no_ip", square=at)
         piece = own_piece(state, player, at)
         if piece.acts in NO_CLAIM:
-            raise Refusal(f"a {NAMES[piece.acts]} cannot use an information point")
+            raise Refusal(f"a {NAMES[piece.acts]} cannot use an information point", "inf_cannot_claim",
+                          piece=piece.acts)
     else:
         spots = [sq for sq in state.ips if sq in state.board and state.board[sq].owner == player
                  and state.board[sq].acts not in NO_CLAIM]
         if not spots:
-            raise Refusal("none of your pieces that can read information stands on an information point")
+            raise Refusal("none of your pieces that can read information stands on an information point",
+                          "inf_no_claimer")
         if len(spots) > 1:
             raise Refusal("several of your pieces stand on information points; name one: claim "
-                          + " or claim ".join(spots))
+                          + " or claim ".join(spots), "inf_which_ip", squares=", ".join(spots))
         at = spots[0]
     cards = state.decks.get(player, ())
     if not cards:
-        raise Refusal("your deck is empty")
+        raise Refusal("your deck is empty", "inf_deck_empty")
     card = cards[0]
     state = state.with_(ips=tuple(sq for sq in state.ips if sq != at),
                         decks={**state.decks, player: cards[1:]},

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup, refusal
+from forumbot.games.base import GameSetup, refused
 from forumbot.games.infiltration import actions, endgame, setup, views
 from forumbot.games.infiltration.actions import Done, Refusal, Talk
 from forumbot.games.infiltration.board import looks_like_square
@@ -73,22 +73,22 @@ class InfiltrationGame:
         except Talk:
             return state, []
         except Refusal as why:
-            return state, _refuse(state, intent, str(why))
+            return state, _refuse(state, intent, why)
 
     def _apply(self, state: InfState, intent: Intent) -> tuple[InfState, list[Event]]:
         kind, author = intent.kind, intent.author
         at = intent.at or state.turn_started or state.started
         if state.phase == OVER:
-            raise Refusal("the game is over")
+            raise Refusal("the game is over", "state_over")
         if kind in HOST_KINDS:
             return self._host(state, intent, at)
         if kind == "modkill":   # the host layer checked that the host sent it: the player forfeits
             target = intent.data.get("target")
             if target not in state.players:
-                raise Refusal(f"{target} is not a player in this game")
+                raise Refusal(f"{target} is not a player in this game", "not_player", author=str(target))
             return _end(state, state.other(str(target)), "forfeit", at, [{"kind": "modkill", "player": target}])
         if author not in state.players:
-            raise Refusal(f"{author} is not a player in this game")
+            raise Refusal(f"{author} is not a player in this game", "not_player", author=author)
         if kind in SETUP_KINDS:
             return self._setup(state, intent, at)
         if kind == "forfeit":
@@ -96,7 +96,8 @@ class InfiltrationGame:
         if kind == "board":
             return state, [views.private_event(state, author, [])]
         if state.phase == SETUP:
-            raise Refusal(f"the game has not started: setups are due by {format_time(state.setup_ends)}")
+            raise Refusal(f"the game has not started: setups are due by {format_time(state.setup_ends)}",
+                          "inf_not_started", deadline=format_time(state.setup_ends))
         skipped = None
         if kind == "protect":
             done = actions.protect(state, author)
@@ -106,10 +107,10 @@ class InfiltrationGame:
                 return _after(state, done, author, at, owed=owed)
         elif kind in actions.ACTIONS:
             if author != state.turn and not state.overdue:
-                raise Refusal(f"it is {state.turn}'s turn")
+                raise Refusal(f"it is {state.turn}'s turn", "inf_not_your_turn", player=str(state.turn))
             done = actions.ACTIONS[kind](state.with_(fight=None), author, intent.data)
         else:
-            raise Refusal(f"'{kind}' is not an Infiltration action")
+            raise Refusal(f"'{kind}' is not an Infiltration action", "inf_not_action")
         if author != state.turn:
             skipped = state.turn      # the free-for-all: the late player's turn is skipped
         return _after(state, done, author, at, skipped=skipped)
@@ -117,22 +118,22 @@ class InfiltrationGame:
     def _setup(self, state: InfState, intent: Intent, at: datetime) -> tuple[InfState, list[Event]]:
         author = intent.author
         if state.phase != SETUP:
-            raise Refusal("the game has started; setups can no longer change")
+            raise Refusal("the game has started; setups can no longer change", "inf_started")
         rows: dict[int, tuple[str, ...]] = {}
         if intent.kind == "setup":
             parsed, error = setup.parse_rows(str(intent.data.get("cells", "")))
             if parsed is None:
-                raise Refusal(error or "the setup was not understood")
+                raise error or Refusal("the setup was not understood", "inf_setup_form")
             rows = dict(enumerate(parsed))
         else:
             index, error = setup.row_index(state.seat(author), str(intent.data.get("row", "")))
             row, row_error = setup.parse_row(str(intent.data.get("cells", "")))
             if index is None or row is None:
-                raise Refusal(error or row_error or "the row was not understood")
+                raise error or row_error or Refusal("the row was not understood", "inf_setup_form")
             rows = {index: row}
         state, error = setup.set_rows(state, author, rows)
         if error:
-            raise Refusal(error)
+            raise error
         if author not in state.ready:
             feedback = state.feedback if author in state.feedback else (*state.feedback, author)
             return state.with_(feedback=feedback), []
@@ -145,22 +146,25 @@ class InfiltrationGame:
 
     def _host(self, state: InfState, intent: Intent, at: datetime) -> tuple[InfState, list[Event]]:
         if state.host is None or intent.author != state.host:
-            raise Refusal("only the host can rule on stalemates and end the game early")
+            raise Refusal("only the host can rule on stalemates and end the game early", "inf_host_only")
         if state.phase != PLAY:
-            raise Refusal("the game is not being played")
+            raise Refusal("the game is not being played", "inf_not_playing")
         if intent.kind == "stalemate_warning":
             state = state.with_(warned_at=state.seq)
             return state, [views.board_event(state, [{"kind": "warning"}], kind="stalemate_warning")]
         if intent.kind == "stalemate":
             if state.warned_at is None:
-                raise Refusal("warn the players first (stalemate warning); a battle since lifts the warning")
+                raise Refusal("warn the players first (stalemate warning); a battle since lifts the warning",
+                              "inf_warn_first")
             left = state.warned_at + state.options.stalemate_grace_turns - state.seq
             if left > 0:
-                raise Refusal(f"the players still have {left} turn(s) after the warning to end the stalemate")
+                raise Refusal(f"the players still have {left} turns after the warning to end the stalemate",
+                              "inf_grace", count=left)
             return _end(state, None, "stalemate", at, [])
         target = intent.data.get("target")
         if target not in state.players:
-            raise Refusal(f"'{intent.data.get('unresolved', {}).get('target', target)}' is not a player")
+            raise Refusal(f"'{intent.data.get('unresolved', {}).get('target', target)}' is not a player",
+                          "name_unknown", query=str(intent.data.get("unresolved", {}).get("target", target)))
         return _end(state, str(target), "host", at, [])
 
     # ---- time --------------------------------------------------------------------------------
@@ -234,8 +238,8 @@ class InfiltrationGame:
 
 
 # ---- steps shared by the handlers ---------------------------------------------------------------
-def _refuse(state: InfState, intent: Intent, reason: str) -> list[Event]:
-    events = [refusal(intent, reason, pm=True, subject="Infiltration: not accepted")]
+def _refuse(state: InfState, intent: Intent, why: Refusal) -> list[Event]:
+    events = [refused(intent, why, "inf_refused")]
     if intent.kind not in PM_KINDS and intent.author in state.players and state.phase != OVER:
         events.append(Event("refused", {"thread": "game", "author": intent.author, "turn": state.turn,
                                         "line": intent.line}))

@@ -46,8 +46,9 @@ def _notice(what: str, **data: Any) -> Event:
     return Event("lobby_notice", {"thread": "lobby", "what": what, **data})
 
 
-def _refuse(intent: Intent, reason: str) -> tuple[None, list[Event]]:
-    return None, [refusal(intent, reason, pm=True, subject="Infiltration lobby")]
+def _refuse(intent: Intent, reason: str, code: str, **params: Any) -> tuple[None, list[Event]]:
+    """A private answer refusing a lobby command: the English `reason` and phrase refuse_<code>."""
+    return None, [refusal(intent, reason, code=code, params=params, pm=True, subject="inf_lobby")]
 
 
 class InfiltrationLobby:
@@ -148,12 +149,13 @@ def _opponent(intent: Intent, slot: str) -> str:
 def _challenge(state: LobbyState, intent: Intent) -> tuple[LobbyState | None, list[Event]]:
     me, them = intent.author, _opponent(intent, "opponent")
     if not them or _key(them) == _key(me):
-        return _refuse(intent, "challenge someone else: `challenge NAME`")
+        return _refuse(intent, "challenge someone else: `challenge NAME`", "inf_challenge_whom")
     if state.busy(me) or state.busy(them):
-        return _refuse(intent, "one of you is still playing a game from this lobby")
+        return _refuse(intent, "one of you is still playing a game from this lobby", "inf_busy")
     if state.game_options.get("enforce_tiers", True) and not may_challenge(state.wins(me), state.wins(them)):
         return _refuse(intent, f"{me} has {state.wins(me)} wins and {them} has {state.wins(them)}: only players "
-                               "with as many wins may play each other")
+                               "with as many wins may play each other", "inf_tier", author=me, name=them,
+                       mine=state.wins(me), theirs=state.wins(them))
     kept = tuple(c for c in state.challenges if not (_key(c[0]) == _key(me) and _key(c[1]) == _key(them)))
     when = format_time(intent.at) if intent.at else format_time(state.started)
     return replace(state, challenges=(*kept, (me, them, when))), [_notice("challenge", challenger=me, opponent=them)]
@@ -163,9 +165,9 @@ def _accept(state: LobbyState, intent: Intent) -> tuple[LobbyState | None, list[
     me, them = intent.author, _opponent(intent, "challenger")
     found = next((c for c in state.challenges if _key(c[0]) == _key(them) and _key(c[1]) == _key(me)), None)
     if found is None:
-        return _refuse(intent, f"{them or 'nobody'} has not challenged you")
+        return _refuse(intent, f"{them or 'nobody'} has not challenged you", "inf_not_challenged", name=them or "?")
     if state.busy(found[0]) or state.busy(me):
-        return _refuse(intent, "one of you is still playing a game from this lobby")
+        return _refuse(intent, "one of you is still playing a game from this lobby", "inf_busy")
     name = f"{state.prefix}-{len(state.games) + 1}"
     when = format_time(intent.at) if intent.at else format_time(state.started)
     game = {"name": name, "players": [found[0], me], "created": when, "result": None}
@@ -178,14 +180,14 @@ def _decline(state: LobbyState, intent: Intent) -> tuple[LobbyState | None, list
     me, them = intent.author, _opponent(intent, "challenger")
     kept = tuple(c for c in state.challenges if not (_key(c[0]) == _key(them) and _key(c[1]) == _key(me)))
     if len(kept) == len(state.challenges):
-        return _refuse(intent, f"{them or 'nobody'} has not challenged you")
+        return _refuse(intent, f"{them or 'nobody'} has not challenged you", "inf_not_challenged", name=them or "?")
     return replace(state, challenges=kept), [_notice("declined", challenger=them, opponent=me)]
 
 
 def _withdraw(state: LobbyState, intent: Intent) -> tuple[LobbyState | None, list[Event]]:
     kept = tuple(c for c in state.challenges if _key(c[0]) != _key(intent.author))
     if len(kept) == len(state.challenges):
-        return _refuse(intent, "you have no open challenge")
+        return _refuse(intent, "you have no open challenge", "inf_no_challenge")
     return replace(state, challenges=kept), [_notice("withdrawn", challenger=intent.author)]
 
 

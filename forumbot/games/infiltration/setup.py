@@ -13,7 +13,9 @@ import hashlib
 import random
 import re
 from collections import Counter
+from typing import Any
 
+from forumbot.games.base import Refused
 from forumbot.games.infiltration.board import COLUMNS, half_rows, half_squares
 from forumbot.games.infiltration.pieces import COUNTS, KINDS, NAMES, Piece
 from forumbot.games.infiltration.state import InfState
@@ -54,7 +56,7 @@ def first_player(seed: str, players: tuple[str, str], first: str) -> str:
 
 
 # ---- reading a setup ------------------------------------------------------------------------------
-def parse_row(text: str) -> tuple[tuple[str, ...] | None, str | None]:
+def parse_row(text: str) -> tuple[tuple[str, ...] | None, Refused | None]:
     """Six cells from a row's text, or None and why not."""
     cells: list[str] = []
     for token in re.split(r"[\s,]+", text.strip()):
@@ -66,13 +68,15 @@ def parse_row(text: str) -> tuple[tuple[str, ...] | None, str | None]:
         elif word in KINDS:
             cells.append(word)
         else:
-            return None, f"'{token}' is not a piece code (J MT S D M T DT, or . for a blank)"
+            return None, Refused(f"'{token}' is not a piece code (J MT S D M T DT, or . for a blank)", "inf_not_code",
+                                 query=token)
     if len(cells) != 6:
-        return None, f"a row has 6 cells; '{text.strip()}' has {len(cells)}"
+        return None, Refused(f"a row has 6 cells; '{text.strip()}' has {len(cells)}", "inf_row_cells",
+                             query=text.strip(), count=len(cells))
     return tuple(cells), None
 
 
-def parse_rows(text: str) -> tuple[list[tuple[str, ...]] | None, str | None]:
+def parse_rows(text: str) -> tuple[list[tuple[str, ...]] | None, Refused | None]:
     """The three rows of a one-line setup ("a / b / c", or 18 cells in a row), or None and why not."""
     parts = [p for p in _ROW_SPLIT.split(text.strip()) if p]
     if len(parts) == 1:
@@ -80,7 +84,8 @@ def parse_rows(text: str) -> tuple[list[tuple[str, ...]] | None, str | None]:
         if len(tokens) == 18:
             parts = [" ".join(tokens[i:i + 6]) for i in (0, 6, 12)]
     if len(parts) != 3:
-        return None, "a setup has 3 rows of 6 cells, separated by / (or one PM line per row: row 1: ...)"
+        return None, Refused("a setup has 3 rows of 6 cells, separated by / (or one PM line per row: row 1: ...)",
+                             "inf_setup_form")
     rows = []
     for part in parts:
         row, error = parse_row(part)
@@ -90,49 +95,60 @@ def parse_rows(text: str) -> tuple[list[tuple[str, ...]] | None, str | None]:
     return rows, None
 
 
-def row_index(seat: int, raw: str) -> tuple[int | None, str | None]:
+def row_index(seat: int, raw: str) -> tuple[int | None, Refused | None]:
     """The draft index 0-2 of a row number a player wrote, or None and why not."""
     text = raw.strip().rstrip(":.")
     if not (text.isascii() and text.isdigit()) or len(text) > 3:   # "²" is a digit to isdigit, not to int()
-        return None, f"'{raw}' is not a row number"
+        return None, Refused(f"'{raw}' is not a row number", "inf_not_row", query=raw)
     number = int(text)
     rows = half_rows(seat)
     if number in rows:
         return rows.index(number), None
     if seat == 1 and 1 <= number <= 3:         # the second player counting their own rows 1-3
         return number - 1, None
-    return None, f"row {number} is not yours; your half is rows {rows[0]}-{rows[-1]}"
+    return None, Refused(f"row {number} is not yours; your half is rows {rows[0]}-{rows[-1]}", "inf_not_your_row",
+                         row=number, first=rows[0], last=rows[-1])
 
 
 def counts(rows: dict[int, tuple[str, ...]]) -> Counter[str]:
     return Counter(cell for row in rows.values() for cell in row if cell != ".")
 
 
-def too_many(rows: dict[int, tuple[str, ...]]) -> str | None:
+def too_many(rows: dict[int, tuple[str, ...]]) -> Refused | None:
     have = counts(rows)
-    over = [f"{have[k]} {NAMES[k]}{'s' if have[k] > 1 else ''} ({COUNTS[k]} allowed)"
-            for k in KINDS if have[k] > COUNTS[k]]
-    return "too many pieces: " + ", ".join(over) if over else None
+    over = [k for k in KINDS if have[k] > COUNTS[k]]
+    english = [f"{have[k]} {NAMES[k]}{'s' if have[k] > 1 else ''} ({COUNTS[k]} allowed)" for k in over]
+    return Refused("too many pieces: " + ", ".join(english), "inf_too_many",
+                   pieces=", ".join(f"{have[k]} {k} ({COUNTS[k]})" for k in over)) if over else None
 
 
-def missing(rows: dict[int, tuple[str, ...]], seat: int = 0) -> list[str]:
-    """What a draft still lacks, in words ("row 6", "1 Thug", "5 blanks (4 needed)")."""
+def lacking(rows: dict[int, tuple[str, ...]], seat: int = 0) -> list[dict[str, Any]]:
+    """What a draft still lacks, each as a code (phrase inf_lack_<code>) with its params: a row not sent,
+    pieces of a kind not placed, the wrong number of blanks."""
     have = counts(rows)
-    out = [f"row {half_rows(seat)[i]}" for i in range(3) if i not in rows]
-    out += [f"{COUNTS[k] - have[k]} {NAMES[k]}{'s' if COUNTS[k] - have[k] > 1 else ''}"
+    out: list[dict[str, Any]] = [{"code": "row", "params": {"row": half_rows(seat)[i]}}
+                                 for i in range(3) if i not in rows]
+    out += [{"code": "piece", "params": {"count": COUNTS[k] - have[k], "piece": k}}
             for k in KINDS if have[k] < COUNTS[k]]
     if len(rows) == 3:
         blanks = sum(cell == "." for row in rows.values() for cell in row)
         if blanks != 4:
-            out.append(f"{blanks} blanks (4 needed)")
+            out.append({"code": "blanks", "params": {"count": blanks}})
     return out
+
+
+def missing(rows: dict[int, tuple[str, ...]], seat: int = 0) -> list[str]:
+    """What a draft still lacks, in English words ("row 6", "1 Thug", "5 blanks (4 needed)")."""
+    english = {"row": "row {row}", "blanks": "{count} blanks (4 needed)"}
+    return [f"{p['count']} {NAMES[p['piece']]}{'s' if p['count'] > 1 else ''}" if item["code"] == "piece"
+            else english[item["code"]].format(**p) for item in lacking(rows, seat) for p in (item["params"],)]
 
 
 def complete(rows: dict[int, tuple[str, ...]]) -> bool:
     return len(rows) == 3 and not missing(rows) and too_many(rows) is None
 
 
-def set_rows(state: InfState, player: str, rows: dict[int, tuple[str, ...]]) -> tuple[InfState, str | None]:
+def set_rows(state: InfState, player: str, rows: dict[int, tuple[str, ...]]) -> tuple[InfState, Refused | None]:
     """The draft with these rows replaced; refused (why) when it would hold too many pieces, or when a
     complete setup would become incomplete."""
     draft = {**state.drafts.get(player, {}), **rows}
@@ -140,8 +156,8 @@ def set_rows(state: InfState, player: str, rows: dict[int, tuple[str, ...]]) -> 
     if error:
         return state, error
     if player in state.ready and not complete(draft):
-        return state, ("your setup is complete; a change must keep it complete: "
-                       + ", ".join(missing(draft, state.seat(player))))
+        return state, Refused("your setup is complete; a change must keep it complete: "
+                              + ", ".join(missing(draft, state.seat(player))), "inf_keep_complete")
     ready = tuple(p for p in state.ready if p != player) + ((player,) if complete(draft) else ())
     return state.with_(drafts={**state.drafts, player: draft}, ready=ready), None
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from forumbot.games.infiltration.board import COLUMNS, ROWS, half_rows
 from forumbot.games.infiltration.pieces import Piece
-from forumbot.games.infiltration.setup import CARD_NAMES, missing, seed_hash
+from forumbot.games.infiltration.setup import CARD_NAMES, lacking, missing, seed_hash
 from forumbot.games.infiltration.state import PLAY, SETUP, InfState
 from forumbot.model import Event, format_time
 
@@ -69,7 +69,7 @@ def private_event(state: InfState, player: str, notes: list[dict[str, Any]]) -> 
         p.owner == player for p in (fight.attacker, fight.defender)) and fight.survivor in (
         "both", "defender" if fight.attacker.owner == player else "attacker"))
     return Event("private_board", {
-        "pm_to": player, "subject": f"Infiltration: your board after action {state.seq}",
+        "pm_to": player, "subject": "inf_board",
         **_common(state), "player": player, "grid": grid(state, player),
         "hand": [CARD_NAMES[c] for c in hand], "deck": len(state.decks.get(player, ())),
         "notes": notes, "may_protect": may_protect})
@@ -86,9 +86,10 @@ def setup_reply_event(state: InfState, player: str) -> Event:
     draft = state.drafts.get(player, {})
     rows = half_rows(seat)
     lines = [f"{rows[i]:<3}" + "".join(c.ljust(3) for c in draft[i]).rstrip() if i in draft
-             else f"{rows[i]:<3}(not sent)" for i in range(3)]
-    return Event("setup_reply", {"pm_to": player, "subject": "Infiltration: your setup", "player": player,
+             else f"{rows[i]:<3}—" for i in range(3)]
+    return Event("setup_reply", {"pm_to": player, "subject": "inf_setup", "player": player,
                                  "accepted": player in state.ready, "missing": missing(draft, seat),
+                                 "lacking": lacking(draft, seat),
                                  "rows": lines, "deadline": format_time(state.setup_ends),
                                  "waiting_for": [p for p in state.players if p not in state.ready]})
 

@@ -29,7 +29,7 @@ REFUSALS = {
     "name_unknown": "'{query}' is not a player",
     "dead_target": "{target} is dead",
     "self_target": "your role cannot target itself",
-    "streak": "you cannot target {target} more than {limit} night(s) in a row",
+    "streak": "you cannot target {target} more than {limit} nights in a row",
     "taxi_names": "you used {target} last night; the names of last night cannot be used again",
     "revisit": "you cannot rob {target} again before you have robbed everyone else",
     "kill_taken": "{carrier} has already sent the mafia's kill tonight",
@@ -145,7 +145,7 @@ def _action(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]
         replaced = carried if source == "kill" else author in state.orders
     else:
         replaced = author in state.orders or carried
-    ack = Event("action_ack", {"pm_to": author, "subject": "ok", "night": state.number, "action": action,
+    ack = Event("action_ack", {"pm_to": author, "subject": "action", "night": state.number, "action": action,
                                "source": source, "target": target, "to": to, "replaced": replaced})
     return state.with_(orders=orders), [ack]
 

@@ -3,8 +3,9 @@
 A ballot names places in order. When the town or the mafia won: two places for the winning side, then one
 for a losing side (mafia, maniac or town), which the voter may leave out. When the maniac won he takes the
 first place himself and a ballot names up to two players of the losing sides. Each name is one vote.
-Totals: for every member of a forum who did not vote (a modkilled member cannot vote and counts as one
-more), every player of that forum loses one vote (the organisers' example: A 8, B 2, C 3, C did not vote →
+Totals: for every member of a forum who did not vote, every player of that forum loses one vote, and for
+every modkilled member (who cannot vote) `best_player_modkill_votes` votes (1 by our reading: the same
+as a non-voter, "поэтому ... ещё минус 1 голос"; 2 reads "вдобавок" as one more on top of that) (the organisers' example: A 8, B 2, C 3, C did not vote →
 7, 1, 2). Readings (options and the README): a total below zero shows as 0 (`best_player_negative`); a
 ballot after the deadline is refused and its voter counts as not having voted; nobody votes for
 themselves; a player without a forum is a forum of their own; the last ballot before the deadline counts.
@@ -31,7 +32,7 @@ REFUSALS = {
     "bp_name": "'{query}' is not a player",
     "bp_twice": "{name} is named twice",
     "bp_self": "you cannot vote for yourself",
-    "bp_count": "name {want}",
+    "bp_count": "the ballot names too many or too few players",
     "bp_too_many": "a ballot names at most {limit} players, one for each place: you named {count} ({names}); "
                    "nothing was changed",
     "bp_empty": "an empty ballot does not count: name {want}",
@@ -132,7 +133,7 @@ def ballot(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     ballots = {**state.best.get("ballots", {}), voter: {"places": names, "at": format_time(intent.at)
                                                                              if intent.at else ""}}
     state = state.with_(best={**state.best, "ballots": ballots})
-    return state, [Event("ballot_ack", {"pm_to": voter, "subject": "best player", "places": names,
+    return state, [Event("ballot_ack", {"pm_to": voter, "subject": "best_player", "places": names,
                                         "first": 2 if state.winner == "maniac" else 1})]
 
 
@@ -154,9 +155,8 @@ def _winning_team(state: MafiaState) -> set[str]:
 
 
 def _want(state: MafiaState) -> str:
-    if state.winner == "maniac":
-        return "one or two players of the losing sides (the maniac has the first place)"
-    return "two players of the winning side, then (if you wish) one of a losing side"
+    """What a ballot must name, as an id (phrase bp_want_<id>)."""
+    return "losers" if state.winner == "maniac" else "winners"
 
 
 def totals(state: MafiaState) -> dict[str, Any]:
@@ -172,8 +172,10 @@ def totals(state: MafiaState) -> dict[str, Any]:
 
     missing = [p for p in voters(state) if p not in ballots]
     deductions: dict[str, int] = {}
-    for player in [*missing, *modkilled(state)]:
+    for player in missing:
         deductions[forum(player)] = deductions.get(forum(player), 0) + 1
+    for player in modkilled(state):   # (best_player_modkill_votes: 1 by our reading, the same as a non-voter)
+        deductions[forum(player)] = deductions.get(forum(player), 0) + state.options.best_player_modkill_votes
     final = {}
     for player, votes in raw.items():
         value = votes - deductions.get(forum(player), 0)
@@ -209,3 +211,19 @@ def summary(state: MafiaState) -> dict[str, Any] | None:
     if not state.best:
         return None
     return state.best.get("result") or {**totals(state), "open": True}
+
+
+def place_numbers(places: list[dict[str, Any]]) -> list[int]:
+    """The place (1, 2, 3) of each entry of a result's `places`: the winning side's two places, then the
+    losing side's one (when the maniac won: his first place, then the losing sides' two); players tied at
+    a side's last place share it."""
+    maniac = any(p["side"] == "auto" for p in places)
+    first = {"auto": 1, "win": 1, "lose": 2 if maniac else 3}
+    last = {"auto": 1, "win": 2, "lose": 3}
+    seen: dict[str, int] = {}
+    out = []
+    for entry in places:
+        side = entry["side"]
+        out.append(min(first[side] + seen.get(side, 0), last[side]))
+        seen[side] = seen.get(side, 0) + 1
+    return out

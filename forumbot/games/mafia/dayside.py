@@ -31,7 +31,7 @@ def hang_protections(state: MafiaState, hanged: tuple[str, ...]) -> tuple[
         if giver in state.alive and role is not None and "learns_protege_role" in role.passives:
             target_role = role_of(state, name)
             events.append(Event("night_result", {
-                "pm_to": giver, "subject": f"day {state.number}", "night": None, "day": state.number,
+                "pm_to": giver, "subject": "day", "night": None, "day": state.number,
                 "lines": [{"code": "protege_role", "params": {
                     "target": name, "role": target_role.name(state.lang) if target_role else "?"}}]}))
     for name in hanged:

@@ -7,20 +7,21 @@ protections from hanging at the day's end. A game whose players have no roles ha
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
-from forumbot.games.mafia import bestplayer, ledger, moderation, voting
+from forumbot.games.mafia import activity, bestplayer, ledger, modifiers, moderation, voting
 from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
 from forumbot.games.mafia.actions import refuse as night_refusal
 from forumbot.games.mafia.dayside import hang_protections
 from forumbot.games.mafia.newspaper import end_night, game_over, winner
 from forumbot.games.mafia.options import MafiaOptions
 from forumbot.games.mafia.roles import find_role
-from forumbot.games.mafia.schedule import modkill, must_act, next_reminder, remind, shift
+from forumbot.games.mafia.schedule import modkill, must_act, next_reminder, phase_end, remind, shift, untimed
 from forumbot.games.mafia.signup import (
     SIGNUP_KINDS,
     apply_signup,
@@ -43,9 +44,11 @@ from forumbot.games.mafia.state import (
     struck,
 )
 from forumbot.games.tournament import Entry
-from forumbot.model import Event, Intent, PlayerRef, format_time
+from forumbot.model import Event, Intent, PlayerRef, format_time, parse_time
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
+# A mayor's public reveal (in the voting thread), and the host's choice in a tie it breaks (by PM).
+DAY_KINDS = ("mayor_reveal", "tie_break")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
 QUIET_PHASES = (*PRE_PHASES, "best_player")
 
@@ -70,7 +73,6 @@ class MafiaGame:
         phase = setup.phase or "day1"
         if not re.fullmatch(r"(?:day|night)[0-9]{1,4}", phase):     # "day²" passed isdigit() and broke int()
             raise ConfigError(f"phase '{phase}' is not like day1 or night2", fix='write phase = "day1"')
-        hours = options.day_hours if phase.startswith("day") else options.night_hours
         extra = dict(setup.state)
         no_lynch_used = extra.pop("no_lynch_used", 0)
         if not isinstance(no_lynch_used, int) or no_lynch_used < 0:
@@ -90,7 +92,7 @@ class MafiaGame:
             alive=tuple(n for n in names if n not in setup.dead),
             phase=phase,
             phase_started=setup.start,
-            phase_ends=setup.start + timedelta(hours=hours),
+            phase_ends=phase_end(options, setup.start, phase.startswith("day")),
             options=options,
             roles=roles,
             dead=tuple(Death(n, "start", "setup", None) for n in setup.dead),
@@ -113,9 +115,11 @@ class MafiaGame:
             missing = [str(n) for n in range(1, slots + 1)
                        if not find_role(state.options.roles, str(table.get(str(n), "")))]
             if missing:
-                return (f"the host's role table has no role of the ruleset for number(s) {', '.join(missing[:12])}, "
+                return (f"the host's role table has no role of the ruleset for numbers {', '.join(missing[:12])}, "
                         "so the game could not be dealt", 'fill [game.options] role_table = { "1" = "inspector", ... }')
             return None
+        if state.options.tie == "host" and not state.host:
+            return ('tie = "host" asks the host to break a tie, but the game has no host', 'set host = "..." in [game]')
         count = len(state.players)
         if count < 3:
             return (f"a Mafia game needs at least 3 players; the roster has {count}", "add [[players]]")
@@ -145,6 +149,10 @@ class MafiaGame:
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         if intent.kind in VOTE_KINDS:
             return _vote(state, intent)
+        if intent.kind == "mayor_reveal":
+            return _mayor_reveal(state, intent)
+        if intent.kind == "tie_break":
+            return _tie_break(state, intent)
         if intent.kind == "modkill":     # from the host layer, which checked that the host sent it
             return _modkill(state, intent)
         if intent.kind in SIGNUP_KINDS:
@@ -170,8 +178,10 @@ class MafiaGame:
             return None
         if state.phase in QUIET_PHASES:
             return state.phase_ends
-        reminder = next_reminder(state)
-        return reminder if reminder is not None and reminder < state.phase_ends else state.phase_ends
+        if state.tie:   # the day waits for the host to break its tie
+            return None
+        soon = [t for t in (next_reminder(state), activity.next_prod(state)) if t is not None and t < state.phase_ends]
+        return min(soon) if soon else state.phase_ends
 
     def shift(self, state: MafiaState, delta: timedelta) -> MafiaState:
         return shift(state, delta)
@@ -196,13 +206,17 @@ class MafiaGame:
             return state, []
         if state.phase in PRE_PHASES:
             return on_signup_deadline(state, at)
+        if state.tie:
+            return state, []
         if state.phase == "best_player":
             return bestplayer.close(state, at)
         if at < state.phase_ends:
             reminded, events = remind(state, at)
+            reminded, prods = activity.prod(reminded, at)
+            events += prods
             return (reminded, []) if now is not None and now >= state.phase_ends else (reminded, events)
         if state.is_day:
-            ended = "host" if state.host_ended == state.phase else "deadline"
+            ended = "host" if state.host_ended == state.phase else "countdown" if state.countdown else "deadline"
             return _after(*_end_day(state, state.phase_ends, ended), state.phase_ends)
         return _after(*_end_night(state, state.phase_ends), state.phase_ends)
 
@@ -278,11 +292,41 @@ class MafiaGame:
     def watch_post(self, state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, list[Event]]:
         return moderation.watch(state, post, thread)
 
+    def note_post(self, state: MafiaState, player: str, words: int, at: datetime) -> MafiaState:
+        """A player's post in one of the game's threads, for the activity figures (activity.py)."""
+        return activity.note(state, player, words, at)
+
+    def record(self, state: MafiaState) -> dict[str, Any] | None:
+        """A finished game as the archive keeps it: the winner, each player's role, side and fate, the days'
+        results and each player's warnings; None while the game runs."""
+        if state.phase not in ("over", "best_player"):
+            return None
+        players = []
+        for name in state.players:
+            role = state.options.role(state.roles.get(name))
+            team = role.team if role is not None else None
+            death = next((d for d in state.dead if d.name == name), None)
+            players.append({"name": name, "role": role.name(state.lang) if role else state.roles.get(name),
+                            "team": team, "alive": name in state.alive,
+                            "died": {"phase": death.phase, "cause": death.cause} if death else None,
+                            "won": team is not None and team == state.winner,
+                            "warnings": ledger.warnings_of(state, name)})
+        return {"winner": state.winner, "players": players, "days": [_day_json(d) for d in state.days]}
+
+    def activity(self, state: MafiaState, at: datetime) -> list[dict[str, Any]]:
+        """Each player's posts and words per phase and the time since their last post."""
+        return activity.rows(state, at)
+
     def ledger_entries(self, state: MafiaState) -> list[Entry]:
         """The warnings ledger for a tournament's table of forums' penalty points, one entry per violation, as
         they happen (the tournament records each once)."""
-        return [Entry(e["player"], reason=f"rule {e['rule']}", forum=e["forum"], penalty=ledger.points(e))
-                for e in state.ledger]
+        out = [Entry(e["player"], reason=f"rule {e['rule']}", forum=e["forum"], penalty=ledger.points(e),
+                     warning=1 if e["warning"] else 0) for e in state.ledger]
+        result = state.best.get("result") if state.best else None
+        if result:   # the best-player places, once the vote has closed (section 9)
+            out += [Entry(p["player"], reason="best player", forum=state.forums.get(p["player"], ""), place=place)
+                    for p, place in zip(result["places"], bestplayer.place_numbers(result["places"]), strict=True)]
+        return out
 
     def command_threads(self, state: MafiaState) -> tuple[str, ...]:
         """Threads whose posts are read for commands (votes count only in the voting thread)."""
@@ -315,8 +359,14 @@ class MafiaGame:
             "roles": dict(state.roles),
             "nights": [dict(n) for n in state.nights],
             "winner": state.winner,
+            **({"tie": list(state.tie)} if state.tie else {}),
+            **({"activity": activity.rows(state, state.phase_started)} if _tracks_activity(state.options) else {}),
             **_extra_summary(state),
         }
+
+
+def _tracks_activity(options: MafiaOptions) -> bool:
+    return bool(options.prod_hours or options.post_minimum or options.activity_in_count)
 
 
 def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
@@ -324,6 +374,8 @@ def _modkill(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]
     state, events = modkill(state, intent)
     if not intent.data.get("ledger") and not any(e.kind == "rejected" for e in events):
         state = ledger.modkill_entry(state, str(intent.data.get("target")), intent.at)
+    if state.countdown and state.is_day:   # a majority's countdown: the modkill may have broken it
+        return _maybe_end_early(state, intent.at or state.phase_started, events)
     return state, events
 
 
@@ -332,7 +384,7 @@ def _open_best(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
 
 
 # Commands of the warnings ledger, the masks and the best-player vote (the host's, and the ballots).
-OUTSIDE_KINDS = {"warn": ledger.warn, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
+OUTSIDE_KINDS = {"warn": ledger.warn, "penalty": ledger.penalty, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
                  "best_player_open": _open_best}
 
 
@@ -371,7 +423,15 @@ REFUSALS = {
     "locked": "{author}'s final vote is locked and cannot change",
     "dead_target": "{target} is dead and cannot be voted for",
     "self_vote": "self-votes are not allowed in this game",
-    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; the player(s) with the most votes hang at the deadline",
+    "self_hammer": "a vote on oneself that would hang oneself is not allowed in this game",
+    "voteless": "{author} has no vote in this game",
+    "no_lynch_off": "there are no no-lynch votes in this game",
+    "not_mayor": "{author} is not a mayor",
+    "mayor_revealed": "{author} has already revealed as the mayor",
+    "no_tie": "there is no tie to break",
+    "not_tied": "{target} is not one of the tied players",
+    "host_only": "only the host can do that",
+    "no_lynch_limit": "the no-lynch limit ({limit}) is used up; whoever has the most votes at the deadline hangs",
 }
 
 
@@ -382,7 +442,9 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         return _refuse(state, intent, *refusal)
     if intent.kind == "unvote":
         state, changed = _withdraw(state, intent.author)
-        return state, ([Event("vote", {"voter": intent.author, "target": None})] if changed else [])
+        withdrawn = [Event("vote", {"voter": intent.author, "target": None})] if changed else []
+        return _maybe_end_early(state, intent.at or state.phase_started, withdrawn) if state.countdown \
+            else (state, withdrawn)
     target = NO_LYNCH if intent.kind == "no_lynch" else intent.data.get("target")
     events: list[Event] = []
     if target is None:   # an unknown or ambiguous name: counts as no vote
@@ -393,7 +455,7 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
             state, changed = _withdraw(state, intent.author)
             if changed:
                 events.append(Event("vote", {"voter": intent.author, "target": None}))
-        return state, events
+        return _maybe_end_early(state, intent.at or state.phase_started, events) if state.countdown else (state, events)
     final = bool(intent.data.get("final")) and _final_locks(state)
     state, changed = _cast(state, intent, target, final)
     if changed:
@@ -412,15 +474,104 @@ def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any
         return ("dead_voter" if intent.author in state.players else "not_player"), {"author": intent.author}
     if intent.author in state.locked:
         return "locked", {"author": intent.author}
+    if intent.kind != "unvote" and modifiers.weight(state, intent.author) == 0:
+        return "voteless", {"author": intent.author}
+    if intent.kind == "no_lynch" and not state.options.no_lynch_votes:
+        return "no_lynch_off", {}
     target = intent.data.get("target")
     if intent.kind == "vote" and target is not None:
         if target not in alive:
             return "dead_target", {"target": target}
         if target == intent.author and not state.options.self_votes:
             return "self_vote", {}
+        if target == intent.author and _self_hammer(state, intent.author):
+            return "self_hammer", {}
     if intent.kind == "no_lynch" and voting.rule(state) == "simple" \
             and state.options.no_lynch_after_limit == "reject":
         return "no_lynch_limit", {"limit": state.options.no_lynch_limit}
+    return None
+
+
+def _self_hammer(state: MafiaState, voter: str) -> bool:
+    """Whether the ruleset refuses this self-vote: it would bring the voter's own wagon to its majority."""
+    if state.options.self_hammer != "reject" or voting.rule(state) != "absolute":
+        return False
+    if state.current.get(voter) == voter:
+        return False
+    votes = voting.counts(state).get(voter, 0) + modifiers.weight(state, voter)
+    return votes >= voting.needed_for(state, voter)
+
+
+def _mayor_reveal(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A mayor reveals in the voting thread: from now on their vote counts twice, and everyone is told."""
+    if not state.is_day:
+        return _refuse(state, intent, "not_day", {"phase": state.phase})
+    if intent.author not in state.alive:
+        return _refuse(state, intent, "dead_voter" if intent.author in state.players else "not_player",
+                       {"author": intent.author})
+    if "mayor" not in modifiers.of(state, intent.author):
+        return _refuse(state, intent, "not_mayor", {"author": intent.author})
+    if modifiers.revealed(state, intent.author):
+        return _refuse(state, intent, "mayor_revealed", {"author": intent.author})
+    memory = {**state.memory, intent.author: {**state.memory.get(intent.author, {}), modifiers.REVEALED: True}}
+    state = state.with_(memory=memory, changes=state.changes + (1 if intent.author in state.current else 0))
+    told = Event("mayor_revealed", {"thread": "votes", "name": intent.author, "day": state.number})
+    return _maybe_end_early(state, intent.at or state.phase_started, [told])
+
+
+def _tie_break(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """The host names who hangs in a tie the day waits on (option tie = "host"), or nobody."""
+    if not state.host or intent.author != state.host:
+        return state, [refusal(intent, REFUSALS["host_only"], code="host_only", pm=True)]
+    if not state.tie:
+        return state, [refusal(intent, REFUSALS["no_tie"], code="no_tie", pm=True)]
+    target = intent.data.get("target")
+    if intent.data.get("nobody") or target == NO_LYNCH:
+        chosen: tuple[str, ...] = ()
+    elif target in state.tie:
+        chosen = (str(target),)
+    else:
+        params = {"target": str(target or "")}
+        return state, [refusal(intent, REFUSALS["not_tied"].format(**params), code="not_tied", params=params, pm=True)]
+    return _end_day(state, max(intent.at or state.phase_ends, state.phase_ends), "deadline", chosen=chosen)
+
+
+def _post_minimum(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]]:
+    """Every living player short of the day's post minimum: a ledger entry (rule post_minimum, with its
+    warning) and a flag asking the host whether to replace them. Marks the day checked."""
+    short = activity.short_of_minimum(state)
+    key = f"{state.phase}:post_minimum"
+    if not short or key in state.reminded:
+        return state, []
+    state = state.with_(reminded=(*state.reminded, key))
+    events: list[Event] = []
+    need = state.options.post_minimum
+    for name, posts in short:
+        if name not in state.alive:
+            continue
+        new = ledger.entry(state, name, activity.RULE, at, text=f"{posts} of {need} posts on day {state.number}",
+                           auto=True)
+        state, more = ledger.record(state, new, Intent("warn", {"target": name}, author=state.host or "", at=at))
+        events += more
+        events.append(Event("post_minimum", {
+            "name": name, "posts": posts, "needed": need, "day": state.number,
+            "flag": f"{name} made {posts} of the {need} posts required on day {state.number}: warned; "
+                    f"replace them? (replace {name} with ACCOUNT)"}))
+    return state, events
+
+
+def _break_tie(state: MafiaState, tied: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Who hangs of several tied players, by the option `tie`; None when the host decides."""
+    policy = state.options.tie
+    if len(tied) < 2 or policy == "all":
+        return tied
+    if policy == "no_lynch":
+        return ()
+    if policy == "random":
+        return (random.Random(f"{state.options.seed}:tie:{state.number}").choice(sorted(tied)),)
+    if policy == "earliest":
+        reached = {w.target: w.reached for w in voting.wagons(state)}
+        return (min(tied, key=lambda name: reached.get(name, 0)),)
     return None
 
 
@@ -435,7 +586,9 @@ def _refuse(state: MafiaState, intent: Intent, code: str, params: dict[str, Any]
         state = _note_error(state, intent, reason, code, params)   # shown in the next vote count
     # by night there is no vote count to show it in: a player is told by PM
     tell = not state.is_day and intent.author in state.players
-    return state, [refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")]
+    refused = refusal(intent, reason, code=code, params=params, pm=tell, subject="refused")
+    refused.data["vote"] = True          # a vote's refusal is said by the error_<code> phrases
+    return state, [refused]
 
 
 def _note_error(state: MafiaState, intent: Intent, reason: str, code: str, params: dict[str, Any]) -> MafiaState:
@@ -466,13 +619,16 @@ def _cast(state: MafiaState, intent: Intent, target: str, final: bool) -> tuple[
     current[voter] = target
     seq = state.seq + 1
     entries = moved(state.entries, old, VoteEntry(voter, target, seq, format_time(intent.at or state.phase_started),
-                                                  intent.post_id, intent.url, final))
+                                                  intent.post_id, intent.url, final,
+                                                  edit_of=str(intent.data.get("edit_of") or "")))
     locked = state.locked | {voter} if final else state.locked
     return state.with_(entries=entries, current=current, locked=locked, seq=seq, changes=state.changes + 1), True
 
 
 def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:
     if voting.rule(state) == "absolute":
+        if state.options.early_end and state.options.majority_countdown_hours:
+            return _countdown(state, at, events)
         if state.options.early_end and voting.majority_reached(state) is not None:
             state, more = _end_day(state, at, "early")
             return state, events + more
@@ -482,21 +638,61 @@ def _maybe_end_early(state: MafiaState, at: datetime, events: list[Event]) -> tu
     return state, events
 
 
+def _countdown(state: MafiaState, at: datetime, events: list[Event]) -> tuple[MafiaState, list[Event]]:
+    """A majority reached starts the countdown: the day now ends `majority_countdown_hours` later (or at its
+    own deadline, if sooner). A majority that breaks stops it, and the day's own deadline is back."""
+    reached = voting.majority_reached(state)
+    if reached is not None and not state.countdown:
+        ends = min(state.phase_ends, at + timedelta(hours=state.options.majority_countdown_hours))
+        state = state.with_(countdown=format_time(state.phase_ends), phase_ends=ends)
+        return state, [*events, Event("countdown", {"thread": "votes", "day": state.number, "target": reached,
+                                                    "no_lynch": reached == NO_LYNCH, "ends": format_time(ends),
+                                                    "hours": f"{state.options.majority_countdown_hours:g}"})]
+    if reached is None and state.countdown:
+        state = state.with_(phase_ends=parse_time(state.countdown), countdown="")
+        return state, [*events, Event("countdown", {"thread": "votes", "day": state.number, "target": None,
+                                                    "no_lynch": False, "ends": format_time(state.phase_ends)})]
+    return state, events
+
+
 # ---- phase ends -----------------------------------------------------------------------------
-def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, list[Event]]:
+def _end_day(state: MafiaState, at: datetime, ended: str, chosen: tuple[str, ...] | None = None
+             ) -> tuple[MafiaState, list[Event]]:
+    """The day's end: who hangs (`chosen`: the host's choice in a tie), the day's result, then night or the
+    game's end. A tie the host breaks (option tie = "host") leaves the day waiting, with the host asked.
+    The post minimum is checked first (its warnings go to the ledger)."""
+    if chosen is None and not state.tie and ended != "early":   # an early end is nobody's silence
+        state, warned = _post_minimum(state, at)
+        if warned:
+            state, more = _end_day(state, at, ended, chosen=None) if state.is_day else (state, [])
+            return state, warned + more
     day_rule = voting.rule(state)
     need = voting.needed(state) if day_rule == "absolute" else None
     final_view = view(state, at)
     hanged: tuple[str, ...]
-    if day_rule == "absolute":
+    tied: tuple[str, ...] = ()
+    if chosen is not None:
+        hanged = chosen
+    elif day_rule == "absolute":
         reached = voting.majority_reached(state) if state.alive else None
         if reached is None:   # with early endings off, a majority can still stand at the deadline
             tally = voting.counts(state)
-            reached = next((t for t, c in tally.items() if need and c >= need and t != NO_LYNCH), None)
+            reached = next((t for t, c in tally.items() if need and c >= voting.needed_for(state, t)
+                            and t != NO_LYNCH), None)
         hanged = () if reached is None or reached == NO_LYNCH else (reached,)
+        if hanged and ended != "early" and len(voting.majorities(state)) > 1:   # only with vote modifiers
+            tied = voting.majorities(state)
     else:
         decided = voting.decided_by_final_votes(state) if ended == "early" else None
         hanged = decided or voting.most_voted(state)
+        tied = hanged if len(hanged) > 1 else ()
+    if tied:
+        broken = _break_tie(state, tied)
+        if broken is None:
+            ask = Event("tie_pending", {"pm_to": state.host, "subject": f"day {state.number}", "day": state.number,
+                                        "tied": list(tied), "view": final_view}) if state.host else None
+            return state.with_(tie=tied), [ask] if ask else []
+        hanged = broken
     hanged, saved, memory, told = hang_protections(state, hanged)
     result = "lynch" if hanged or saved else "no_lynch"
     day = DayResult(state.number, result, hanged, day_rule, need, ended, at,
@@ -508,12 +704,17 @@ def _end_day(state: MafiaState, at: datetime, ended: str) -> tuple[MafiaState, l
         days=state.days + (day,),
         no_lynch_used=state.no_lynch_used + (1 if result == "no_lynch" else 0),
         phase=f"night{state.number}", phase_started=at,
-        phase_ends=at + timedelta(hours=state.options.night_hours),
+        phase_ends=phase_end(state.options, at, False), countdown="",
         entries=(), current={}, locked=frozenset(), count_number=0, changes=0, errors=(), error_total=0,
-        immune=frozenset(), memory=memory,
+        immune=frozenset(), memory=memory, tie=(),
     )
     roles = {n: state.roles.get(n) for n in hanged} if state.options.reveal_roles else {}
-    end = Event("day_end", {**_day_json(day), "view": final_view, "roles": roles,
+    policy = "host" if chosen is not None else state.options.tie
+    tie_data = {"tie": {"policy": policy, "tied": list(tied or state.tie)}} \
+        if (tied and tied != hanged) or chosen is not None else {}
+    needs = {n: voting.needed_for(state, n) for n in hanged if need and voting.needed_for(state, n) != need}
+    tie_data.update({"needs": needs} if needs else {})
+    end = Event("day_end", {**_day_json(day), **tie_data, "view": final_view, "roles": roles,
                             "alive": list(night.alive), "no_lynch_used": night.no_lynch_used,
                             "no_lynch_limit": state.options.no_lynch_limit,
                             "next_rule": voting.rule(night)})
@@ -534,7 +735,7 @@ def _end_night(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Event]
         over, final = game_over(state, side, at)
         return over, [*events, *final]
     day = state.with_(phase=f"day{state.number + 1}", phase_started=at,
-                      phase_ends=at + timedelta(hours=state.options.day_hours))
+                      phase_ends=phase_end(state.options, at, True))
     return day, [*events, voting.phase_start(day)]
 
 
@@ -544,16 +745,34 @@ def _day_json(day: DayResult) -> dict[str, Any]:
             "saved": list(day.saved)}
 
 
-def _voter_view(entry: VoteEntry) -> dict[str, Any]:
-    return {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
-            "withdrawn": entry.withdrawn, "at": entry.at}
+def _voter_view(state: MafiaState, entry: VoteEntry) -> dict[str, Any]:
+    out = {"name": entry.voter, "url": entry.url, "post": entry.post, "final": entry.final,
+           "withdrawn": entry.withdrawn, "at": entry.at}
+    if entry.edit_of:   # the vote an edit made: when, and what the post said before (linked)
+        before = next((e for e in state.entries if e.voter == entry.voter and e.post == entry.edit_of), None)
+        out["edited"] = entry.at
+        if before is not None and before.target != entry.target:
+            out["was"] = before.target
+            out["was_url"] = before.url
+    elif any(e.edit_of == entry.post and e.voter == entry.voter for e in state.entries if entry.post):
+        out["edited_away"] = True   # its post was edited: this vote no longer counts (struck, withdrawn)
+    weight = modifiers.weight(state, entry.voter)
+    if weight != 1 and state.options.show_modifiers:
+        out["weight"] = weight
+    return out
 
 
-def _wagon_view(wagon: voting.Wagon, need: int | None) -> dict[str, Any]:
+def _wagon_view(state: MafiaState, wagon: voting.Wagon, need: int | None) -> dict[str, Any]:
     count = wagon.count
-    return {"target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count, "needed": need,
-            "l_minus": (need - count) if need is not None else None,
-            "voters": [_voter_view(e) for e in wagon.entries]}
+    if need is not None:
+        need = voting.needed_for(state, wagon.target)
+    out = {"target": wagon.target, "no_lynch": wagon.target == NO_LYNCH, "count": count, "needed": need,
+           "l_minus": (need - count) if need is not None else None,
+           "voters": [_voter_view(state, e) for e in wagon.entries]}
+    labels = modifiers.labels(state, wagon.target) if state.options.show_modifiers else []
+    if labels:
+        out["labels"] = labels
+    return out
 
 
 def view(state: MafiaState, at: datetime) -> dict[str, Any]:
@@ -561,12 +780,15 @@ def view(state: MafiaState, at: datetime) -> dict[str, Any]:
     need = voting.needed(state) if voting.rule(state) == "absolute" else None
     return {
         "day": state.number, "count": state.count_number, "at": format_time(at),
-        "deadline": format_time(state.phase_ends),
+        "deadline": "" if untimed(state) else format_time(state.phase_ends),
         "rule": "simple" if need is None else "absolute", "alive": len(state.alive),
         "needed": need, "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
-        "wagons": [_wagon_view(w, need) for w in voting.wagons(state)], "not_voting": voting.not_voting(state),
+        "wagons": [_wagon_view(state, w, need) for w in voting.wagons(state)], "not_voting": voting.not_voting(state),
         "locked": sorted(state.locked),
         "errors": [{"author": e.author, "reason": e.reason, "url": e.url, "code": e.code, "params": e.params}
                    for e in state.errors],
         "error_total": state.error_total,
+        **({"tie": state.options.tie} if state.options.tie != "all" else {}),
+        **({"not_voting_activity": [activity.line(state, n, at) for n in voting.not_voting(state)]}
+           if state.options.activity_in_count else {}),
     }

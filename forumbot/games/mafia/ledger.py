@@ -4,7 +4,10 @@
 `warning_points[1]` (6) and the player stays, the third `warning_points[2]` (12) and the player is excluded
 without replacement (a modkill). Every violation also costs its points from the 8.2 table (`penalties`),
 added to the warning's. 8.2.7 (no night action) is counted by the bot at the night's end, with no warning
-and no PM (`silent_rules`). 8.2.9 (a direct mask reveal) excludes at once (`exclude_rules`). An exclusion
+and no PM (`silent_rules`). 8.2.9 (a direct mask reveal) excludes at once (`exclude_rules`). "За любое
+нарушение ... МОЖЕТ последовать предупреждение": the host may also charge a violation without a warning
+(`penalty PLAYER rule 8.2.5`): its points go to the forum, the player is told, no warning is counted and
+nobody is excluded by it. An exclusion
 costs the forum at least `modkill_points` (12): "при исключении игрока с модкиллом без предупреждений с
 форума в любом случае снимается 12 баллов", so a host's modkill without warnings is 12 points too.
 
@@ -23,7 +26,7 @@ from forumbot.model import Event, Intent, format_time
 
 REFUSALS = {
     "host_only": "only the host can warn",
-    "warn_whom": "write: warn PLAYER rule 8.2.N [text]",
+    "warn_whom": "write: warn PLAYER rule 8.2.N [text] (or penalty PLAYER rule 8.2.N [text]: without a warning)",
     "warn_rule": "'{rule}' is not a rule of the penalty table ({rules})",
     "warn_dead": "{target} is no longer in the game",
 }
@@ -45,12 +48,13 @@ def points(entry: dict[str, Any]) -> int:
 
 
 def entry(state: MafiaState, player: str, rule: str, at: datetime | None, *, text: str = "",
-          auto: bool = False) -> dict[str, Any]:
-    """The ledger entry of one violation by `player` (not yet added)."""
+          auto: bool = False, with_warning: bool = True) -> dict[str, Any]:
+    """The ledger entry of one violation by `player` (not yet added); `with_warning` False: charged without
+    a warning (no warning points, no exclusion)."""
     options = state.options
     table = dict(options.penalties)
     silent = rule in options.silent_rules
-    warning = 0 if silent else warnings_of(state, player) + 1
+    warning = 0 if silent or not with_warning else warnings_of(state, player) + 1
     scale = options.warning_points
     warning_points = int(scale[min(warning, len(scale)) - 1]) if warning and scale else 0
     excluded = bool(warning) and (warning >= options.exclude_after or rule in options.exclude_rules)
@@ -61,11 +65,14 @@ def entry(state: MafiaState, player: str, rule: str, at: datetime | None, *, tex
             "excluded": excluded, "text": text, "at": format_time(at) if at else "", "auto": auto}
 
 
-def warn(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+def penalty(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """The host's `penalty PLAYER rule 8.2.N [text]`: the violation's points without a warning."""
+    return warn(state, intent, with_warning=False)
+
+
+def warn(state: MafiaState, intent: Intent, *, with_warning: bool = True) -> tuple[MafiaState, list[Event]]:
     """The host's `warn PLAYER rule 8.2.N [text]`: the entry, the player's private notice, the host's
     confirmation, and the exclusion when it is the last warning."""
-    from forumbot.games.mafia.schedule import modkill  # schedule imports the actions this module sits beside
-
     if not state.host or intent.author != state.host:
         return state, [refuse(intent, "host_only")]
     target = intent.data.get("target")
@@ -77,10 +84,20 @@ def warn(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         return state, [refuse(intent, "warn_rule", rule=rule, rules=", ".join(sorted(table, key=_rule_key)))]
     if target not in state.players or any(d.name == target and d.cause == "modkill" for d in state.dead):
         return state, [refuse(intent, "warn_dead", target=target)]
-    new = entry(state, target, rule, intent.at, text=str(intent.data.get("text", "")).strip())
+    new = entry(state, target, rule, intent.at, text=str(intent.data.get("text", "")).strip(),
+                with_warning=with_warning)
+    return record(state, new, intent)
+
+
+def record(state: MafiaState, new: dict[str, Any], intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A ledger entry added: the player's private notice (unless the rule is silent), the host's copy, and
+    the exclusion when it is the last warning."""
+    from forumbot.games.mafia.schedule import modkill  # schedule imports the actions this module sits beside
+
+    target = new["player"]
     state = state.with_(ledger=(*state.ledger, new))
     events: list[Event] = []
-    if rule not in state.options.silent_rules:
+    if new["rule"] not in state.options.silent_rules:
         events.append(Event("warning_pm", {**_view(new), "pm_to": target, "subject": "warning"}))
     events.append(Event("warning_pm", {**_view(new), "pm_to": state.host, "subject": "warning", "for_host": True,
                                        "forum_total": forum_totals(state).get(new["forum"], 0)}))

@@ -147,7 +147,10 @@ def note_problem(state: MafiaState, author: str, text: str) -> str | None:
 
 
 def _flag(post: Intent, code: str, reason: str, **params: Any) -> Event:
-    return Event("moderation", {"author": post.author, "reason": reason, "code": code, "params": params,
+    """A flag for the host: the English `reason`, and a `code` with `params` for the game's language
+    (phrase flag_<code>)."""
+    return Event("moderation", {"author": post.author, "reason": reason, "code": code,
+                                "params": {"author": post.author, **params},
                                 "post": post.post_id, "url": post.url})
 
 
@@ -170,12 +173,13 @@ def watch(state: MafiaState, post: Intent, thread: str) -> tuple[MafiaState, lis
     for mask, account in state.masks.items():
         if re.search(r"(?<!\w)" + re.escape(fold(account)) + r"(?!\w)", folded):
             events.append(_flag(post, "mask_reveal", f"8.2.9? {author} named the real account of {mask}",
-                                rule="8.2.9"))
+                                rule="8.2.9", mask=mask))
     for word in state.options.slang:
         if re.search(r"(?<!\w)" + re.escape(fold(word)) + r"(?!\w)", folded):
-            events.append(_flag(post, "slang", f"8.2.8? {author} used the slang '{word}'", rule="8.2.8"))
+            events.append(_flag(post, "slang", f"8.2.8? {author} used the slang '{word}'", rule="8.2.8",
+                                word=word))
     for check, sentence in findings(state, text, dialect):
         low = " (low confidence)" if check.confidence == "low" else ""
         events.append(_flag(post, check.what, f"{check.rule}?{low} {author}: \"{sentence[:120]}\"",
-                            rule=check.rule))
+                            rule=check.rule, confidence=check.confidence, sentence=sentence[:120]))
     return state, events

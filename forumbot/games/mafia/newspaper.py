@@ -47,10 +47,10 @@ def _private(state: MafiaState, run: NightRun) -> list[Event]:
     for name in state.alive:
         lines = run.results.get(name)
         if lines:
-            out.append(Event("night_result", {"pm_to": name, "subject": f"night {state.number}",
+            out.append(Event("night_result", {"pm_to": name, "subject": "night",
                                               "night": state.number, "day": None, "lines": lines}))
     if state.host and run.host:
-        out.append(Event("night_result", {"pm_to": state.host, "subject": f"night {state.number}",
+        out.append(Event("night_result", {"pm_to": state.host, "subject": "night",
                                           "night": state.number, "day": None, "lines": run.host}))
     return out
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from forumbot.errors import ConfigError
+from forumbot.games.calendar import weekday_numbers, zone
+from forumbot.games.mafia.modifiers import VOTE_PASSIVES
 from forumbot.games.mafia.roles import RoleDef, roles_from
 from forumbot.games.options import options_from
 
@@ -27,6 +29,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "check_result": ("status", "team"),
     "best_player_negative": ("zero", "allow"),
     "best_player_empty": ("decline", "refuse"),
+    "self_hammer": ("allow", "reject"),
+    "tie": ("all", "no_lynch", "random", "earliest", "host"),
 }
 
 
@@ -63,6 +67,30 @@ class MafiaOptions:
     # A vote whose name is unknown or ambiguous counts as no vote: withdraw the old vote, or keep it.
     unresolved_vote: str = "withdraw"
     self_votes: bool = True
+    # A vote on oneself that would bring one's own wagon to a lynch: "allow" it, or "reject" it.
+    self_hammer: str = "allow"
+    # Whether no-lynch votes exist at all (false: "no lynch" is refused with a flag).
+    no_lynch_votes: bool = True
+    # Who hangs when the most-voted players tie at the deadline (or several reach their majority): "all"
+    # of them, nobody ("no_lynch"), one drawn by the game's seeded generator ("random"), the one that
+    # reached its count first ("earliest"), or the one the host names by PM ("host": the day waits).
+    tie: str = "all"
+    # Vote modifiers per player for a game whose host keeps the roles: { "Alice" = "hated" }
+    # (modifiers.py); roles of the ruleset list them in their passives.
+    vote_modifiers: tuple[tuple[str, Any], ...] = ()
+    # A vote count names loved/hated players' modifiers and marks double votes ("x2").
+    show_modifiers: bool = True
+    # ---- the deadline calendar (forumbot/games/calendar.py, schedule.phase_end) ------------------------
+    skip_weekdays: tuple[str, ...] = ()   # weekdays whose hours do not count toward a phase: ["sat", "sun"]
+    calendar_tz: str = "UTC"            # the time zone those weekdays are in (an IANA name)
+    untimed_days: bool = False          # days have no deadline: the host ends each ("end day")
+    # A majority under the absolute rule ends the day this many hours later (if it still stands then)
+    # instead of at once; 0: at once (early_end).
+    majority_countdown_hours: float = 0.0
+    # ---- activity (activity.py) ---------------------------------------------------------------------
+    prod_hours: float = 0.0             # a private prod after this many hours without a post by day (0: off)
+    post_minimum: int = 0               # posts a living player must make each day (0: none)
+    activity_in_count: bool = False     # the count's "Not voting" line gives posts today and the last post
     # Where votes count (6: "в отдельной теме для голосования") and where phase posts go.
     vote_threads: tuple[str, ...] = ("votes",)
     # Keep the day's vote count in one post, edited as votes change, instead of a new post each time.
@@ -119,20 +147,35 @@ class MafiaOptions:
     best_player_hours: float = 168.0    # one week
     best_player_negative: str = "zero"  # a total after deductions below zero: shown as 0, or "allow"
     best_player_empty: str = "decline"  # an empty ballot ("best:"): declines (withdraws any earlier one), or "refuse"
+    # Votes each modkilled member costs every player of their forum (config/rulesets/bodysnatchers.toml says
+    # why 1: "не могут голосовать ..., поэтому ... ещё минус 1 голос"; 2 reads it as on top of a non-voter's).
+    best_player_modkill_votes: int = 1
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "options") -> MafiaOptions:
         """Options from a ruleset/overrides table. Raises ConfigError for an unknown key or a wrong type."""
         converters: dict[str, Callable[[Any, str], Any]] = {"roles": roles_from, "role_table": pairs,
-                                                             "forums": pairs, "penalties": pairs}
+                                                             "forums": pairs, "penalties": pairs,
+                                                             "vote_modifiers": pairs}
         options = options_from(cls, data, source, "Mafia", choices=CHOICES, converters=converters)
         if options.day_hours <= 0 or options.night_hours <= 0:
             raise ConfigError("day_hours and night_hours must be positive", path=source)
         ids = [r.id for r in options.roles]
         if len(set(ids)) != len(ids):
             raise ConfigError("two roles share an id", path=source)
+        weekday_numbers(options.skip_weekdays, source)
+        zone(options.calendar_tz)
+        if options.majority_countdown_hours < 0:
+            raise ConfigError("majority_countdown_hours cannot be negative", path=source)
+        if options.prod_hours < 0 or options.post_minimum < 0:
+            raise ConfigError("prod_hours and post_minimum cannot be negative", path=source)
         if options.no_lynch_limit < 0 or options.vote_count_every < 0 or options.notes_per_night < 0:
             raise ConfigError("no_lynch_limit, vote_count_every and notes_per_night cannot be negative", path=source)
+        for player, text in options.vote_modifiers:
+            bad = [w.strip() for w in str(text).split(",") if w.strip() not in VOTE_PASSIVES]
+            if bad:
+                raise ConfigError(f"vote_modifiers: '{bad[0]}' for {player} is not a vote modifier", path=source,
+                                  fix="vote modifiers: " + ", ".join(VOTE_PASSIVES))
         return options
 
     def role(self, role_id: str | None) -> RoleDef | None:

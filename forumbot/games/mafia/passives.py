@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from forumbot.games.mafia.modifiers import VOTE_PASSIVES
+
 if TYPE_CHECKING:
     from forumbot.games.mafia.night import NightRun
 
@@ -82,6 +84,10 @@ def learns_protege_role(run: NightRun, name: str) -> None:
     """Marker: dayside.py tells the politician his protégé's role when a majority votes to hang them."""
 
 
+def vote_modifier(run: NightRun, name: str) -> None:
+    """Marker: the vote modifiers (modifiers.py) act on the day's count, not at night."""
+
+
 PASSIVES: dict[str, tuple[str, Passive]] = {
     "counts_visitors": ("power", counts_visitors),
     "learns_assistant_visitor": ("info", learns_assistant_visitor),
@@ -91,4 +97,5 @@ PASSIVES: dict[str, tuple[str, Passive]] = {
     "counts_town": ("end", counts_town),
     "knows_policeman": ("end", knows_policeman),
     "learns_protege_role": ("day", learns_protege_role),
+    **{name: ("vote", vote_modifier) for name in VOTE_PASSIVES},
 }

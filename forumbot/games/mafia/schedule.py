@@ -11,14 +11,37 @@ from forumbot.games.mafia import voting
 from forumbot.games.mafia.actions import refuse, role_of
 from forumbot.games.mafia.newspaper import game_over, winner
 from forumbot.games.mafia.state import KILL_KEY, NO_LYNCH, Death, MafiaState
-from forumbot.model import Event, Intent, format_time
+from forumbot.games.calendar import phase_end as calendar_end
+from forumbot.games.calendar import weekday_numbers
+from forumbot.games.mafia.options import MafiaOptions
+from forumbot.model import Event, Intent, format_time, parse_time
+
+
+# An untimed day's deadline: far enough never to come; the host ends the day ("end day").
+UNTIMED = timedelta(days=3650)
+
+
+def phase_end(options: MafiaOptions, start: datetime, day: bool) -> datetime:
+    """When a day or a night that starts at `start` ends: the one place a phase's deadline is worked out,
+    by the game's calendar (its length, the weekdays it skips, untimed days)."""
+    if day and options.untimed_days:
+        return start + UNTIMED
+    hours = options.day_hours if day else options.night_hours
+    return calendar_end(start, hours, weekday_numbers(options.skip_weekdays), options.calendar_tz)
+
+
+def untimed(state: MafiaState) -> bool:
+    """Whether the running phase is a day without a deadline."""
+    return state.is_day and state.options.untimed_days
 
 
 def shift(state: MafiaState, delta: timedelta) -> MafiaState:
-    """The current phase's deadline moved by `delta` (the host extended, ended or paused the phase)."""
+    """The current phase's deadline moved by `delta` (the host extended, ended or paused the phase); a
+    majority's countdown keeps the day's own deadline, moved alike."""
     if state.phase == "over":
         return state
-    return state.with_(phase_ends=state.phase_ends + delta)
+    countdown = format_time(parse_time(state.countdown) + delta) if state.countdown else ""
+    return state.with_(phase_ends=state.phase_ends + delta, countdown=countdown)
 
 
 # ---- reminders ----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 
 from forumbot.games.mafia.actions import refuser
 from forumbot.games.mafia.roles import find_role
+from forumbot.games.mafia.schedule import phase_end
 from forumbot.games.mafia.state import MafiaState
 from forumbot.games.mafia.voting import phase_start
 from forumbot.model import Event, Intent, format_time
@@ -45,7 +46,7 @@ REFUSALS = {
     "not_roles": "there are no roles to confirm now",
     "not_in_game": "you are not in this game",
     "signup_empty": "nobody has signed up",
-    "no_role_for": "the host's role table has no role for number(s) {numbers}",
+    "no_role_for": "the host's role table has no role for these numbers: {numbers}",
 }
 
 
@@ -252,7 +253,7 @@ def start_night0(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Even
     then the night's post. Only from now on may players post in the game thread."""
 
     unconfirmed = [p for p in state.players if p not in state.confirmed]
-    night = state.with_(phase="night0", phase_started=at, phase_ends=at + timedelta(hours=state.options.night_hours))
+    night = state.with_(phase="night0", phase_started=at, phase_ends=phase_end(state.options, at, False))
     events = [Event("masks_list", {"thread": "game", "masks": sorted(state.players, key=_fold)}),
               phase_start(night)]
     if state.host and unconfirmed:

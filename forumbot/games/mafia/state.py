@@ -37,6 +37,7 @@ class VoteEntry:
     url: str = ""
     final: bool = False
     withdrawn: bool = False
+    edit_of: str = ""         # the post this vote's post is an edit of (the platform's edit policy "edited")
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,11 @@ class MafiaState:
     errors: tuple[VoteError, ...] = ()
     error_total: int = 0
     immune: frozenset[str] = frozenset()   # cannot be hanged today (filled by roles)
+    tie: tuple[str, ...] = ()         # a tie the host breaks by PM (option tie = "host"): who is tied
+    # Posts in the game's threads (activity.py): player → phase → [posts, words, last post's time].
+    activity: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    prodded: dict[str, str] = field(default_factory=dict)   # player → when they were last prodded
+    countdown: str = ""               # while a majority's countdown runs: the day's own deadline before it
     # ---- nights: plain JSON data (dicts and lists), copied before any change -------------------------
     host: str | None = None
     lang: str = "en"
@@ -151,7 +157,8 @@ def _jsonable(value: Any) -> Any:
 
 def _entry_json(e: VoteEntry) -> list[Any]:
     # Vote entries are the bulk of a day's state: plain lists.
-    return [e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn]
+    row = [e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn]
+    return [*row, e.edit_of] if e.edit_of else row
 
 
 def state_to_json(state: MafiaState) -> dict[str, Any]:
@@ -204,8 +211,7 @@ def moved(entries: tuple[VoteEntry, ...], left: str | None, entry: VoteEntry) ->
 def _current_of(entries: list[list[Any]]) -> dict[str, str]:
     """Each voter's vote from the day's entries (one entry not withdrawn a voter, by the way votes are cast):
     for a stored state without `current`."""
-    return {voter: target for voter, target, _, _, _, _, _, withdrawn in sorted(entries, key=lambda e: e[2])
-            if not withdrawn}
+    return {e[0]: e[1] for e in sorted(entries, key=lambda e: e[2]) if not e[7]}
 
 
 def state_from_json(data: dict[str, Any]) -> MafiaState:
@@ -231,6 +237,10 @@ def state_from_json(data: dict[str, Any]) -> MafiaState:
         errors=tuple(VoteError(**e) for e in data.get("errors", [])),
         error_total=data.get("error_total", 0),
         immune=frozenset(data.get("immune", [])),
+        tie=tuple(data.get("tie", ())),
+        activity={p: dict(v) for p, v in data.get("activity", {}).items()},
+        prodded=dict(data.get("prodded", {})),
+        countdown=data.get("countdown", ""),
         host=data.get("host"),
         lang=data.get("lang", "en"),
         orders=dict(data.get("orders", {})),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from forumbot.games.mafia import modifiers
 from forumbot.games.mafia.state import NO_LYNCH, MafiaState, VoteEntry
 from forumbot.model import Event, format_time
 
@@ -20,10 +21,7 @@ class Wagon:
     voters: tuple[VoteEntry, ...]      # current votes, in order
     reached: int                       # seq of the vote that brought it to its count (ties: lower first)
     entries: tuple[VoteEntry, ...] = ()   # voters and withdrawn together, in order (what a count lists)
-
-    @property
-    def count(self) -> int:
-        return len(self.voters)
+    count: int = 0                     # the votes it holds: each voter's weight (modifiers.py), summed
 
     @property
     def withdrawn(self) -> tuple[VoteEntry, ...]:
@@ -41,9 +39,20 @@ def needed(state: MafiaState) -> int:
     return len(state.alive) // 2 + 1
 
 
+def needed_for(state: MafiaState, target: str) -> int:
+    """Votes that hang this target under the absolute rule: the majority, one more for a loved player and
+    one fewer for a hated one (never fewer than one)."""
+    if target == NO_LYNCH:
+        return needed(state)
+    return max(1, needed(state) + modifiers.offset(state, target))
+
+
 def counts(state: MafiaState) -> dict[str, int]:
-    """Current votes per target (players and NO_LYNCH)."""
-    return dict(Counter(state.current.values()))
+    """Current votes per target (players and NO_LYNCH), each voter's vote weighed (modifiers.py)."""
+    tally: Counter[str] = Counter()
+    for voter, target in state.current.items():
+        tally[target] += modifiers.weight(state, voter)
+    return dict(tally)
 
 
 def wagons(state: MafiaState) -> list[Wagon]:
@@ -56,23 +65,32 @@ def wagons(state: MafiaState) -> list[Wagon]:
     for target, entries in by_target.items():
         voters = tuple(e for e in entries if not e.withdrawn)
         reached = voters[-1].seq if voters else entries[0].seq
-        made.append(Wagon(target, voters, reached, tuple(entries)))
+        count = sum(modifiers.weight(state, e.voter) for e in voters)
+        made.append(Wagon(target, voters, reached, tuple(entries), count))
     return sorted(made, key=lambda w: (-w.count, w.reached, w.entries[0].seq, w.target))
 
 
 def not_voting(state: MafiaState) -> list[str]:
-    return [name for name in state.alive if name not in state.current]
+    """The living who could vote and have not (a voteless player is not listed)."""
+    return [name for name in state.alive if name not in state.current and modifiers.weight(state, name) > 0]
 
 
 def majority_reached(state: MafiaState) -> str | None:
-    """Under the absolute rule, the target (a player or NO_LYNCH) holding 50% + 1 of the living, if any."""
+    """Under the absolute rule, the target (a player or NO_LYNCH) holding 50% + 1 of the living (its own
+    number for a loved or hated player), if any."""
     if not state.alive:
         return None
-    need = needed(state)
     for target, count in counts(state).items():
-        if count >= need and (target != NO_LYNCH or state.options.early_no_lynch):
+        if count >= needed_for(state, target) and (target != NO_LYNCH or state.options.early_no_lynch):
             return target
     return None
+
+
+def majorities(state: MafiaState) -> tuple[str, ...]:
+    """Every player holding their majority now, in the order their wagons reached their counts (several
+    only with vote modifiers, at a deadline when early endings are off)."""
+    return tuple(w.target for w in sorted(wagons(state), key=lambda w: w.reached)
+                 if w.target != NO_LYNCH and w.count >= needed_for(state, w.target))
 
 
 def most_voted(state: MafiaState) -> tuple[str, ...]:
@@ -98,10 +116,10 @@ def decided_by_final_votes(state: MafiaState) -> tuple[str, ...] | None:
     for voter in state.locked:
         target = state.current.get(voter)
         if voter in alive and target and target != NO_LYNCH:
-            locked_counts[target] = locked_counts.get(target, 0) + 1
+            locked_counts[target] = locked_counts.get(target, 0) + modifiers.weight(state, voter)
     if not locked_counts:
         return None
-    free = len(state.alive) - sum(1 for voter in state.locked if voter in alive)
+    free = sum(modifiers.most(state, voter) for voter in state.alive if voter not in state.locked)
     if free == 0:
         top = max(locked_counts.values())
         return tuple(name for name in state.alive if locked_counts.get(name) == top)
@@ -115,9 +133,11 @@ def phase_start(state: MafiaState) -> Event:
     day_rule = rule(state)
     return Event("phase_start", {
         "phase": state.phase, "kind": "day" if state.is_day else "night", "number": state.number,
-        "started": format_time(state.phase_started), "ends": format_time(state.phase_ends),
+        "started": format_time(state.phase_started),
+        "ends": "" if state.is_day and state.options.untimed_days else format_time(state.phase_ends),
         "alive": list(state.alive), "rule": day_rule,
         "needed": needed(state) if day_rule == "absolute" else None,
         "no_lynch_used": state.no_lynch_used, "no_lynch_limit": state.options.no_lynch_limit,
         "vote_threads": list(state.options.vote_threads),
+        **({"tie": state.options.tie} if state.options.tie != "all" else {}),
     })

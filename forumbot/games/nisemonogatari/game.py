@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup, refusal
+from forumbot.games.base import GameSetup, Refused, refused
 from forumbot.games.nisemonogatari import views
 from forumbot.games.nisemonogatari.chart import load_chart
 from forumbot.games.nisemonogatari.options import NisemonoOptions
@@ -20,10 +20,6 @@ from forumbot.model import Event, Intent
 
 SUBJECT = "Nisemonogatari"
 REASON = "Nisemonogatari"
-
-
-class Refused(Exception):
-    """An intent that does not count: the message says why."""
 
 
 class NisemonoGame:
@@ -54,16 +50,17 @@ class NisemonoGame:
             done = self._apply(state, intent)
             return done if isinstance(done, tuple) else (done, [])
         except Refused as why:
-            return state, [refusal(intent, str(why), pm=True, subject=f"{SUBJECT}: not accepted")]
+            return state, [refused(intent, why, "nm_refused")]
 
     def _apply(self, state: NMState, intent: Intent) -> tuple[NMState, list[Event]] | NMState:
         author = intent.author
         if intent.kind == "tiebreak":
             return _host_tiebreak(state, intent)
         if author not in state.players:
-            raise Refused(f"{author} is not playing this game")
+            raise Refused(f"{author} is not playing this game", "not_player", author=author)
         if state.phase != ROUND:
-            raise Refused("the game is over" if state.phase == OVER else "the rounds are over")
+            raise (Refused("the game is over", "state_over") if state.phase == OVER
+                   else Refused("the rounds are over", "nm_rounds_over"))
         if intent.kind in ("unhide", "unboost"):
             table = "hides" if intent.kind == "unhide" else "boosts"
             left = {p: c for p, c in getattr(state, table).items() if p != author}
@@ -74,23 +71,26 @@ class NisemonoGame:
         if intent.kind in ("hide", "boost"):
             return _spend(state, author, char, intent.kind)
         if intent.kind != "order":
-            raise Refused(f"'{intent.kind}' is not a Nisemonogatari order")
+            raise Refused(f"'{intent.kind}' is not a Nisemonogatari order", "nm_not_order")
         # "CharA: ...; CharB: ..." on one line: each part an order, the line all or nothing.
         first, *more = str(intent.data.get("text", "")).split(";")
         state = _order(state, author, char, first)
         for part in more:
             ref, colon, text = part.partition(":")
             if not colon:
-                raise Refused(f"'{part.strip()}' names no Character: write 'CharB: location, event, Initiative'")
+                raise Refused(f"'{part.strip()}' names no Character: write 'CharB: location, event, Initiative'",
+                              "nm_part_no_char", query=part.strip())
             state = _order(state, author, self._own(state, author, ref, False), text)
         return state
 
     def _own(self, state: NMState, author: str, ref: str, renaming: bool) -> str:
         char = resolve_char(ref, author, state.players, state.names)
         if char is None:
-            raise Refused(f"no Character is called '{ref.strip()}': write CharA, CharB, CharC or a name they took")
+            raise Refused(f"no Character is called '{ref.strip()}': write CharA, CharB, CharC or a name they took",
+                          "nm_no_char_named", query=ref.strip())
         if not char.startswith(f"{author}:"):
-            raise Refused(f"{state.label(char)} is not yours" + ("" if renaming else "; you order only your own"))
+            raise Refused(f"{state.label(char)} is not yours" + ("" if renaming else "; you order only your own"),
+                          "nm_not_yours", query=state.label(char))
         return char
 
     def report(self, state: NMState, at: datetime) -> tuple[NMState, list[Event]]:
@@ -162,14 +162,15 @@ class NisemonoGame:
 def _rename(state: NMState, char: str, name: str) -> NMState:
     name = " ".join(name.strip().strip(".!\"'«»").split())
     if not name or len(name) > 30 or ":" in name or "'" in name or "’" in name:
-        raise Refused("a Character's name is 1 to 30 characters, without ':' or apostrophes")
+        raise Refused("a Character's name is 1 to 30 characters, without ':' or apostrophes", "nm_name_form")
     taken = {n.casefold(): c for c, n in state.names.items() if c != char}
     reserved = {f"char{s}".casefold() for s in SLOTS} | {p.casefold() for p in state.players}
     if name.casefold() in taken:
         raise Refused(f"the name {name} is already taken by {state.label(taken[name.casefold()])}; first come, "
-                      "first served")
+                      "first served", "nm_name_taken", query=name, holder=state.label(taken[name.casefold()]))
     if name.casefold().replace(" ", "") in reserved:
-        raise Refused(f"{name} cannot be a Character's name (a player's name or CharA/B/C)")
+        raise Refused(f"{name} cannot be a Character's name (a player's name or CharA/B/C)", "nm_name_reserved",
+                      query=name)
     return state.with_(names={**state.names, char: name}).touch(char.rsplit(":", 1)[0])
 
 
@@ -181,7 +182,8 @@ def _spend(state: NMState, author: str, char: str, kind: str) -> NMState:
     have = state.garnets_left(author)
     if cost + other > have:
         also = " on top of this round's other spend" if other else ""
-        raise Refused(f"{kind} costs {cost} garnets{also}; you have {have}")
+        raise Refused(f"{kind} costs {cost} garnets{also}; you have {have}", "nm_cost_more" if other else "nm_cost",
+                      spend=kind, cost=cost, have=have)
     table = "hides" if kind == "hide" else "boosts"
     return state.with_(**{table: {**getattr(state, table), author: char}}).touch(author)
 
@@ -190,31 +192,38 @@ def _order(state: NMState, author: str, char: str, text: str) -> NMState:
     events = state.events
     order = read_order(text, events)
     if order.unknown:
-        raise Refused(f"'{order.unknown[0]}' is not a location, an event, Initiative, 'confess' or 'target X'")
+        raise Refused(f"'{order.unknown[0]}' is not a location, an event, Initiative, 'confess' or 'target X'",
+                      "nm_unknown_word", query=order.unknown[0])
     if order.idle:
         orders = {c: o for c, o in state.orders.items() if c != char}
         return state.with_(orders=orders).touch(author)
     if order.event is None:
         places = f" at the {order.location.title()}" if order.location else ""
         names = [e["name"] for e in state.chart["events"] if not order.location or e["location"] == order.location]
-        raise Refused(f"name the event{places}: " + ", ".join(names))
+        raise Refused(f"name the event{places}: " + ", ".join(names),
+                      "nm_which_event_at" if places else "nm_which_event",
+                      events=", ".join(names), location=order.location or "")
     event = events[order.event]
     if order.location and order.location != event["location"]:
-        raise Refused(f"{event['name']} is at the {event['location'].title()}, not the {order.location.title()}")
+        raise Refused(f"{event['name']} is at the {event['location'].title()}, not the {order.location.title()}",
+                      "nm_event_elsewhere", event=event["name"], location=event["location"],
+                      other_location=order.location)
     initiative = order.initiative or 0
     others = sum(o["initiative"] for c, o in state.orders.items() if c != char and c.startswith(f"{author}:"))
     if others + initiative > state.options.initiative:
         raise Refused(f"{initiative} Initiative would make {others + initiative} in total this round; you have "
-                      f"{state.options.initiative} (your other Characters have {others})")
+                      f"{state.options.initiative} (your other Characters have {others})", "nm_initiative",
+                      asked=initiative, total=others + initiative, limit=state.options.initiative, others=others)
     target = None
     if event["target"] != "none":
         if not order.target:
-            raise Refused(f"{event['name']} needs a target: add 'target NAME' (a Character)")
+            raise Refused(f"{event['name']} needs a target: add 'target NAME' (a Character)", "nm_needs_target",
+                          event=event["name"])
         target = resolve_char(order.target, author, state.players, state.names)
         if target is None:
-            raise Refused(f"no Character is called '{order.target}'")
+            raise Refused(f"no Character is called '{order.target}'", "nm_no_char", query=order.target)
         if target == char:
-            raise Refused(f"{event['name']} targets another Character")
+            raise Refused(f"{event['name']} targets another Character", "nm_target_other", event=event["name"])
     new = {"location": event["location"], "event": event["key"], "initiative": initiative,
            "confess": order.confess, "target": target}
     return state.with_(orders={**state.orders, char: new}).touch(author)
@@ -304,11 +313,11 @@ def _settle(state: NMState) -> tuple[NMState, list[Event]]:
 
 def _host_tiebreak(state: NMState, intent: Intent) -> tuple[NMState, list[Event]]:
     if intent.author != state.host:
-        raise Refused("only the host applies the Universal Tiebreaker")
+        raise Refused("only the host applies the Universal Tiebreaker", "nm_host_only")
     if state.phase != TIEBREAK:
-        raise Refused("there is no tie for the host to break now")
+        raise Refused("there is no tie for the host to break now", "nm_no_tie")
     tied = state.result["tied"]
     chosen = next((p for p in tied if p.casefold() == str(intent.data.get("name", "")).strip().casefold()), None)
     if chosen is None:
-        raise Refused(f"name one of the tied players: {', '.join(tied)}")
+        raise Refused(f"name one of the tied players: {', '.join(tied)}", "nm_name_tied", names=", ".join(tied))
     return _settle(state.with_(tiebreaks=[*state.tiebreaks, {"chosen": chosen, "by": "host"}]))

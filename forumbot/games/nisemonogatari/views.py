@@ -51,7 +51,7 @@ def orders_event(state: NMState, player: str) -> Event:
     rows = [_order_row(state, c, state.orders[c]) for c in mine if c in state.orders]
     used = sum(state.orders[c]["initiative"] for c in mine if c in state.orders)
     hide, boost = state.hides.get(player), state.boosts.get(player)
-    return Event("nm_orders", {"pm_to": player, "subject": SUBJECT, "round": state.round,
+    return Event("nm_orders", {"pm_to": player, "subject": "nm", "round": state.round,
                                "deadline": format_time(state.ends), "orders": rows,
                                "idle": [state.label(c) for c in mine if c not in state.orders],
                                "initiative_left": state.options.initiative - used,
@@ -97,7 +97,7 @@ def private_events(state: NMState, record: dict[str, Any]) -> list[Event]:
                    for r in record["reveals"] if r["to"] == player]
         confessed = [{"character": state.label(c["character"]), "adoration": amount(c["adoration"]),
                       "multiplier": c["multiplier"]} for c in record["confessions"] if owner(c["character"]) == player]
-        out.append(Event("nm_private", {"pm_to": player, "subject": f"{SUBJECT}: round {record['round']}",
+        out.append(Event("nm_private", {"pm_to": player, "subject": "nm_round",
                                         "round": record["round"], "heart": amount(state.hearts.get(player, 0)),
                                         "stored": amount(record["stored"].get(player, 0)), "characters": chars,
                                         "confessed": confessed, "reveals": reveals,

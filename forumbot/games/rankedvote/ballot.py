@@ -47,11 +47,12 @@ def roster_of(choices: tuple[str, ...], aliases: tuple[tuple[str, tuple[str, ...
 
 @dataclass(frozen=True)
 class Item:
-    """One place of a ranking: the choice it names, or the text that named none (`problem` says why)."""
+    """One place of a ranking: the choice it names, or the text that named none (`problem` says why, as a
+    problem of `problems`)."""
 
     written: str
     choice: str | None
-    problem: str = ""
+    problem: dict[str, Any] | None = None
 
 
 def read_items(text: str, roster: Roster, limit: int | None = None) -> list[Item]:
@@ -63,15 +64,24 @@ def read_items(text: str, roster: Roster, limit: int | None = None) -> list[Item
         if found.ok:
             items.append(Item(written, found.name))
         elif found.method == "ambiguous":
-            items.append(Item(written, None, f"'{written}' could be {' or '.join(found.candidates)}"))
+            items.append(Item(written, None, _problem(f"'{written}' could be {' or '.join(found.candidates)}",
+                                                      "ambiguous", query=written, names=", ".join(found.candidates))))
         else:
-            items.append(Item(written, None, f"'{written}' is not one of the choices"))
+            items.append(Item(written, None, _problem(f"'{written}' is not one of the choices", "unknown",
+                                                      query=written)))
     return items
 
 
-def problems(draft: dict[int, Item], choices: tuple[str, ...], fill_last: bool) -> tuple[list[str] | None, list[str]]:
+def _problem(reason: str, code: str, **params: Any) -> dict[str, Any]:
+    """What is wrong with a ranking: the English `reason`, and a `code` (phrase rv_problem_<code>) with its
+    `params` for the voter's language."""
+    return {"reason": reason, "code": code, "params": params}
+
+
+def problems(draft: dict[int, Item], choices: tuple[str, ...],
+             fill_last: bool) -> tuple[list[str] | None, list[dict[str, Any]]]:
     """The full ranking a draft makes (None when it makes none) and, when none, what is wrong with it."""
-    wrong = [item.problem for _, item in sorted(draft.items()) if item.choice is None]
+    wrong = [item.problem for _, item in sorted(draft.items()) if item.choice is None and item.problem]
     named = [draft[p].choice for p in sorted(draft) if draft[p].choice is not None]
     twice = sorted({c for c in named if named.count(c) > 1})
     missing = [c for c in choices if c not in named]
@@ -82,13 +92,13 @@ def problems(draft: dict[int, Item], choices: tuple[str, ...], fill_last: bool) 
     if not wrong and not twice and not missing and not gaps and not extra:
         return [str(c) for c in named], []
     out = list(wrong)
-    out += [f"{c} is ranked more than once" for c in twice]
+    out += [_problem(f"{c} is ranked more than once", "twice", query=c) for c in twice]
     if missing:
-        out.append("not ranked: " + ", ".join(missing))
+        out.append(_problem("not ranked: " + ", ".join(missing), "missing", names=", ".join(missing)))
     if gaps and len(gaps) != len(missing):
-        out.append("no choice at place " + ", ".join(gaps))
+        out.append(_problem("no choice at place " + ", ".join(gaps), "gaps", names=", ".join(gaps)))
     if extra:
-        out.append(f"there are only {len(choices)} places")
+        out.append(_problem(f"there are only {len(choices)} places", "extra", count=len(choices)))
     return None, out
 
 

@@ -58,12 +58,14 @@ class RankedVoteGame:
     # ---- rankings -------------------------------------------------------------------------------
     def apply(self, state: VoteState, intent: Intent) -> tuple[VoteState, list[Event]]:
         if intent.kind != "ranking":
-            return state, [refusal(intent, f"'{intent.kind}' is not part of a ranked vote", pm=True)]
+            return state, [refusal(intent, f"'{intent.kind}' is not part of a ranked vote", code="rv_not_ranking",
+                                   pm=True, subject="rv_ranking")]
         if intent.author not in state.players:
-            return state, [refusal(intent, f"{intent.author} is not a voter", pm=True)]
+            return state, [refusal(intent, f"{intent.author} is not a voter", code="rv_not_voter",
+                                   params={"author": intent.author}, pm=True, subject="rv_ranking")]
         if state.phase != VOTING:
             return state, [refusal(intent, "the vote is closed", code="vote_closed", pm=True,
-                                   subject="Your ranking")]
+                                   subject="rv_ranking")]
         text = " > ".join(str(intent.data.get(k, "")) for k in ("ranking", "rest") if intent.data.get(k))
         try:
             start = max(1, int(intent.data.get("start", 1)))
@@ -88,7 +90,7 @@ class RankedVoteGame:
             if ranking is not None:
                 ballots[player] = ranking
             events.append(Event("ballot_reply", {
-                "pm_to": player, "subject": "Your ranking", "accepted": ranking is not None, "ranking": ranking,
+                "pm_to": player, "subject": "rv_ranking", "accepted": ranking is not None, "ranking": ranking,
                 "problems": wrong, "standing": ballots.get(player), "deadline": format_time(state.ends)}))
         return state.with_(ballots=ballots, touched=()), events
 
