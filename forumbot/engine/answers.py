@@ -75,7 +75,7 @@ def unread(run: GameRun, state: Any, post: Post, account: str, player: str, pars
     """The answer to a PM in which no command could be read, and the host's flag."""
     said = post.body.strip()
     quoted = said[:QUOTED] + ("…" if len(said) > QUOTED else "")
-    data = {"pm_to": account, "to_account": True, "subject": "not understood", "line": quoted,
+    data = {"pm_to": account, "to_account": True, "subject": "not_understood", "line": quoted,
             "forms": forms(run, state, player, host), "near": parsed.near, "host": host, "post": post.platform_id}
     written = language_of(said)
     if written and written != run.config.lang:
@@ -151,5 +151,6 @@ def merge(events: list[tuple[Event, str]], answered: list[tuple[Intent, int, int
         subject = subject or str(event.data.get("subject", ""))
         kept = {k: v for k, v in event.data.items() if k not in ("pm_to", "to_account", "subject")}
         events[index] = (Event(event.kind, {**kept, "in_reply": True}), post)
-    events.append((Event("pm_reply", {"pm_to": account, "to_account": True, "subject": subject, "parts": parts,
+    events.append((Event("pm_reply", {"pm_to": account, "to_account": True, "subject": subject or "reply",
+                                      "parts": parts,
                                       "notes": list(parsed.mended), "host": host}), post_id))
