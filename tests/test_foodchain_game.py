@@ -101,14 +101,15 @@ CAST = {"Pred": "Predator, main Forest, start Forest", "Hunt": "Hunter, start Fo
 
 def test_attacks_are_on_players_in_the_same_habitat_at_most_two_a_round():
     state = started(CAST)
-    _, events = pm(state, "Pred", "attack Scav")
-    assert events[0].data["reason"] == "Scav is not in the Forest with you this round"
+    state, events = pm(state, "Pred", "attack Scav")
+    note = of(events, "fc_attack_note")[0].data
+    assert (note["elsewhere"], note["kept"], state.attacks["Pred"]) == (["Scav"], [], [])
     state, _ = pm(state, "Pred", "attack Hunt and Prey")
-    assert state.attacks["Pred"] == ["Hunt", "Prey"]
+    assert state.attacks["Pred"] == ["Hunt", "Prey"] and state.attempts["Pred"] == []
     _, events = pm(state, "Prey", "attack Hunt")
     assert events[0].data["reason"] == "only Hunters and Predators attack"
-    _, events = pm(state, "Pred", "attack Hunt\nattack Prey\nattack Pred")
-    assert events[-2].data["reason"] == "you cannot attack yourself"
+    _, events = pm(state, "Pred", "attack Hunt\nattack Pred")
+    assert of(events, "fc_attack_note")[0].data["dropped"] == [{"name": "Pred", "why": "self"}]
 
 
 def test_a_third_attack_in_one_submission_is_refused_and_a_new_submission_replaces_the_attacks():
@@ -120,6 +121,63 @@ def test_a_third_attack_in_one_submission_is_refused_and_a_new_submission_replac
     assert state.attacks["Pred"] == ["Extra"]
     state, _ = pm(state, "Pred", "no attacks")
     assert state.attacks["Pred"] == []
+
+
+CROWD = {"Pia": "Prey, main Sky, start Forest", "Pat": "Prey, main Sky, start Forest",
+         "Pip": "Prey, main Sky, start Forest", "Hal": "Hunter, start Forest", "Sid": "Prey, main Sky, start Field",
+         "Pred": "Predator, main Forest, start Forest"}
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "attack Pia, Pat and Pip"), ("en", "attack Pia, Pat, Pip"), ("en", "attack Pia and Pat and Pip"),
+    ("ru", "атакую Pia, Pat и Pip"), ("ru", "убиваю Pia, Pat, Pip"),
+])
+def test_an_attack_naming_more_players_than_the_rules_allow_is_refused_whole_naming_the_limit(lang, text):
+    state = started(CROWD)
+    after, events = pm(state, "Hal", text, lang)
+    assert after.attacks.get("Hal", []) == [] and after.attempts.get("Hal", []) == []
+    refused = of(events, "rejected")[0].data
+    assert refused["code"] == "fc_too_many_attacks" and refused["params"]["names"] == "Pia, Pat, Pip"
+    text = Renderer("markdown", lang).text(of(events, "rejected")[0], "foodchain")
+    assert ("at most 2 attacks a round: you named 3 (Pia, Pat, Pip)" if lang == "en"
+            else "атак за раунд не больше 2, а вы назвали 3 (Pia, Pat, Pip)") in text
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "attack Hal and Sid"), ("ru", "атакую Hal и Sid")])
+def test_an_attack_on_a_player_elsewhere_keeps_the_valid_target_and_reveals_the_attempt(lang, text):
+    state = started(CROWD)
+    state, events = pm(state, "Pred", text, lang)
+    assert state.attacks["Pred"] == ["Hal"] and state.attempts["Pred"] == ["Sid"]
+    note = Renderer("markdown", lang).text(of(events, "fc_attack_note")[0], "foodchain")
+    assert ("Sid is not in the Forest with you this round" if lang == "en"
+            else "Игрок Sid в этом раунде не в лесу с вами") in note
+    assert "Hal" in Renderer("markdown", lang).text(of(events, "fc_reply")[0], "foodchain")
+    after, events = end_round(state)
+    assert "Hal" in after.dead                         # the valid attack stands: the Hunter is eaten
+    tried = [a for a in after.history[0]["attacks"] if a["target"] == "Sid"]
+    assert tried == [{"attacker": "Pred", "target": "Sid", "location": "forest", "succeeded": False,
+                      "why": "the target was in another location"}]
+    seen = {e.data["pm_to"]: e.data["attacks"] for e in of(events, "fc_attacks_seen")}
+    assert {"attacker": "Pred", "target": "Sid"} in seen["Pia"]      # the Forest is told of the attempt
+    assert "Sid" not in seen or {"attacker": "Pred", "target": "Sid"} not in seen["Sid"]
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "attack Pia and move to River"),
+                                            ("ru", "атакую Pia и иду в реку")])
+def test_a_list_of_names_ends_where_another_command_starts(lang, text):
+    state, events = pm(started(CROWD), "Hal", text, lang)
+    assert (state.attacks["Hal"], state.moves["Hal"], of(events, "rejected")) == (["Pia"], "river", [])
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "attack Pia and Zed"), ("ru", "атакую Pia и Zed")])
+def test_an_attack_naming_no_player_keeps_the_others_and_says_which_name_was_left_out(lang, text):
+    state = started(CROWD)
+    state, events = pm(state, "Hal", text, lang)
+    assert state.attacks["Hal"] == ["Pia"]
+    note = of(events, "fc_attack_note")[0]
+    assert note.data["dropped"] == [{"name": "Zed", "why": "unknown"}]
+    assert ("'Zed' is not a player: left out" if lang == "en" else "«Zed» — не игрок: не учтено") \
+        in Renderer("markdown", lang).text(note, "foodchain")
 
 
 def test_failure_to_submit_means_no_kills_and_a_random_new_location():
@@ -147,7 +205,7 @@ def test_the_dead_neither_move_nor_attack():
     _, events = pm(state, "Prey", "move to Field")
     assert events[0].data["reason"] == "you are dead; the dead neither move nor attack"
     _, events = pm(state, "Hunt", "attack Prey")
-    assert events[0].data["reason"] == "Prey is dead"
+    assert events[0].data["reason"] == "no one to attack: Prey is dead"
 
 
 def test_the_round_post_reveals_deaths_and_new_locations_never_animals_or_points():

@@ -12,7 +12,7 @@ from forumbot.text.parse import PostParser
 
 RU = [PlayerRef("Том Хэнкс"), PlayerRef("Брэд Питт"), PlayerRef("Киану Ривз"), PlayerRef("Мэрил Стрип")]
 EN = [PlayerRef("Tom Hanks"), PlayerRef("Brad Pitt"), PlayerRef("Keanu Reeves"), PlayerRef("Meryl Streep")]
-FIELDS = ("number", "mask", "target", "rule", "text", "second", "third")
+FIELDS = ("number", "mask", "target", "rule", "text", "places")
 
 RU_CASES = [
     ("Записываюсь: 7, Том Хэнкс", ("signup", {"number": "7", "mask": "Том Хэнкс"})),
@@ -29,8 +29,8 @@ RU_CASES = [
     ("Предупреждение Брэду Питту п. 8.2.1", ("warn", {"target": "Брэд Питт", "rule": "8.2.1"})),
     ("Голосование за лучшего игрока", ("best_player_open", {})),
     ("ЛИ: Тома Хэнкса, Брэд Питт, Киану Ривз",
-     ("best_ballot", {"target": "Том Хэнкс", "second": "Брэд Питт", "third": "Киану Ривз"})),
-    ("ЛИ: Хэнкс, Питт", ("best_ballot", {"target": "Том Хэнкс", "second": "Брэд Питт"})),
+     ("best_ballot", {"places": ["Том Хэнкс", "Брэд Питт", "Киану Ривз"]})),
+    ("ЛИ: Хэнкс, Питт", ("best_ballot", {"places": ["Том Хэнкс", "Брэд Питт"]})),
 ]
 EN_CASES = [
     ("sign up: 7, Tom Hanks", ("signup", {"number": "7", "mask": "Tom Hanks"})),
@@ -44,8 +44,8 @@ EN_CASES = [
      ("warn", {"target": "Tom Hanks", "rule": "8.2.4", "text": "hinted at his check"})),
     ("warn Brad rule 8.2.9", ("warn", {"target": "Brad Pitt", "rule": "8.2.9"})),
     ("best: Tom Hanks, Brad Pitt, Keanu Reeves",
-     ("best_ballot", {"target": "Tom Hanks", "second": "Brad Pitt", "third": "Keanu Reeves"})),
-    ("best: Hanks, Pitt", ("best_ballot", {"target": "Tom Hanks", "second": "Brad Pitt"})),
+     ("best_ballot", {"places": ["Tom Hanks", "Brad Pitt", "Keanu Reeves"]})),
+    ("best: Hanks, Pitt", ("best_ballot", {"places": ["Tom Hanks", "Brad Pitt"]})),
 ]
 
 

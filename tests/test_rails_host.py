@@ -134,7 +134,8 @@ def test_item8_a_host_of_one_game_need_not_name_it():
     forum.add_pm("Host", forum.account, "extend 24", at=at(1))
     runner.step(at(2))
     assert runner.state(run).phase_ends == at(48) and runner.state(other).phase_ends == at(24)
-    assert not pms(forum, "Host")
+    answers = pms(forum, "Host")      # one answer: done, with what it did
+    assert len(answers) == 1 and "`extend 24`" in answers[0] and "extended by 24 h" in answers[0]
 
 
 # ---- 9 ----------------------------------------------------------------------------------------------

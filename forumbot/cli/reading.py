@@ -65,6 +65,8 @@ def parse(game: str, lang: str, roster_path: str, dialect: str, pm: bool, readin
         if explain:
             out["reading"] = parser.mode(dialect, where)
             out["names"] = parsed.names
+            if pm:
+                out["mended"] = parsed.mended      # typos read as commands, corrections taken
         click.echo(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
 

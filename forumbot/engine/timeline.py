@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from forumbot.engine import answers
 from forumbot.engine.chart import run_chart
 from forumbot.engine.corrections import intents_for
 from forumbot.engine.host import HOST_KINDS, HostState, apply_host
@@ -245,8 +246,18 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         if picked is None:
             return   # a PM for another game: this game neither reads nor refuses it
         intents = picked
+    if post.pm and not corrected and not from_host and not parsed.intents and not parsed.flags \
+            and _answers_for(run, account, seats):
+        answer, flag = answers.unread(run, step.state, post, account, post.author, parsed, host=False)
+        step.events.append((answer, post.platform_id))
+        step.flags.append(flag)
+        return
     step.flags += [run.renderer.flag(f) for f in parsed.flags]
+    if intents and not corrected:   # what the bot read other than as written: the host may check it
+        step.flags += answers.mended_flags(post, account, parsed)
+    answered: list[tuple[Intent, int, int]] = []   # each intent with the range of step.events it added
     for intent in intents:
+        first = len(step.events)
         step.intents.append(intent)
         if intent.kind in ("host_which_game", "which_game"):
             code = "host_no_such_game" if intent.data["named"] else "host_which_game"
@@ -271,6 +282,18 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
             if event.kind == "rejected":
                 step.flags.append(Flag(reason=run.renderer.flag_reason(event), post_id=post.platform_id,
                                        author=post.author, at=post.created, line=intent.line))
+        answered.append((intent, first, len(step.events)))
+    if post.pm and answered and not corrected:
+        answers.merge(step.events, answered, account, post.author, parsed, from_host, post.platform_id)
+
+
+def _answers_for(run: GameRun, account: str, seats: PlatformSeats | None) -> bool:
+    """Whether this game answers a PM of the account that no game could read: its first game, or, for an
+    account in none, the first game taking sign-ups (one answer, not one per game)."""
+    if seats is None:
+        return True
+    games = seats.games_of(account) or seats.open
+    return not games or games[0] == run.name
 
 
 def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str,

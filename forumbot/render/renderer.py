@@ -225,6 +225,9 @@ class Renderer:
         self.host_folders: tuple[tuple[Path, bool], ...] = ()     # (folder, neutral) in that order
         if template_dir is not None:
             self.host_folders = host_folders(Path(template_dir), dialect)
+        self._template_dir = template_dir
+        self._bbcode_extra = bbcode_extra
+        self._others: dict[str, Renderer] = {}   # the same game's renderer in another language, made when asked
         loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(f)) for f, _ in self.host_folders]
         loaders.append(jinja2.FileSystemLoader(str(_HERE / "templates")))
         self.dialect = dialect
@@ -430,13 +433,19 @@ class Renderer:
         return chosen
 
     def text(self, event: Event, game: str = "") -> str:
-        """The text of one event's post. Raises ConfigError when a template is missing or broken."""
-        return self.body(self.template(event.kind, game), event)
+        """The text of one event's post. Raises ConfigError when a template is missing or broken. A reply that
+        gathers the answers to one message (`pm_reply`) holds each answer's event: each is rendered by its own
+        template, and the reply's template lays them out (`texts` of each part)."""
+        return self.body(self.template(event.kind, game), event, game)
 
-    def body(self, template: jinja2.Template, event: Event) -> str:
+    def body(self, template: jinja2.Template, event: Event, game: str = "") -> str:
         """An event rendered by `template`, cleaned (see `_clean`). Raises ConfigError naming the template's
         file and line when it fails."""
         data = self._with_voter_lists(event.data) if "wagons" in event.data else dict(event.data)
+        parts = data.get("parts") if event.kind == "pm_reply" else None
+        if isinstance(parts, list):   # each answer a reply gathers, by its own template
+            data["parts"] = [{**part, "texts": [self.text(Event(str(told["kind"]), dict(told["data"])), game).strip()
+                                                for told in part.get("events", [])]} for part in parts]
         params = data.get("params")
         if isinstance(params, dict) and isinstance(params.get("phase"), str):
             data["params"] = {**params, "phase": self.phase_name(params["phase"])}
@@ -453,6 +462,17 @@ class Renderer:
         """A template's text as posted: no run of blank lines, no bidi control, no leading or trailing space."""
         return strip_bidi(_BLANK_LINES.sub("\n\n", body)).strip() + "\n"
 
+    def in_lang(self, lang: Any) -> Renderer:
+        """This renderer, or the same one in `lang` (a private answer to a message written in another of the
+        languages the bot has phrases for; the host's phrase overrides are the game language's own)."""
+        if not isinstance(lang, str) or lang == self.lang or not (_HERE / "phrases" / f"{lang}.toml").exists():
+            return self
+        other = self._others.get(lang)
+        if other is None:
+            other = self._others[lang] = Renderer(self.dialect, lang, template_dir=self._template_dir,
+                                                  genders=self.genders, bbcode_extra=self._bbcode_extra)
+        return other
+
     @staticmethod
     def silent(event: Event) -> bool:
         """Whether `render` surely owes nothing for the event (a single vote: no pm_to, no thread, a kind
@@ -466,8 +486,9 @@ class Renderer:
         data = event.data
         pm_to = data.get("pm_to")
         if isinstance(pm_to, str) and pm_to:
-            return [Outgoing(key=key, text=self.text(event, game), pm_to=pm_to, at=at, kind=event.kind,
-                             subject=self.subject(data))]
+            speaks = self.in_lang(data.get("lang"))   # an answer in the language its message was written in
+            return [Outgoing(key=key, text=speaks.text(event, game), pm_to=pm_to, at=at, kind=event.kind,
+                             subject=speaks.subject(data))]
         role = data.get("thread")
         if not (isinstance(role, str) and role):
             role = EVENT_THREADS.get(event.kind)

@@ -4,7 +4,8 @@ A template such as "голосую против {player}" matches a line (or a s
 case-insensitively and with ё/е folded. A space in a template matches any run of whitespace; next to
 punctuation it may be missing.
 A slot `{name}` or `{name:type}` captures text; the slot at the end of a template takes the rest of the
-line (words after a player's name are left for the name resolver to ignore). Where several templates
+line (words after a player's name are left for the name resolver to ignore). A `players` slot is a list of
+names ("Pia, Pat and Pip"): the parser reads every name in it, so none is dropped. Where several templates
 match a line, the one with the most literal text wins, so "vote: {player}" beats "vote {player}".
 
 Tolerances a reader allows (each for every template):
@@ -34,7 +35,7 @@ from forumbot.config.paths import data_dir
 from forumbot.config.tomlfile import TomlFile, load_toml, unknown_key_fix
 from forumbot.errors import ConfigError
 
-SLOT_TYPES = ("player", "text", "square", "number")
+SLOT_TYPES = ("player", "players", "text", "square", "number")
 READINGS = ("commands", "bold", "natural")   # how a game's posts are read (forumbot/text/reading.py)
 WHERE = ("thread", "pm", "any")
 _SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
@@ -43,7 +44,7 @@ _COMMAND_KEYS = ("kind", "templates", "data", "where")
 _SENTENCE_END = re.compile(r"[.!?…]+\s+")
 _CLOSING_TAG = re.compile(r"\[/[^\[\]]*\]")
 SLOT_LIMIT = 200             # characters a name/square/number slot may take; names are far shorter
-_INNER_LIMIT = {"player": 60, "square": 8, "number": 12}   # a slot followed by more template text
+_INNER_LIMIT = {"player": 60, "players": 200, "square": 8, "number": 12}   # a slot followed by more template text
 # Kinds whose first keyword is also read with two neighbouring letters swapped (a typo, not a new word).
 _TYPO_KINDS = frozenset({"vote", "unvote", "no_lynch"})
 _FIRST_WORD = re.compile(r"[^\W\d_]{4,}")
@@ -256,6 +257,8 @@ class Grammar:
         types = {name: kind for name, kind, _ in compiled.slots}
         first_slot = best.start(compiled.slots[0][2]) if compiled.slots else best.end()
         next_from = best.start(compiled.slots[-1][2]) + 1 if len(compiled.slots) > 1 else first_slot
+        if compiled.slots and compiled.slots[-1][1] == "players":
+            next_from = best.end()   # a list of names takes the rest (the parser resumes where a command starts)
         return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group), best.end(),
                      first_slot, next_from)
 

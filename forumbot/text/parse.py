@@ -21,6 +21,7 @@ from forumbot.errors import ConfigError
 from forumbot.model import Flag, Intent, PlayerRef, Post
 from forumbot.text.clean import clean
 from forumbot.text.grammar import Grammar, Match
+from forumbot.text.mend import Mender
 from forumbot.text.names import LEADING_PREPOSITIONS, Resolution, Roster
 from forumbot.text.normalize import tokens
 from forumbot.text.reading import (
@@ -62,6 +63,8 @@ _CHAIN = re.compile(r"[\s:;.,!|/+&\-–—]*(?:(?:and|then|и|потом)\b[\s:;
 _DECORATED = re.compile(f"[{re.escape(DECORATION)}][{re.escape(DECORATION)}\\s]*")
 # Templates written as explicit commands: they count in every reading mode, bold or not ("##vote X").
 _EXPLICIT = ("#", "/", "[")
+# Between the names of a list slot ("Pia, Pat and Pip", «Борис, Лев и Глеб»).
+_LIST_SEPARATOR = re.compile(r"\s*(?:[,;&+/]|\band\b|(?<!\w)и(?!\w))\s*", re.IGNORECASE)
 
 
 @dataclass
@@ -72,6 +75,10 @@ class Parsed:
     flags: list[Flag] = field(default_factory=list)
     found: int = 0                                      # commands found, counted or not
     more: str | None = None     # the last counted command's slot that takes the lines after it (a long note)
+    # A private message read whole (forumbot/text/mend.py): typos read as commands, corrections applied, and
+    # words close to several commands (for the answer).
+    mended: list[dict[str, Any]] = field(default_factory=list)
+    near: list[dict[str, Any]] = field(default_factory=list)
     # How each name slot was read, by command: (its slots, {slot: Resolution}). Only `parse --explain` shows
     # it, so the lines of `names` are written when asked for, not for every post the bot reads.
     read: list[tuple[dict[str, str], dict[str, Resolution]]] = field(default_factory=list)
@@ -123,6 +130,7 @@ class PostParser:
         self.grammar = grammar
         self.roster = roster
         self.reading = reading
+        self.mender = Mender(grammar)
         # A vote for the host is no vote: it takes the voter's vote off its wagon (and the host hears of it).
         self._host = Roster([PlayerRef(host)]) if host and host not in roster.names else None
         self._host_name = host
@@ -157,7 +165,11 @@ class PostParser:
         parsed = Parsed()
         cleaned = unicodedata.normalize("NFKC", clean(text, dialect, marks=True))
         more: str | None = None   # the text slot that takes the following lines (a note of several lines)
-        for line in lines_of(cleaned):
+        lines = lines_of(cleaned)
+        if where == "pm":
+            mended = self.mender.mend(lines, self._is_name)
+            lines, parsed.mended, parsed.near = mended.lines, mended.notes, mended.near
+        for line in lines:
             before, last = parsed.found, len(parsed.intents)
             if line.text.strip():
                 self._read_line(parsed, line, mode, where, source)
@@ -171,6 +183,10 @@ class PostParser:
                 self._too_many(parsed, source)
                 break
         return parsed
+
+    def _is_name(self, text: str) -> bool:
+        """Whether a text starts with a player's whole name (exact, an alias or an inflected form)."""
+        return self.roster.resolve(text).method in _WHOLE_NAME
 
     @staticmethod
     def _too_many(parsed: Parsed, source: _Source) -> None:
@@ -205,7 +221,9 @@ class PostParser:
                 first = False
                 done = found.next_from
                 parsed.found += 1
-                self._consider(parsed, line, found, why, mode, span, source)
+                resume = self._consider(parsed, line, found, why, mode, span, source)
+                if resume is not None:
+                    done = resume    # a list of names ended where another command starts
                 # "Unvote Vote Bob": a command without a target may be followed at once by another.
                 chained = _CHAIN.match(text, found.end) if not found.slots else None
                 next_at = chained.end() if chained is not None else None
@@ -222,28 +240,30 @@ class PostParser:
         return self.grammar.match_at(text, at, where, None, slots_first)
 
     def _consider(self, parsed: Parsed, line: Line, found: Match, why: str, mode: str,
-                  span: tuple[int, int] | None, source: _Source) -> None:
-        """Count a command, or say why it is chat."""
+                  span: tuple[int, int] | None, source: _Source) -> int | None:
+        """Count a command, or say why it is chat. Returns where a list of names it read ended because
+        another command starts there ("attack Hal and move to River"), else None."""
         try:
             self._check_chat(line, found, why, mode, span)
-            intent, flags, how = self._intent(found, line.text, mode, source)
+            intent, flags, how, resume = self._intent(found, line.text, mode, source)
         except _Chat as chat:
             # Chat inside a sentence (natural) or outside bold text (bold) is only chat: no flag.
             if chat.flag and why not in ("word", "plain") and found.command.kind in VOTE_KINDS:
                 self._not_counted(parsed, found.start, line.text, chat.reason, source)
-            return
+            return None
         if why == "plain" and not found.template.startswith(_EXPLICIT):
             # bold mode, not bold: the host hears of it, nothing counts ("##vote X" counts in every mode)
             if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
                 self._not_counted(parsed, found.start, line.text, NOT_BOLD, source)
-            return
+            return resume
         if self._host is not None and source.author == self._host_name and intent.kind in VOTE_KINDS:
-            return              # the host, not a player, writes votes only as examples ("Vote with [b]vote: X[/b]")
+            return resume       # the host, not a player, writes votes only as examples ("Vote with [b]vote: X[/b]")
         parsed.intents.append(intent)
         parsed.more = found.command.data.get("more_lines")
         parsed.flags += flags
         if how:
             parsed.read.append((found.slots, how))
+        return resume
 
     def _keyword_only(self, parsed: Parsed, text: str, at: int, span: tuple[int, int] | None,
                       source: _Source) -> None:
@@ -316,15 +336,21 @@ class PostParser:
         return kind, raw
 
     def _intent(self, found: Match, line: str, mode: str,
-                source: _Source) -> tuple[Intent, list[Flag], dict[str, Resolution]]:
-        """The intent of one command, the flags it raises, and how each name slot was read."""
+                source: _Source) -> tuple[Intent, list[Flag], dict[str, Resolution], int | None]:
+        """The intent of one command, the flags it raises, how each name slot was read, and where a list of
+        names ended early because another command starts there (or None)."""
         kind = found.command.kind
         data = self._data_of(found.command)
         flags: list[Flag] = []
         how: dict[str, Resolution] = {}
+        resume: int | None = None
         for slot, raw in found.slots.items():
             slot_type = found.slot_types[slot]
             name = _FIELD_OF_SLOT.get(slot, slot)
+            if slot_type == "players":
+                more, resume = self._names_of_list(name, raw, data, line, found, source)
+                flags += more
+                continue
             if slot_type != "player":
                 data[name] = raw
                 continue
@@ -381,7 +407,51 @@ class PostParser:
             data["final"] = bool(data.get("final", False))
         intent = Intent(kind, data, post_id=source.post_id, author=source.author, at=source.at, line=line,
                         url=source.url)
-        return intent, flags, how
+        return intent, flags, how, resume
+
+    def _names_of_list(self, name: str, raw: str, data: dict[str, Any], line: str, found: Match,
+                       source: _Source) -> tuple[list[Flag], int | None]:
+        """A list slot: every name in it, in order, as `data[name]`; a piece that names no player (or
+        several) goes to `data["unresolved"][name]` as written, with a flag, so no name is dropped in
+        silence. A whole slot that is one player's name ("Rock and Roll") is that player. The list ends
+        where a piece starts another command ("attack Hal and move to River"): returns the flags and where
+        that command starts in the line (None when the list runs to the end)."""
+        begin = line.find(raw, found.literal_end)
+        begin = found.literal_end if begin < 0 else begin
+        whole = self.roster.resolve(raw)
+        if whole.ok and whole.method in _WHOLE_NAME and not whole.rest.strip(" .!"):
+            pieces = [(begin, raw)]
+        else:
+            cuts = [begin, *(begin + m.end() for m in _LIST_SEPARATOR.finditer(raw))]
+            ends = [begin + m.start() for m in _LIST_SEPARATOR.finditer(raw)] + [begin + len(raw)]
+            pieces = [(start, line[start:end]) for start, end in zip(cuts, ends, strict=True)]
+        names: list[str] = []
+        unresolved: list[str] = []
+        flags: list[Flag] = []
+        resume: int | None = None
+        for start, piece in pieces:
+            if not piece.strip():
+                continue
+            resolution = self.roster.resolve(piece)
+            if resolution.ok and resolution.method in _WHOLE_NAME or not names and not unresolved:
+                pass
+            elif self.grammar.match_at(line, start, found.command.where) is not None:
+                resume = start
+                break
+            if resolution.ok:
+                if resolution.name not in names:
+                    names.append(str(resolution.name))
+                continue
+            unresolved.append(piece.strip())
+            error = resolution.error()
+            reason = str(error) if error else f"'{piece.strip()}' is not a player"
+            data.setdefault("errors", {}).setdefault(name, []).append(reason)
+            flags.append(Flag(reason=reason, post_id=source.post_id, author=source.author, at=source.at,
+                              candidates=resolution.candidates, line=line))
+        data[name] = names
+        if unresolved:
+            data.setdefault("unresolved", {})[name] = unresolved
+        return flags, resume
 
     def _self_vote(self, words: tuple[str, ...], resolution: Resolution, author: str) -> Resolution:
         """In bold text or a vote tag, "vote: me" is a deliberate self-vote: the author, if a player. A plea

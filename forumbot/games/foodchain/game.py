@@ -51,6 +51,9 @@ class FoodChainGame:
     # ---- intents -----------------------------------------------------------------------------
     def apply(self, state: FCState, intent: Intent) -> tuple[FCState, list[Event]]:
         try:
+            if intent.kind == "attack":
+                self._check_round(state, intent)
+                return self._attack(state, intent)
             return self._apply(state, intent), []
         except Refused as why:
             return state, [refused(intent, why, "fc_refused")]
@@ -78,10 +81,7 @@ class FoodChainGame:
             return self._ec_vote(state, intent)
         if kind not in ROUND_KINDS:
             raise Refused(f"'{kind}' is not a Food Chain submission", "fc_not_submission")
-        if state.phase != ROUND:
-            raise Refused("moves and attacks are taken during the rounds", "fc_not_round")
-        if author in state.dead:
-            raise Refused("you are dead; the dead neither move nor attack", "fc_dead_self")
+        self._check_round(state, intent)
         if kind == "move":
             place = habitat_in(str(intent.data.get("place", "")))
             if place is None:
@@ -89,35 +89,82 @@ class FoodChainGame:
                               "fc_not_habitat", query=str(intent.data.get("place", "")))
             return state.with_(moves={**state.moves, author: place}).touch(author)
         if kind == "no_attack":
-            return state.with_(attacks={**state.attacks, author: []},
+            return state.with_(attacks={**state.attacks, author: []}, attempts={**state.attempts, author: []},
                                attack_post={**state.attack_post, author: intent.post_id}).touch(author)
-        return self._attack(state, intent)
+        raise Refused(f"'{kind}' is not a Food Chain submission", "fc_not_submission")
 
-    def _attack(self, state: FCState, intent: Intent) -> FCState:
-        author = intent.author
+    def pm_commands(self, state: FCState, player: str) -> tuple[tuple[str, str], ...]:
+        """The commands a private message from `player` may carry now, as (kind, ""): the accepted forms the
+        answer to a message nobody could read offers."""
+        if state.phase == SELECTION:
+            return (("select", ""),)
+        if state.phase == EC_VOTE:
+            return (("ec", ""),)
+        if state.phase != ROUND or player in state.dead:
+            return ()
+        attacks = (("attack", ""), ("no_attack", "")) if state.animals[player].kind in ("hunter", "predator") else ()
+        return (("move", ""), *attacks)
+
+    @staticmethod
+    def _check_round(state: FCState, intent: Intent) -> None:
+        if intent.author not in state.players:
+            raise Refused(f"{intent.author} is not playing this game", "not_player", author=intent.author)
+        if state.phase == OVER:
+            raise Refused("the game is over", "state_over")
+        if state.phase != ROUND:
+            raise Refused("moves and attacks are taken during the rounds", "fc_not_round")
+        if intent.author in state.dead:
+            raise Refused("you are dead; the dead neither move nor attack", "fc_dead_self")
+
+    def _attack(self, state: FCState, intent: Intent) -> tuple[FCState, list[Event]]:
+        """An order of attacks, read whole: more names than the rules allow refuses it all (no name is
+        dropped in silence); a name that is no player, a dead player or the attacker is dropped and the others
+        stand, said in the answer; a player in another location is an attempt, revealed to the attacker's
+        location at the round's end like every attempted attack, that cannot kill."""
+        author, data = intent.author, intent.data
         if state.animals[author].kind not in ("hunter", "predator"):
             raise Refused("only Hunters and Predators attack", "fc_not_attacker")
-        targets = [t for t in (intent.data.get("target"), intent.data.get("other")) if t]
-        if not targets or len(targets) < len([k for k in ("target", "other") if k in intent.data]):
-            unresolved = intent.data.get("unresolved", {})
-            raise Refused(intent.data.get("error") or f"no player named {', '.join(unresolved.values()) or '?'}",
-                          "name_unknown", query=", ".join(unresolved.values()) or "?")
+        targets = list(data.get("targets") or [t for t in (data.get("target"), data.get("other")) if t])
+        unknown = data.get("unresolved", {})
+        unresolved = [str(u) for u in (unknown.get("targets") or [v for k, v in unknown.items()
+                                                                     if k in ("target", "other")])]
+        same_post = state.attack_post.get(author) == intent.post_id and intent.post_id
+        before = [*state.attacks.get(author, []), *state.attempts.get(author, [])] if same_post else []
+        named = list(dict.fromkeys([*before, *targets])) + unresolved
+        limit = state.options.max_attacks
+        if len(named) > limit:
+            listed = ", ".join(named)
+            raise Refused(f"at most {limit} attacks a round: you named {len(named)} ({listed}); nothing was "
+                          "changed, send the attacks again with at most that many", "fc_too_many_attacks",
+                          limit=limit, count=len(named), names=listed)
+        if not named:
+            raise Refused("name the players you attack", "fc_attack_nobody")
         here = state.location[author]
+        dropped = [{"name": u, "why": "unknown"} for u in unresolved]
+        kept = [t for t in state.attacks.get(author, []) if same_post]
+        elsewhere = [t for t in state.attempts.get(author, []) if same_post]
         for target in targets:
             if target == author:
-                raise Refused("you cannot attack yourself", "fc_self_attack")
-            if target in state.dead:
-                raise Refused(f"{target} is dead", "dead_target", target=target)
-            if state.location[target] != here:
-                raise Refused(f"{target} is not in the {here.title()} with you this round", "fc_elsewhere",
-                              target=target, habitat=here)
-        same_post = state.attack_post.get(author) == intent.post_id and intent.post_id
-        planned = list(dict.fromkeys([*(state.attacks.get(author, []) if same_post else []), *targets]))
-        if len(planned) > state.options.max_attacks:
-            raise Refused(f"at most {state.options.max_attacks} attacks a round: {', '.join(planned)} are too many",
-                          "fc_too_many", limit=state.options.max_attacks, names=", ".join(planned))
-        return state.with_(attacks={**state.attacks, author: planned},
-                           attack_post={**state.attack_post, author: intent.post_id}).touch(author)
+                dropped.append({"name": target, "why": "self"})
+            elif target in state.dead:
+                dropped.append({"name": target, "why": "dead"})
+            elif state.location[target] != here:
+                elsewhere.append(target)
+            else:
+                kept.append(target)
+        kept, elsewhere = list(dict.fromkeys(kept)), list(dict.fromkeys(elsewhere))
+        if not kept and not elsewhere:
+            why = {"unknown": "is not a player", "self": "is you", "dead": "is dead"}
+            raise Refused("no one to attack: " + "; ".join(f"{d['name']} {why[d['why']]}" for d in dropped),
+                          "fc_attack_none_valid", names=", ".join(d["name"] for d in dropped))
+        state = state.with_(attacks={**state.attacks, author: kept}, attempts={**state.attempts, author: elsewhere},
+                            attack_post={**state.attack_post, author: intent.post_id}).touch(author)
+        if not dropped and not elsewhere:
+            return state, []
+        note = Event("fc_attack_note", {"pm_to": author, "subject": views.SUBJECT, "location": here,
+                                        "kept": kept, "elsewhere": elsewhere, "dropped": dropped,
+                                        "post": intent.post_id})
+        return state, [note]
 
     def _ec_vote(self, state: FCState, intent: Intent) -> FCState:
         if state.phase != EC_VOTE:
@@ -254,6 +301,10 @@ def _end_round(state: FCState) -> tuple[FCState, list[Event]]:
     alive = state.alive
     attacks = {p: [t for t in state.attacks.get(p, []) if t in alive] for p in alive}
     done = resolve_round(state.animals, state.location, alive, attacks, o.prey_divisor)
+    for attacker in alive:     # attempts on players elsewhere: revealed where the attacker was, never a kill
+        for target in state.attempts.get(attacker, []):
+            done.attacks.append({"attacker": attacker, "target": target, "location": state.location[attacker],
+                                 "succeeded": False, "why": "the target was in another location"})
     dead = {**state.dead, **{d["player"]: d["cause"] for d in done.deaths}}
     points = {p: state.points[p] + done.points.get(p, 0) for p in state.players}
     record = {"round": state.round, "locations": {p: state.location[p] for p in alive}, "attacks": done.attacks,
@@ -271,7 +322,7 @@ def _end_round(state: FCState) -> tuple[FCState, list[Event]]:
                 location[player] = state.rng(f"move:{state.round}:{player}").choice(HABITATS)
                 moved_at_random.append(player)
     new = state.with_(dead=dead, points=points, history=(*state.history, record), location=location, moves={},
-                      attacks={}, attack_post={})
+                      attacks={}, attack_post={}, attempts={})
     seen = views.attacks_seen_events(new, record)
     if not last:
         new = new.with_(round=state.round + 1, ends=state.ends + timedelta(hours=o.round_hours))

@@ -31,6 +31,9 @@ class FCState:
     moves: dict[str, str] = field(default_factory=dict)                # this round's submitted next location
     attacks: dict[str, list[str]] = field(default_factory=dict)        # this round's attacks
     attack_post: dict[str, str] = field(default_factory=dict)          # the post the attacks came from
+    # this round's attempts on players in another location: they cannot kill, but, as every attempted
+    # attack, they are revealed to the players in the attacker's location
+    attempts: dict[str, list[str]] = field(default_factory=dict)
     touched: tuple[str, ...] = ()                                      # players owed a reply
     points: dict[str, int] = field(default_factory=dict)               # hidden until the end
     history: tuple[dict[str, Any], ...] = ()                           # one record per round

@@ -45,7 +45,8 @@ def reply_event(state: FCState, player: str) -> Event:
         data.update(ec_vote=state.ec_votes.get(player), candidates=state.result["ec_candidates"])
     else:
         data.update(location=state.location[player], move=state.moves.get(player),
-                    attacks=state.attacks.get(player, []), last=state.round >= state.options.rounds)
+                    attacks=state.attacks.get(player, []), attempts=state.attempts.get(player, []),
+                    last=state.round >= state.options.rounds)
     return Event("fc_reply", data)
 
 

@@ -33,6 +33,9 @@ REFUSALS = {
     "bp_twice": "{name} is named twice",
     "bp_self": "you cannot vote for yourself",
     "bp_count": "the ballot names too many or too few players",
+    "bp_too_many": "a ballot names at most {limit} players, one for each place: you named {count} ({names}); "
+                   "nothing was changed",
+    "bp_empty": "an empty ballot does not count: name {want}",
     "bp_side_win": "{name} is not on the winning side (place {place})",
     "bp_side_lose": "{name} is not on a losing side (place {place})",
 }
@@ -89,19 +92,35 @@ def ballot(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     if voter not in voters(state):
         return state, [refuse(intent, "bp_voter", author=voter)]
     data = intent.data
+    places = _places(state)
+    if "places" in data:     # the list slot: every name, in order (forumbot/text/parse.py)
+        listed = [*data["places"], *data.get("unresolved", {}).get("places", [])]
+        if len(listed) > len(places):
+            return state, [refuse(intent, "bp_too_many", limit=len(places), count=len(listed),
+                                  names=", ".join(map(str, listed)))]
+        unresolved = data.get("unresolved", {}).get("places", [])
+        if unresolved:
+            return state, [refuse(intent, "bp_name", query=unresolved[0])]
+        raw = list(data["places"])
+        if len(raw) != len(set(raw)):
+            return state, [refuse(intent, "bp_twice", name=next(n for n in raw if raw.count(n) > 1))]
+    elif not any(slot in data for slot in SLOTS):
+        return _empty(state, intent)
+    else:
+        raw = []
+        for slot in SLOTS:
+            if slot not in data:
+                continue
+            if data[slot] is None:
+                return state, [refuse(intent, "bp_name", query=data.get("unresolved", {}).get(slot, "?"))]
+            if data[slot] in raw:
+                return state, [refuse(intent, "bp_twice", name=data[slot])]
+            raw.append(data[slot])
     names: list[str] = []
-    for slot in SLOTS:
-        if slot not in data:
-            continue
-        name = data[slot]
-        if name is None:
-            return state, [refuse(intent, "bp_name", query=data.get("unresolved", {}).get(slot, "?"))]
-        if name in names:
-            return state, [refuse(intent, "bp_twice", name=name)]
+    for name in raw:
         if name == voter:
             return state, [refuse(intent, "bp_self")]
         names.append(name)
-    places = _places(state)
     required = sum(1 for _, optional in places if not optional)
     if not required <= len(names) <= len(places) or not names:
         return state, [refuse(intent, "bp_count", want=_want(state))]
@@ -116,6 +135,19 @@ def ballot(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     state = state.with_(best={**state.best, "ballots": ballots})
     return state, [Event("ballot_ack", {"pm_to": voter, "subject": "best_player", "places": names,
                                         "first": 2 if state.winner == "maniac" else 1})]
+
+
+def _empty(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """An empty ballot ("best:"): with best_player_empty = "decline" the voter declines the places (an earlier
+    ballot is withdrawn; the voter counts as not having voted); with "refuse" it is answered why not."""
+    if state.options.best_player_empty != "decline":
+        return state, [refuse(intent, "bp_empty", want=_want(state))]
+    ballots = {k: v for k, v in state.best.get("ballots", {}).items() if k != intent.author}
+    withdrawn = intent.author in state.best.get("ballots", {})
+    state = state.with_(best={**state.best, "ballots": ballots})
+    return state, [Event("ballot_ack", {"pm_to": intent.author, "subject": "best player", "places": [],
+                                        "first": 2 if state.winner == "maniac" else 1, "declined": True,
+                                        "withdrawn": withdrawn})]
 
 
 def _winning_team(state: MafiaState) -> set[str]:

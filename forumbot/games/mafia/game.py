@@ -250,6 +250,27 @@ class MafiaGame:
         """Whether anyone may send the game a PM now (its sign-ups): the seating chart reads everyone's."""
         return state.phase == "signup"
 
+    def pm_commands(self, state: MafiaState, player: str) -> tuple[tuple[str, str], ...]:
+        """The commands a private message from `player` may carry now, as (kind, action) ("" for any): what the
+        answer to a message nobody could read offers as the accepted forms."""
+        if state.phase == "signup":
+            return (("signup", ""), ("signup_withdraw", ""))
+        if state.phase == "roles":
+            return (("confirm_role", ""),)
+        if state.phase == "best_player":
+            return (("best_ballot", ""),)
+        if not state.phase.startswith("night") or player not in state.alive:
+            return ()
+        role = state.options.role(state.roles.get(player))
+        found: list[tuple[str, str]] = []
+        if role is not None and role.team == "mafia":
+            found.append(("action", "kill"))
+        if role is not None and role.action and ("action", role.action) not in found:
+            found.append(("action", role.action))
+        if state.options.notes_per_night:
+            found.append(("note", ""))
+        return tuple(found)
+
     def claimed_name(self, state: MafiaState, intent: Intent) -> str | None:
         """The mask a sign-up claims (the runner refuses one the host, the bot or another account holds)."""
         return mask_of(intent)[0] if intent.kind == "signup" and state.phase == "signup" else None

@@ -28,6 +28,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "best_player_start": ("host", "auto"),
     "check_result": ("status", "team"),
     "best_player_negative": ("zero", "allow"),
+    "best_player_empty": ("decline", "refuse"),
     "self_hammer": ("allow", "reject"),
     "tie": ("all", "no_lynch", "random", "earliest", "host"),
 }
@@ -145,6 +146,7 @@ class MafiaOptions:
     best_player_start: str = "host"     # "host": the host's command opens it; "auto": at the game's end
     best_player_hours: float = 168.0    # one week
     best_player_negative: str = "zero"  # a total after deductions below zero: shown as 0, or "allow"
+    best_player_empty: str = "decline"  # an empty ballot ("best:"): declines (withdraws any earlier one), or "refuse"
     # Votes each modkilled member costs every player of their forum (config/rulesets/bodysnatchers.toml says
     # why 1: "не могут голосовать ..., поэтому ... ещё минус 1 голос"; 2 reads it as on top of a non-voter's).
     best_player_modkill_votes: int = 1
