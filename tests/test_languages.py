@@ -40,7 +40,8 @@ FREE_TEXT = {"author", "name", "names", "player", "players", "target", "to", "vo
              "attacks", "said", "quote", "post", "seed", "seed_hash", "missing_players", "note", "notes", "ranking",
              "rankings", "options", "choices", "default", "played", "voted", "order", "ballots", "owner", "places",
              "named", "holders", "nominees", "picks", "missing", "deaths", "counts", "ec", "ec_candidates",
-             "ec_voters", "role", "roles", "event", "events", "about", "turn", "awarded", "requester"}
+             "ec_voters", "role", "roles", "event", "events", "about", "turn", "awarded", "requester", "kept",
+             "elsewhere", "attempts", "spectators", "near", "wrote"}
 # Words that are the same in every language: the bot's and the games' own names, Infiltration's piece codes
 # as the board shows them, units.
 PROPER = {"forumbot", "Nisemonogatari", "CharA", "CharB", "CharC", "SHA", "UTC", "MT", "DT", "mt", "dt"}

@@ -211,6 +211,9 @@ def test_no_pm_or_result_reaches_an_account_outside_its_seat(tmp_path_factory, m
     holders = {h.account for seat in chart.seats for h in seat.holders}
     masks_made = {seat.mask for seat in chart.seats if seat.mask and seat.mask_reads}
     for to, body in bot_pms(forum):
+        if to in ("sub1", "sub2") and to not in holders:   # the answer to their own note, and nothing more
+            assert body.startswith(("Not accepted", "Not understood")), (to, body[:80])
+            continue
         assert to in holders | masks_made | {"Host"} | {f"acct{n}" for n in range(1, 5)}, (to, body[:80])
         assert to not in ("Spec", "Zed") or to in holders, (to, body[:80])
     # a mask account the bot made is held by its seat's current holder alone

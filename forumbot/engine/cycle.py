@@ -301,7 +301,7 @@ class Runner:
             reading = held[4] or self._reading(run, held[1], held[2])
             # A game that is over keeps no player's seat (a tournament's players move on to its next game);
             # its host still sends it commands.
-            authors = reading.extra if getattr(held[1], "phase", None) == "over" else reading.authors
+            authors = tuple(reading.chart.hosts()) if getattr(held[1], "phase", None) == "over" else reading.authors
             for author in authors:
                 if author == "*":
                     taking.append(run.name)

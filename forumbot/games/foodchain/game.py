@@ -161,7 +161,7 @@ class FoodChainGame:
                             attack_post={**state.attack_post, author: intent.post_id}).touch(author)
         if not dropped and not elsewhere:
             return state, []
-        note = Event("fc_attack_note", {"pm_to": author, "subject": views.SUBJECT, "location": here,
+        note = Event("fc_attack_note", {"pm_to": author, "subject": "fc", "location": here,
                                         "kept": kept, "elsewhere": elsewhere, "dropped": dropped,
                                         "post": intent.post_id})
         return state, [note]

@@ -8,7 +8,6 @@ from typing import Any
 from forumbot.games.foodchain.state import EC_VOTE, OVER, SELECTION, FCState
 from forumbot.model import Event, format_time
 
-SUBJECT = "Food Chain"
 
 
 def _animal(state: FCState, player: str) -> dict[str, Any]:
