@@ -138,12 +138,7 @@ def load_bot_config(path: str | Path) -> BotConfig:
     names: set[str] = {g.config.name for g in games}
     for entry in entries:
         doc.table(entry, GAME_KEYS, "games")
-        if "config" not in entry:
-            raise doc.error("a game needs config = \"<game file>\"", "[[games]]")
-        platform = entry.get("platform", next(iter(platforms)))
-        if platform not in platforms:
-            raise doc.error(f"game {entry['config']} names platform '{platform}', which is not configured",
-                            str(entry["config"]), fix="platforms: " + ", ".join(platforms))
+        platform = _entry_platform(doc, entry, platforms, "game")
         scenario = load_scenario(base / entry["config"])
         config = scenario.config
         if "name" in entry:
@@ -205,6 +200,18 @@ def _hosting(doc: TomlFile, platforms: dict[str, PlatformConfig]) -> HostingConf
     return HostingConfig(tuple(c.strip() for c in creators), platform)
 
 
+def _entry_platform(doc: TomlFile, entry: dict[str, Any], platforms: dict[str, PlatformConfig], what: str) -> str:
+    """The platform a [[games]] or [[tournaments]] entry runs on (the first configured unless it names one);
+    the entry must name its file."""
+    if "config" not in entry:
+        raise doc.error(f"a {what} needs config = \"<{what} file>\"", f"[[{what}s]]")
+    platform = str(entry.get("platform", next(iter(platforms))))
+    if platform not in platforms:
+        raise doc.error(f"{what} {entry['config']} names platform '{platform}', which is not configured",
+                        str(entry["config"]), fix="platforms: " + ", ".join(platforms))
+    return platform
+
+
 def _tournaments(doc: TomlFile, base: Path, platforms: dict[str, PlatformConfig]) -> tuple[tuple[Plan, str], ...]:
     """[[tournaments]]: tournament files (forumbot/config/tournament.py), each run on one platform."""
     entries = doc.data.get("tournaments", [])
@@ -213,12 +220,7 @@ def _tournaments(doc: TomlFile, base: Path, platforms: dict[str, PlatformConfig]
     out = []
     for entry in entries:
         doc.table(entry, TOURNAMENT_KEYS, "tournaments")
-        if "config" not in entry:
-            raise doc.error("a tournament needs config = \"<tournament file>\"", "[[tournaments]]")
-        platform = entry.get("platform", next(iter(platforms)))
-        if platform not in platforms:
-            raise doc.error(f"tournament {entry['config']} names platform '{platform}', which is not configured",
-                            str(entry["config"]), fix="platforms: " + ", ".join(platforms))
+        platform = _entry_platform(doc, entry, platforms, "tournament")
         _can_open(doc, platforms[platform], f"tournament {entry['config']}'s games' threads")
         out.append((load_plan(base / entry["config"]), str(platform)))
     return tuple(out)

@@ -45,6 +45,7 @@ from forumbot.model import Flag, Post
 from forumbot.platforms import markers
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.platforms.discourse_http import Answer, DiscourseSession
+from forumbot.platforms.exchange import split_text
 
 log = logging.getLogger("forumbot.discourse")
 MARKER = markers.MARKDOWN
@@ -104,20 +105,6 @@ def reading_text(raw: str) -> str:
 def _quoted(text: str) -> str:
     text = re.sub(r"\n\s*\n+", "\n\n", text.strip("\n"))
     return "\n".join("> " + line if line.strip() else ">" for line in text.split("\n")) if text.strip() else ""
-
-
-def split_text(text: str, limit: int) -> list[str]:
-    """`text` in parts of at most `limit` characters, cut at line ends where possible, in order."""
-    parts: list[str] = []
-    rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit)
-        if cut <= 0:
-            cut = limit
-        parts.append(rest[:cut].rstrip("\n"))
-        rest = rest[cut:].lstrip("\n")
-    parts.append(rest)
-    return [p for p in parts if p.strip()] or [text[:limit]]
 
 
 def _time(value: Any) -> datetime | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,15 +21,14 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
-import urllib3
 
 from forumbot.errors import PlatformError
+from forumbot.platforms.exchange import Exchanges, same_site
 
 log = logging.getLogger("forumbot.discourse")
 USER_AGENT = "forumbot/0.1 (play-by-post game master)"
 MAX_HOPS = 5
 MAX_BYTES = 32 * 1024 * 1024
-CHUNK = 64 * 1024
 
 
 @dataclass
@@ -57,9 +55,11 @@ def wait_of(answer: Answer) -> float | None:
         return None
 
 
-class DiscourseSession:
+class DiscourseSession(Exchanges):
     """JSON requests to one Discourse site as one account. `api_key` is a callable read when a request is
     made (None: read as a guest, no headers)."""
+
+    site = "Discourse"
 
     def __init__(self, base_url: str, account: str, api_key: Callable[[], str] | None, *,
                  requests_per_minute: float = 60.0, timeout: float = 30.0, retries: int = 3, backoff: float = 2.0,
@@ -70,31 +70,10 @@ class DiscourseSession:
         self._api_key = api_key
         self.http = requests.Session()
         self.http.headers.update({"User-Agent": user_agent, "Accept": "application/json"})
-        self.min_interval = 60.0 / requests_per_minute if requests_per_minute > 0 else 0.0
-        self.timeout, self.retries, self.backoff, self.max_wait = timeout, retries, backoff, max_wait
-        self.max_bytes = max_bytes
-        self.stopping = threading.Event()
-        self._sleep = sleep or self.stopping.wait
+        super().__init__(timeout=timeout, max_bytes=max_bytes, sleep=sleep,
+                         min_interval=60.0 / requests_per_minute if requests_per_minute > 0 else 0.0)
+        self.retries, self.backoff, self.max_wait = retries, backoff, max_wait
         self.rng = rng or random.Random()
-        self.requests = 0                          # how many requests were sent (benchmarks)
-        self._last = 0.0
-
-    def stop(self) -> None:
-        self.stopping.set()
-
-    def sleep(self, seconds: float) -> None:
-        self._sleep(seconds)
-        self._check_stopping()
-
-    def _check_stopping(self) -> None:
-        if self.stopping.is_set():
-            raise PlatformError("the bot is stopping", retryable=True)
-
-    def _pace(self) -> None:
-        wait = self._last + self.min_interval - time.monotonic()
-        if wait > 0:
-            self.sleep(wait)
-        self._last = time.monotonic()
 
     def _auth(self) -> dict[str, str]:
         if self._api_key is None:
@@ -102,9 +81,8 @@ class DiscourseSession:
         return {"Api-Key": self._api_key(), "Api-Username": self.account}
 
     def _on_site(self, url: str, what: str) -> str:
-        here, there = urlsplit(self.base), urlsplit(url)
-        if there.hostname != here.hostname or (here.scheme == "https" and there.scheme != "https") \
-                or (there.scheme == here.scheme and there.port != here.port):
+        if not same_site(self.base, url):
+            here, there = urlsplit(self.base), urlsplit(url)
             raise PlatformError(f"Discourse sent the bot to another address ({there.scheme}://{there.netloc}) while "
                                 f"{what}; it follows only the site's own ({here.scheme}://{here.netloc}), so the API "
                                 "key goes nowhere else: check the url in the config")
@@ -160,68 +138,18 @@ class DiscourseSession:
             raise PlatformError(f"Discourse answered {status} with no usable redirect while {what}", retryable=True)
         raise PlatformError(f"Discourse answered {status} while {what}: {answer.errors()}", retryable=status == 408)
 
-    def _headers(self, method: str, url: str, params: Any, body: Any, started: float,
-                 what: str) -> requests.Response:
-        """The answer's status and headers within `timeout` seconds from the request as a whole (requests'
-        timeout is per read: a site sending its headers a byte at a time would hold the bot for ever). The
-        exchange runs in a thread of its own; past the time (or on stop) it is left to end by itself, and what
-        it got is closed."""
-        got: dict[str, Any] = {}
-        done = threading.Event()
-
-        def exchange() -> None:
-            try:
-                got["response"] = self.http.request(method, url, params=params, json=body, headers=self._auth(),
-                                                    timeout=self.timeout, allow_redirects=False, stream=True)
-            except BaseException as err:   # (handed to the caller's thread)
-                got["error"] = err
-            done.set()
-            if got.pop("abandoned", False) and "response" in got:
-                got["response"].close()
-
-        threading.Thread(target=exchange, name="discourse-request", daemon=True).start()
-        while not done.wait(0.2):
-            if self.stopping.is_set() or time.monotonic() - started > self.timeout:
-                got["abandoned"] = True
-                if done.is_set() and "response" in got:   # (it ended just now)
-                    got["response"].close()
-                self._check_stopping()
-                raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}", retryable=True)
-        if "error" in got:
-            raise got["error"]
-        response: requests.Response = got["response"]
-        return response
-
-    def _body(self, response: requests.Response, started: float, what: str) -> bytes:
-        parts: list[bytes] = []
-        size = 0
-        try:
-            while chunk := response.raw.read1(CHUNK, decode_content=True):
-                size += len(chunk)
-                if size > self.max_bytes:
-                    raise PlatformError(f"Discourse sent more than {self.max_bytes} bytes while {what}",
-                                        retryable=True)
-                self._check_stopping()
-                if time.monotonic() - started > self.timeout:
-                    raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}",
-                                        retryable=True)
-                parts.append(chunk)
-        except (OSError, urllib3.exceptions.HTTPError) as err:
-            raise PlatformError(f"Discourse broke off its answer while {what}: {err}", retryable=True) from None
-        finally:
-            response.close()
-        return b"".join(parts)
-
     def _once(self, method: str, url: str, params: Any, body: Any, what: str) -> Answer:
         self._check_stopping()
         self._pace()
         self.requests += 1
         started = time.monotonic()
         try:
-            response = self._headers(method, url, params, body, started, what)
+            response = self._headers(lambda: self.http.request(method, url, params=params, json=body,
+                                                               headers=self._auth(), timeout=self.timeout,
+                                                               allow_redirects=False, stream=True), started, what)
             raw = self._body(response, started, what)
         except requests.Timeout:
-            raise PlatformError(f"Discourse did not answer in {self.timeout:g}s while {what}", retryable=True) from None
+            raise self._late(what) from None
         except requests.RequestException as err:
             raise PlatformError(f"cannot reach Discourse while {what}: {err}", retryable=True) from None
         data: Any = None

@@ -8,14 +8,13 @@ exactly as it does Reddit. The clock is injectable so a replay runs on virtual t
 
 from __future__ import annotations
 
-from typing import Any
-
 import functools
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from sqlite_utils import Database
@@ -324,7 +323,7 @@ class LocalForum:
 
     # ---- accounts -------------------------------------------------------------------------------
     def _people(self) -> Any:
-        from forumbot.web.accounts import Accounts   # the web forum's accounts table, in this file
+        from forumbot.web.accounts import Accounts  # the web forum's accounts table, in this file
 
         return Accounts(self.path)
 

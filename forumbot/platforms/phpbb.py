@@ -36,6 +36,7 @@ from forumbot.model import Flag, Post
 from forumbot.platforms import markers
 from forumbot.platforms import phpbb_html as html
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
+from forumbot.platforms.exchange import split_text
 from forumbot.platforms.phpbb_http import USER_AGENT, Page, PhpbbSession, SessionLost
 
 log = logging.getLogger("forumbot.phpbb")
@@ -69,20 +70,6 @@ def topic_id(thread: str) -> int:
         raise ConfigError(f"'{thread}' is not a phpBB topic",
                           fix='map the game\'s threads to topic ids in [games.threads], e.g. votes = "123"')
     return int(match.group(1))
-
-
-def split_text(text: str, limit: int) -> list[str]:
-    """`text` in parts of at most `limit` characters, cut at line ends where possible, in order."""
-    parts: list[str] = []
-    rest = text
-    while len(rest) > limit:
-        cut = rest.rfind("\n", 0, limit)
-        if cut <= 0:
-            cut = limit
-        parts.append(rest[:cut].rstrip("\n"))
-        rest = rest[cut:].lstrip("\n")
-    parts.append(rest)
-    return [p for p in parts if p.strip()] or [text[:limit]]
 
 
 class PhpbbPlatform:

@@ -18,7 +18,6 @@ import json
 import logging
 import random
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,18 +25,17 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
-import urllib3
 from bs4 import BeautifulSoup
 
 from forumbot.errors import PlatformError
 from forumbot.platforms import phpbb_html as html
+from forumbot.platforms.exchange import Exchanges, same_site
 
 log = logging.getLogger("forumbot.phpbb")
 USER_AGENT = "Mozilla/5.0 (compatible; forumbot/0.1; play-by-post game master)"
 FORM_INVALID = "The submitted form was invalid"
 MAX_HOPS = 5
 MAX_BYTES = 16 * 1024 * 1024          # an answer larger than this is refused (a topic page of 10 long posts: ~2 MB)
-CHUNK = 64 * 1024
 DISABLED = "this board is currently unavailable"            # phpBB's BOARD_UNAVAILABLE (English)
 ATTEMPTS = "maximum allowed number of login attempts"
 
@@ -57,8 +55,10 @@ class Page:
     url: str = ""
 
 
-class PhpbbSession:
+class PhpbbSession(Exchanges):
     """HTTP to one board. `keep(text)` saves the session's cookies (JSON), `kept` is what was saved before."""
+
+    site = "phpBB"
 
     def __init__(self, base_url: str, account: str, password: Callable[[], str], *, user_agent: str = USER_AGENT,
                  min_interval: float = 1.0, form_wait: float = 1.1, timeout: float = 30.0, retries: int = 3,
@@ -70,17 +70,12 @@ class PhpbbSession:
         self._password = password
         self.http = requests.Session()
         self.http.headers["User-Agent"] = user_agent      # phpBB's browser_check: never change it mid-session
-        self.min_interval, self.form_wait, self.timeout = min_interval, form_wait, timeout
-        self.retries, self.backoff = retries, backoff
-        self.max_bytes = max_bytes
+        super().__init__(timeout=timeout, max_bytes=max_bytes, min_interval=min_interval, sleep=sleep)
+        self.form_wait, self.retries, self.backoff = form_wait, retries, backoff
         self.refused: str | None = None                   # why signing in cannot work until a restart
-        self.stopping = threading.Event()                 # stop(): the bot is stopping, no more waits or reads
-        self._sleep = sleep or self.stopping.wait
         self.rng = rng or random.Random()
         self.keep: Callable[[str], None] = lambda _text: None
-        self.requests = 0                                 # how many requests this session made (benchmarks)
         self.unread_pms: int | None = None                # the header badge of the last page read
-        self._last = 0.0
 
     # ---- cookies kept across restarts ----------------------------------------------------------
     def restore(self, kept: str | None) -> None:
@@ -103,24 +98,6 @@ class PhpbbSession:
     # ---- requests ------------------------------------------------------------------------------
     def url(self, path: str) -> str:
         return urljoin(self.base, path.removeprefix("/").removeprefix("./"))
-
-    def stop(self) -> None:
-        """End the running exchange at its next chunk and every wait now (SIGTERM): it fails retryably."""
-        self.stopping.set()
-
-    def sleep(self, seconds: float) -> None:
-        self._sleep(seconds)
-        self._check_stopping()
-
-    def _check_stopping(self) -> None:
-        if self.stopping.is_set():
-            raise PlatformError("the bot is stopping", retryable=True)
-
-    def _pace(self) -> None:
-        wait = self._last + self.min_interval - time.monotonic()
-        if wait > 0:
-            self.sleep(wait)
-        self._last = time.monotonic()
 
     def request(self, method: str, path: str, data: list[tuple[str, str]] | None = None, *, what: str) -> Page:
         """One exchange. GETs are retried with backoff and jitter on timeouts, dropped connections, 5xx and
@@ -146,64 +123,12 @@ class PhpbbSession:
     def _on_board(self, url: str, what: str) -> str:
         """`url` if it is on the board's host (http → https allowed); a board that sends the bot elsewhere is
         refused: its cookies and password go nowhere else."""
-        here, there = urlsplit(self.base), urlsplit(url)
-        if there.hostname != here.hostname or (here.scheme == "https" and there.scheme != "https") \
-                or (there.scheme == here.scheme and there.port != here.port):
+        if not same_site(self.base, url):
+            here, there = urlsplit(self.base), urlsplit(url)
             raise PlatformError(f"phpBB sent the bot to another address ({there.scheme}://{there.netloc}) while "
                                 f"{what}; it follows only the board's own ({here.scheme}://{here.netloc}): check "
                                 "the url in the config (is the board at another address now?)")
         return url
-
-    def _headers(self, method: str, url: str, data: list[tuple[str, str]] | None, started: float,
-                 what: str) -> requests.Response:
-        """The answer's status and headers, within `timeout` seconds from the request as a whole: requests'
-        timeout is per read, so a board sending its headers a byte at a time would hold the bot for ever. The
-        exchange runs in a thread of its own; past the time (or on stop) it is left to end by itself, and what
-        it got is closed."""
-        got: dict[str, Any] = {}
-        done = threading.Event()
-
-        def exchange() -> None:
-            try:
-                got["response"] = self.http.request(method, url, data=data, timeout=self.timeout,
-                                                    allow_redirects=False, stream=True)
-            except BaseException as err:   # (handed to the caller's thread)
-                got["error"] = err
-            done.set()
-            if got.pop("abandoned", False) and "response" in got:
-                got["response"].close()
-
-        threading.Thread(target=exchange, name="phpbb-request", daemon=True).start()
-        while not done.wait(0.2):
-            if self.stopping.is_set() or time.monotonic() - started > self.timeout:
-                got["abandoned"] = True
-                if done.is_set() and "response" in got:   # (it ended just now)
-                    got["response"].close()
-                self._check_stopping()
-                raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True)
-        if "error" in got:
-            raise got["error"]
-        return got["response"]
-
-    def _body(self, response: requests.Response, started: float, what: str) -> bytes:
-        """The whole answer, read in chunks: at most `timeout` seconds from the request (a board sending a
-        byte at a time is not waited on for ever) and `max_bytes`."""
-        parts: list[bytes] = []
-        size = 0
-        try:
-            while chunk := response.raw.read1(CHUNK, decode_content=True):
-                size += len(chunk)
-                if size > self.max_bytes:
-                    raise PlatformError(f"phpBB sent more than {self.max_bytes} bytes while {what}", retryable=True)
-                self._check_stopping()
-                if time.monotonic() - started > self.timeout:
-                    raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True)
-                parts.append(chunk)
-        except (OSError, urllib3.exceptions.HTTPError) as err:
-            raise PlatformError(f"the phpBB board broke off its answer while {what}: {err}", retryable=True) from None
-        finally:
-            response.close()
-        return b"".join(parts)
 
     def _once(self, method: str, path: str, data: list[tuple[str, str]] | None, what: str) -> Page:
         self._check_stopping()
@@ -212,10 +137,11 @@ class PhpbbSession:
         self.requests += 1
         started = time.monotonic()
         try:
-            response = self._headers(method, url, data, started, what)
+            response = self._headers(lambda: self.http.request(method, url, data=data, timeout=self.timeout,
+                                                               allow_redirects=False, stream=True), started, what)
             body = self._body(response, started, what)
         except requests.Timeout:
-            raise PlatformError(f"phpBB did not answer in {self.timeout:g}s while {what}", retryable=True) from None
+            raise self._late(what) from None
         except requests.RequestException as err:
             raise PlatformError(f"cannot reach the phpBB board while {what}: {err}", retryable=True) from None
         if response.status_code >= 500 and response.status_code != 503:
