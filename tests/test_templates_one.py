@@ -1,4 +1,4 @@
-"""One template per event (issue: "a post is written once"): merging the per-dialect copies of the shipped
+"""One template per event ("a post is written once"): merging the per-dialect copies of the shipped
 templates must not change a byte of any post, in either dialect. The digests in tests/template_digests.json
 were taken from the per-dialect copies before the merge; `python tests/test_templates_one.py` rewrites them,
 for a change that means to alter the output.
