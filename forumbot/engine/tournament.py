@@ -228,6 +228,12 @@ class TournamentDriver:
         self.runner.announce(last, [Event("tournament_standings", {**standings.data, "thread": thread}),
                                     Event("masks_reveal", {"thread": thread, "masks": masks})], now)
 
+    def _cannot_start(self, stage: Any, err: Exception, now: datetime) -> None:
+        """The host hears once why a game of the plan cannot start (the next poll tries again)."""
+        reason = f"{self.plan.name}: {stage.name} cannot start: {err}"
+        if not self.store.has_open_flag(stage.name, reason):
+            self.store.add_flags(stage.name, [Flag(reason=reason, author=self.plan.host or "", at=now)])
+
     def _start(self, stage: Any, start: datetime, now: datetime) -> None:
         plan, store = self.plan, self.store
         winner = None
@@ -237,9 +243,7 @@ class TournamentDriver:
         try:
             choice = stage.chosen(winner)
         except IllegalIntent as err:
-            reason = f"{plan.name}: {stage.name} cannot start: {err}"
-            if not store.has_open_flag(stage.name, reason):
-                store.add_flags(stage.name, [Flag(reason=reason, author=plan.host or "", at=now)])
+            self._cannot_start(stage, err, now)
             return
         players = list(plan.masks())
         if self.fresh_seeds and "seed" not in choice.options:
@@ -251,9 +255,7 @@ class TournamentDriver:
         try:
             run = self._build(data)
         except ConfigError as err:
-            reason = f"{plan.name}: {stage.name} cannot start: {err}"
-            if not store.has_open_flag(stage.name, reason):
-                store.add_flags(stage.name, [Flag(reason=reason, author=plan.host or "", at=now)])
+            self._cannot_start(stage, err, now)
             return
         store.log_tournament(plan.name, "started", now, game=stage.name, data=data)
         self.runner.runs.append(run)

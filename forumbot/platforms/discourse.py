@@ -33,11 +33,9 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from forumbot.errors import ConfigError, MessageRefused, PlatformError
@@ -45,7 +43,7 @@ from forumbot.model import Flag, Post
 from forumbot.platforms import markers
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
 from forumbot.platforms.discourse_http import Answer, DiscourseSession
-from forumbot.platforms.exchange import split_text
+from forumbot.platforms.exchange import secret_from, split_text
 
 log = logging.getLogger("forumbot.discourse")
 MARKER = markers.MARKDOWN
@@ -541,23 +539,8 @@ class DiscoursePlatform:
 
 
 def api_key_from(options: dict[str, Any], name: str) -> Callable[[], str]:
-    """The bot's API key, never in the config: an environment variable (`api_key_env`, default
-    FORUMBOT_DISCOURSE_API_KEY) or a file outside the repository (`api_key_file`). Read at each request."""
-    def read() -> str:
-        if options.get("api_key_file"):
-            path = Path(str(options["api_key_file"])).expanduser()
-            try:
-                return path.read_text(encoding="utf-8").strip()
-            except OSError as err:
-                raise ConfigError(f"cannot read the Discourse API key file {path}: {err}",
-                                  fix=f"[platforms.{name}] api_key_file = a readable file holding the key") from None
-        variable = str(options.get("api_key_env", "FORUMBOT_DISCOURSE_API_KEY"))
-        value = os.environ.get(variable)
-        if not value:
-            raise ConfigError(f"the Discourse API key is not set: {variable} is empty",
-                              fix=f"export {variable}=... or set api_key_file in [platforms.{name}]")
-        return value
-    return read
+    """The bot's API key: `api_key_env` (default FORUMBOT_DISCOURSE_API_KEY) or `api_key_file`."""
+    return secret_from(options, name, "the Discourse API key", "api_key", "FORUMBOT_DISCOURSE_API_KEY")
 
 
 def reader(topic_url: str, api_key: Callable[[], str] | None = None, account: str = "",

@@ -5,16 +5,18 @@ only on the site's own address, and long messages split at line ends."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import requests
 import urllib3
 
-from forumbot.errors import PlatformError
+from forumbot.errors import ConfigError, PlatformError
 
 CHUNK = 64 * 1024
 
@@ -24,6 +26,7 @@ class Exchanges:
     ("phpBB"), `min_interval` is the least time between two requests."""
 
     site = "the site"
+    base = ""            # the site's address, ending in "/"
 
     def __init__(self, *, timeout: float, max_bytes: int, min_interval: float,
                  sleep: Callable[[float], None] | None) -> None:
@@ -50,6 +53,17 @@ class Exchanges:
         if wait > 0:
             self.sleep(wait)
         self._last = time.monotonic()
+
+    def _on_site(self, url: str, what: str) -> str:
+        """`url` if it is on the site's own address (http → https allowed); a site that sends the bot
+        elsewhere is refused: its cookies, password or key go nowhere else."""
+        if not same_site(self.base, url):
+            here, there = urlsplit(self.base), urlsplit(url)
+            raise PlatformError(f"{self.site} sent the bot to another address ({there.scheme}://{there.netloc}) "
+                                f"while {what}; it follows only its own ({here.scheme}://{here.netloc}), so its "
+                                "credentials go nowhere else: check the url in the config (is the site at another "
+                                "address now?)")
+        return url
 
     def _late(self, what: str) -> PlatformError:
         return PlatformError(f"{self.site} did not answer in {self.timeout:g}s while {what}", retryable=True)
@@ -123,3 +137,23 @@ def split_text(text: str, limit: int) -> list[str]:
         rest = rest[cut:].lstrip("\n")
     parts.append(rest)
     return [p for p in parts if p.strip()] or [text[:limit]]
+
+
+def secret_from(options: dict[str, Any], name: str, what: str, option: str, env: str) -> Callable[[], str]:
+    """A credential of the bot (`what`: "the phpBB password"), never in the config: the environment variable
+    `<option>_env` names (default `env`) or a file outside the repository (`<option>_file`). Read when used."""
+    def read() -> str:
+        if options.get(f"{option}_file"):
+            path = Path(str(options[f"{option}_file"])).expanduser()
+            try:
+                return path.read_text(encoding="utf-8").strip()
+            except OSError as err:
+                raise ConfigError(f"cannot read {what} file {path}: {err}",
+                                  fix=f"[platforms.{name}] {option}_file = a readable file holding it") from None
+        variable = str(options.get(f"{option}_env", env))
+        value = os.environ.get(variable)
+        if not value:
+            raise ConfigError(f"{what} is not set: {variable} is empty",
+                              fix=f"export {variable}=... or set {option}_file in [platforms.{name}]")
+        return value
+    return read

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -36,7 +34,7 @@ from forumbot.model import Flag, Post
 from forumbot.platforms import markers
 from forumbot.platforms import phpbb_html as html
 from forumbot.platforms.base import EDIT_POLICIES, Recheck
-from forumbot.platforms.exchange import split_text
+from forumbot.platforms.exchange import secret_from, split_text
 from forumbot.platforms.phpbb_http import USER_AGENT, Page, PhpbbSession, SessionLost
 
 log = logging.getLogger("forumbot.phpbb")
@@ -571,24 +569,8 @@ def guest_reader(topic_url: str, **http: Any) -> tuple[PhpbbPlatform, str]:
 
 
 def password_from(options: dict[str, Any], name: str) -> Callable[[], str]:
-    """The bot's password, never in the config: an environment variable (`password_env`, default
-    FORUMBOT_PHPBB_PASSWORD) or a file outside the repository (`password_file`). Read when signing in."""
-    def read() -> str:
-        if options.get("password_file"):
-            path = Path(str(options["password_file"])).expanduser()
-            try:
-                return path.read_text(encoding="utf-8").strip()
-            except OSError as err:
-                raise ConfigError(f"cannot read the phpBB password file {path}: {err}",
-                                  fix=f"[platforms.{name}] password_file = a readable file holding the password"
-                                  ) from None
-        variable = str(options.get("password_env", "FORUMBOT_PHPBB_PASSWORD"))
-        value = os.environ.get(variable)
-        if not value:
-            raise ConfigError(f"the phpBB password is not set: {variable} is empty",
-                              fix=f"export {variable}=... or set password_file in [platforms.{name}]")
-        return value
-    return read
+    """The bot's password: `password_env` (default FORUMBOT_PHPBB_PASSWORD) or `password_file`."""
+    return secret_from(options, name, "the phpBB password", "password", "FORUMBOT_PHPBB_PASSWORD")
 
 
 def _names(value: Any) -> list[str]:

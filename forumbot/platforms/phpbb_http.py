@@ -29,7 +29,7 @@ from bs4 import BeautifulSoup
 
 from forumbot.errors import PlatformError
 from forumbot.platforms import phpbb_html as html
-from forumbot.platforms.exchange import Exchanges, same_site
+from forumbot.platforms.exchange import Exchanges
 
 log = logging.getLogger("forumbot.phpbb")
 USER_AGENT = "Mozilla/5.0 (compatible; forumbot/0.1; play-by-post game master)"
@@ -110,7 +110,7 @@ class PhpbbSession(Exchanges):
                 for _ in range(MAX_HOPS):         # a GET follows redirects (http → https) on the board's host
                     if method != "GET" or page.status not in (301, 302, 303, 307, 308) or not page.location:
                         break
-                    page = self._once("GET", self._on_board(urljoin(page.url, page.location), what), None, what)
+                    page = self._once("GET", self._on_site(urljoin(page.url, page.location), what), None, what)
                 return page
             except PlatformError as err:
                 if not err.retryable or attempt == attempts:
@@ -119,16 +119,6 @@ class PhpbbSession(Exchanges):
                 log.info("%s failed (%s); trying again in %.1fs", what, err, delay)
                 self.sleep(delay)
         raise AssertionError("unreachable")
-
-    def _on_board(self, url: str, what: str) -> str:
-        """`url` if it is on the board's host (http → https allowed); a board that sends the bot elsewhere is
-        refused: its cookies and password go nowhere else."""
-        if not same_site(self.base, url):
-            here, there = urlsplit(self.base), urlsplit(url)
-            raise PlatformError(f"phpBB sent the bot to another address ({there.scheme}://{there.netloc}) while "
-                                f"{what}; it follows only the board's own ({here.scheme}://{here.netloc}): check "
-                                "the url in the config (is the board at another address now?)")
-        return url
 
     def _once(self, method: str, path: str, data: list[tuple[str, str]] | None, what: str) -> Page:
         self._check_stopping()
@@ -199,7 +189,7 @@ class PhpbbSession(Exchanges):
             # phpBB refuses a form younger than a second; a refused form is sent again a full second later
             self.sleep(max(self.form_wait, 1.1) if attempt else
                        self.form_wait if waited is None else max(0.0, self.form_wait - waited))
-            action = self._on_board(urljoin(page.url or self.base, str(form.get("action") or page.url)), what)
+            action = self._on_site(urljoin(page.url or self.base, str(form.get("action") or page.url)), what)
             answer = self.request("POST", action, data, what=what)
             if form_id != "login" and html.login_box(answer.soup):
                 raise SessionLost(what)            # phpBB dropped the session: nothing was posted

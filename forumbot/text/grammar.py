@@ -23,7 +23,6 @@ line), so matching costs no more than linear time in the length of a post.
 from __future__ import annotations
 
 import difflib
-
 import re
 import unicodedata
 from collections.abc import Iterable

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.errors import ConfigError
-from forumbot.games.base import GameSetup, Refused, refusal, refused
+from forumbot.games.base import GameSetup, Refused, refused
 from forumbot.games.foodchain import views
 from forumbot.games.foodchain.options import FoodChainOptions
 from forumbot.games.foodchain.rules import (

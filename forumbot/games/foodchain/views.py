@@ -9,7 +9,6 @@ from forumbot.games.foodchain.state import EC_VOTE, OVER, SELECTION, FCState
 from forumbot.model import Event, format_time
 
 
-
 def _animal(state: FCState, player: str) -> dict[str, Any]:
     a = state.animals[player]
     return {"player": player, "animal": a.kind, "main": a.main}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from forumbot.games.base import Refused as Refusal   # why an action cannot be taken; never leaves the game
+from forumbot.games.base import Refused as Refusal  # why an action cannot be taken; never leaves the game
 from forumbot.games.infiltration.board import looks_like_square, read_square, steps
 from forumbot.games.infiltration.pieces import (
     ATTACKER,

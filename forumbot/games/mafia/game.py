@@ -14,7 +14,7 @@ from typing import Any
 
 from forumbot.errors import ConfigError
 from forumbot.games.base import GameSetup, refusal
-from forumbot.games.mafia import activity, bestplayer, ledger, modifiers, moderation, voting
+from forumbot.games.mafia import activity, bestplayer, ledger, moderation, modifiers, voting
 from forumbot.games.mafia.actions import NIGHT_KINDS, apply_night
 from forumbot.games.mafia.actions import refuse as night_refusal
 from forumbot.games.mafia.dayside import hang_protections

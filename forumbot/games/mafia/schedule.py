@@ -7,15 +7,14 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from forumbot.games.calendar import phase_end as calendar_end
+from forumbot.games.calendar import weekday_numbers
 from forumbot.games.mafia import voting
 from forumbot.games.mafia.actions import refuse, role_of
 from forumbot.games.mafia.newspaper import game_over, winner
-from forumbot.games.mafia.state import KILL_KEY, NO_LYNCH, Death, MafiaState
-from forumbot.games.calendar import phase_end as calendar_end
-from forumbot.games.calendar import weekday_numbers
 from forumbot.games.mafia.options import MafiaOptions
+from forumbot.games.mafia.state import KILL_KEY, NO_LYNCH, Death, MafiaState
 from forumbot.model import Event, Intent, format_time, parse_time
-
 
 # An untimed day's deadline: far enough never to come; the host ends the day ("end day").
 UNTIMED = timedelta(days=3650)
