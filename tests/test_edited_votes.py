@@ -1,6 +1,8 @@
 """Edited votes in the count: under the edit policy "edited", a vote's post edited before the deadline is
 read again as of its edit; the count marks the new vote with the edit's time and what the post said
-before (linked to it), and strikes the old vote as edited away. Under "first_seen" the count is as read."""
+before (linked to it), and strikes the old vote as edited away; an edit that takes the vote out withdraws
+it (struck, with the edit's time). Under "first_seen" and "flag" the vote counts as first read, and the
+count shows the edit's time and what the post says now (under "flag" the host has a flag too)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from forumbot.storage import Store
 PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 
 
-def run(policy: str, lang: str = "en", game_policy: str | None = None) -> list[str]:
+def run(policy: str, lang: str = "en", game_policy: str | None = None, edit: str = "vote Carol",
+        flags: list | None = None) -> list[str]:
     store = Store()
     forum = LocalForum(clock=lambda: START + timedelta(days=30), edit_policy=policy)
     config = GameConfig(name="g", game="mafia", lang=lang, start=START, players=tuple(PlayerRef(n) for n in PLAYERS),
@@ -30,8 +33,10 @@ def run(policy: str, lang: str = "en", game_policy: str | None = None) -> list[s
     first = forum.add_post("g/votes", "Alice", "vote Bob", at=START + timedelta(minutes=5))
     forum.add_post("g/votes", "Dave", "vote Bob", at=START + timedelta(minutes=6))
     runner.step(START + timedelta(minutes=10))
-    forum.edit_post(first, "vote Carol", at=START + timedelta(minutes=30))
+    forum.edit_post(first, edit, at=START + timedelta(minutes=30))
     runner.step(START + timedelta(hours=4, minutes=1))
+    if flags is not None:
+        flags += [row[0] for row in store.db.conn.execute("SELECT reason FROM flags")]
     return [row[0] for row in store.db.conn.execute("SELECT text FROM outbox WHERE kind = 'day_end'")]
 
 
@@ -41,16 +46,58 @@ def test_an_edited_vote_is_marked_with_its_time_and_what_it_said_before():
     assert "~~[Alice](local://g/votes#p1) (edited away)~~" in end
 
 
-def test_under_first_seen_the_count_is_as_read():
-    [end] = run("first_seen")
-    assert "edited" not in end and "**Bob** (2/3" in end
+@pytest.mark.parametrize("policy", ["first_seen", "flag"])
+def test_under_first_seen_and_flag_the_vote_counts_as_read_and_the_edit_shows(policy):
+    flags: list[str] = []
+    [end] = run(policy, flags=flags)
+    assert "**Bob** (2/3" in end and "**Carol**" not in end
+    assert "[Alice](local://g/votes#p1) (edited 2026-03-01 20:30 UTC, now: [Carol](local://g/votes#p1))" in end
+    assert "~~" not in end
+    told = [f for f in flags if "edited" in f]
+    assert (len(told) == 1) if policy == "flag" else not told
+
+
+@pytest.mark.parametrize("policy", ["first_seen", "flag"])
+def test_an_edit_that_takes_the_vote_out_shows_no_vote_but_counts_under_first_seen(policy):
+    [end] = run(policy, edit="I take it back")
+    assert "**Bob** (2/3" in end
+    assert "[Alice](local://g/votes#p1) (edited 2026-03-01 20:30 UTC, now: no vote)" in end
+
+
+def test_under_edited_an_edit_that_takes_the_vote_out_withdraws_it():
+    [end] = run("edited", edit="I take it back")
+    assert "**Bob** (1/3" in end
+    assert "~~[Alice](local://g/votes#p1) (edited 2026-03-01 20:30 UTC: the vote taken out)~~" in end
+    [end] = run("edited", edit="unvote")
+    assert "~~[Alice](local://g/votes#p1) (edited 2026-03-01 20:30 UTC: the vote taken out)~~" in end
+
+
+def test_an_edit_that_keeps_the_vote_shows_only_its_time():
+    [end] = run("first_seen", edit="vote Bob, firmly")
+    assert "[Alice](local://g/votes#p1) (edited 2026-03-01 20:30 UTC)" in end and "now:" not in end
+
+
+def test_an_edit_is_not_counted_as_a_post_of_its_own():
+    from forumbot.games.mafia.game import MafiaGame
+    store = Store()
+    forum = LocalForum(clock=lambda: START + timedelta(days=30), edit_policy="first_seen")
+    config = GameConfig(name="g", game="mafia", lang="en", start=START, players=tuple(PlayerRef(n) for n in PLAYERS),
+                        options={"day_hours": 4, "night_hours": 2, "votes_only": True}, phase="day1")
+    runner = Runner(store, forum, [GameRun.build(config)])
+    runner.start(START)
+    first = forum.add_post("g/votes", "Alice", "vote Bob", at=START + timedelta(minutes=5))
+    runner.step(START + timedelta(minutes=10))
+    forum.edit_post(first, "vote Carol", at=START + timedelta(minutes=30))
+    runner.step(START + timedelta(hours=4, minutes=1))
+    state = MafiaGame().from_json(store.game("g").state)
+    assert state.activity["Alice"]["day1"][0] == 1
 
 
 def test_a_game_chooses_its_own_edit_policy():
     [end] = run("first_seen", game_policy="edited")
     assert "(edited 2026-03-01 20:30 UTC, was: [Bob]" in end
     [end] = run("edited", game_policy="first_seen")
-    assert "edited" not in end
+    assert "was:" not in end and "now: [Carol]" in end
 
 
 def test_a_bad_edit_policy_in_a_game_file_names_the_fix(tmp_path):
@@ -79,8 +126,35 @@ def test_the_marks_in_russian():
     assert "~~[Alice](u1) (изменено позже)~~" in text
 
 
+@pytest.mark.parametrize(("lang", "now", "removed", "expected"), [
+    ("en", "Carol", False, "[Alice](u1) (edited 2026-03-01 20:30 UTC, now: [Carol](u1))"),
+    ("en", "", False, "[Alice](u1) (edited 2026-03-01 20:30 UTC, now: no vote)"),
+    ("en", "no_lynch", False, "[Alice](u1) (edited 2026-03-01 20:30 UTC, now: [No lynch](u1))"),
+    ("en", None, True, "~~[Alice](u1) (edited 2026-03-01 20:30 UTC: the vote taken out)~~"),
+    ("ru", "Carol", False, "[Alice](u1) (изменено 2026-03-01 20:30 UTC, теперь: [Carol](u1))"),
+    ("ru", "", False, "[Alice](u1) (изменено 2026-03-01 20:30 UTC, теперь: без голоса)"),
+    ("ru", None, True, "~~[Alice](u1) (изменено 2026-03-01 20:30 UTC: голос убран)~~"),
+])
+def test_the_marks_of_a_kept_or_removed_vote(lang, now, removed, expected):
+    voter = {"name": "Alice", "url": "u1", "final": False, "withdrawn": removed, "edited": "2026-03-01T20:30:00Z"}
+    voter.update({"removed": True} if removed else {"now": now})
+    view = {"day": 1, "count": 1, "at": "2026-03-01T21:00:00Z", "deadline": "2026-03-02T00:00:00Z",
+            "rule": "absolute", "alive": 5, "needed": 3, "no_lynch_used": 0, "no_lynch_limit": 2,
+            "wagons": [{"target": "Bob", "no_lynch": False, "count": 0 if removed else 1, "needed": 3,
+                        "l_minus": 3 if removed else 2, "voters": [voter]}],
+            "not_voting": [], "locked": [], "errors": [], "error_total": 0}
+    assert expected in Renderer("markdown", lang).text(Event("vote_count", view))
+
+
+def test_the_russian_game_marks_an_edit_under_first_seen():
+    [end] = run("first_seen", lang="ru")
+    assert "[Alice](local://g/votes#p1) (изменено 2026-03-01 20:30 UTC, теперь: [Carol](local://g/votes#p1))" in end
+
+
 def test_the_stored_vote_keeps_what_it_edits():
     from forumbot.games.mafia.state import VoteEntry, state_from_json, state_to_json
     from helpers import new_game
-    state = new_game(5).with_(entries=(VoteEntry("P01", "P02", 1, "t", "local:1@x", "u", edit_of="local:1"),))
+    state = new_game(5).with_(entries=(VoteEntry("P01", "P02", 1, "t", "local:1@x", "u", edit_of="local:1"),
+                                       VoteEntry("P03", "P02", 2, "t", "local:2", "u", edited="t2", now="P04"),
+                                       VoteEntry("P04", "P02", 3, "t", "local:3", "u", True, True, edited="t3")))
     assert state_from_json(state_to_json(state)).entries == state.entries

@@ -20,6 +20,7 @@ from forumbot.engine.crashpoints import crashpoint
 from forumbot.engine.host import HostState
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.masks import deal_masks
+from forumbot.engine.timeline import KEPT as _KEPT
 from forumbot.engine.timeline import REREAD as _REREAD
 from forumbot.engine.timeline import Step, play
 from forumbot.errors import ConfigError, ForumbotError, MessageRefused, PlatformError, StaleState, StoreError
@@ -690,11 +691,12 @@ class Runner:
         found = recheck([post for post in posts if _REREAD not in post.platform_id], policy)
         flags = list(found.flags)
         reread = []
-        if policy == "edited":
-            for post in found.edited:
-                at = post.edited or now
-                reread.append(replace(post, platform_id=f"{post.platform_id}{_REREAD}{format_time(at)}", created=at,
-                                      edited=None))
+        for post in found.edited:   # (the count marks every edit: under "edited" the new text counts)
+            at = post.edited or now
+            marker = _REREAD if policy == "edited" else _KEPT
+            reread.append(replace(post, platform_id=f"{post.platform_id}{marker}{format_time(at)}", created=at,
+                                  edited=None))
+            if policy == "edited":
                 flags.append(Flag(reason="a post that carried a command was edited; its new text is read as of "
                                          "the edit", post_id=post.platform_id, author=post.author, at=at,
                                   line=post.body[:200]))

@@ -100,7 +100,7 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         account = post.author
         if host and account in hosts and account != host:
             post = replace(post, author=host)   # a co-host acts with the host's powers
-        if note is not None and not post.pm:
+        if note is not None and not post.pm and REREAD not in post.platform_id:   # (an edit is no new post)
             _note(run, step, post, note)
         if not post.pm and post.author != run.config.host:
             # names are read with what the thread taught before this post; then it teaches too
@@ -129,9 +129,12 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
                   seats if post.pm else None, accounts_before, chart)
 
 
-# Under the "edited" policy a post's new text is stored as a post of its own, "<its id>@<the edit's time>"
-# (no platform's ids hold an "@"): a later recheck re-reads the original, never this copy.
+# An edited post's new text is stored as a post of its own, "<its id>@<the edit's time>" (no platform's ids
+# hold an "@"): a later recheck re-reads the original, never this copy. Under the "edited" policy the copy is
+# read as a post made at the edit's time; under "first_seen" and "flag" ("<its id>@kept@<time>") only what
+# its votes say now is read, for the count to show beside the vote as first read.
 REREAD = "@"
+KEPT = "@kept@"
 
 
 def _note(run: GameRun, step: Step, post: Post, note: Callable[..., Any]) -> None:
@@ -221,7 +224,13 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
     intents: list[Intent] = parsed.intents
     if REREAD in post.platform_id:   # an edit read again: its votes say which post they replace
         original = post.platform_id.split(REREAD, 1)[0]
-        intents = [replace(i, data={**i.data, "edit_of": original}) if i.kind in VOTE_KINDS else i for i in intents]
+        intents = _edit_intents(run, post, original, intents)
+        if KEPT in post.platform_id:
+            for intent in intents:   # (only what the count shows: no answer, no refusal, nothing else read)
+                step.intents.append(intent)
+                step.state, happened = run.game.apply(step.state, intent)
+                step.events += [(e, post.platform_id) for e in happened if e.kind != "rejected"]
+            return
     if seats is not None and len(seats.games_of(account)) > 1:
         host_games = seats.games_of(account)   # a host who plays in another game names the game too
     answers_for_host = not host_games or host_games[0] == run.name
@@ -285,6 +294,29 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         answered.append((intent, first, len(step.events)))
     if post.pm and answered and not corrected:
         answers.merge(step.events, answered, account, post.author, parsed, from_host, post.platform_id)
+
+
+def _edit_intents(run: GameRun, post: Post, original: str, intents: list[Intent]) -> list[Intent]:
+    """What an edited post's new text says, as the game reads it. Under "edited": its votes, each naming the
+    post it edits, and, where it has no vote left, the news that the edit took the vote out. Under
+    "first_seen" and "flag": the news of the edit alone, with the vote the post says now (the vote counts as
+    first read). A game that does not read that news ("marks_edits") gets the votes under "edited" only."""
+    votes = [i for i in intents if i.kind in VOTE_KINDS]
+    marks = getattr(run.game, "marks_edits", False)
+    if KEPT in post.platform_id:
+        if not marks:
+            return []
+        last = votes[-1] if votes else None
+        now = "" if last is None or last.kind == "unvote" else \
+            "no_lynch" if last.kind == "no_lynch" else str(last.data.get("target") or "")
+        return [Intent("vote_edited", {"post": original, "now": now}, post_id=post.platform_id,
+                       author=post.author, at=post.created, line=post.body[:200], url=post.url)]
+    out = [replace(i, data={**i.data, "edit_of": original}) if i.kind in VOTE_KINDS else i for i in intents]
+    if marks and all(i.kind == "unvote" for i in votes):
+        out = [i for i in out if i.kind != "unvote"]
+        out.append(Intent("vote_edited", {"post": original, "withdraw": True}, post_id=post.platform_id,
+                          author=post.author, at=post.created, line=post.body[:200], url=post.url))
+    return out
 
 
 def _answers_for(run: GameRun, account: str, seats: PlatformSeats | None) -> bool:

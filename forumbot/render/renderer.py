@@ -296,7 +296,16 @@ class Renderer:
         text = f["link"](self.seat(entry["name"]), entry.get("url", ""))
         if entry.get("final"):
             text += f" ({self.phrases['final']})"
-        if entry.get("edited"):
+        if entry.get("edited") and ("now" in entry or entry.get("removed")):
+            # an edit the count marks: what the post says now (the vote counts as first read), or the vote
+            # the edit took away
+            now = entry.get("now")
+            phrase = "edited_vote_removed" if entry.get("removed") else \
+                "edited_vote_now" if now else "edited_vote_now_none"
+            shown = (self.phrases["no_lynch"] if now == "no_lynch" else self.seat(now)) if now else ""
+            text += " (" + self._format(self.phrases[phrase], {"at": _when(entry["edited"]),
+                                                                "now": f["link"](shown, entry.get("url", ""))}) + ")"
+        elif entry.get("edited"):
             was = entry.get("was")
             shown = (self.phrases["no_lynch"] if was == "no_lynch" else self.seat(was)) if was else ""
             phrase = self.phrases["edited_vote_was" if was else "edited_vote"]

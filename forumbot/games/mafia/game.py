@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -56,6 +57,7 @@ QUIET_PHASES = (*PRE_PHASES, "best_player")
 
 class MafiaGame:
     name = "mafia"
+    marks_edits = True   # it reads "vote_edited" (the runner's news of an edited vote post: the edit policy)
 
     # ---- setup -------------------------------------------------------------------------------
     def new(self, setup: GameSetup) -> MafiaState:
@@ -154,6 +156,8 @@ class MafiaGame:
     def _apply(self, state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
         if intent.kind in VOTE_KINDS:
             return _vote(state, intent)
+        if intent.kind == "vote_edited":
+            return _vote_edited(state, intent)
         if intent.kind == "mayor_reveal":
             return _mayor_reveal(state, intent)
         if intent.kind == "tie_break":
@@ -485,6 +489,34 @@ def _vote(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
     return _maybe_end_early(state, intent.at or state.phase_started, events)
 
 
+def _vote_edited(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Event]]:
+    """A post that carried a vote was edited (the runner tells, before a deadline). `withdraw` (the edit
+    policy "edited", the new text has no vote): the vote is withdrawn, if it still stands and may be, and
+    shown struck with the edit's time. Otherwise (policies "first_seen" and "flag") the vote counts as first
+    read and the count shows the edit's time and what the post says now (`now`: a name, NO_LYNCH or "")."""
+    post, voter = str(intent.data.get("post", "")), intent.author
+    at = next((i for i in range(len(state.entries) - 1, -1, -1)
+               if state.entries[i].post == post and state.entries[i].voter == voter), None) if post else None
+    if at is None:
+        return state, []
+    entry, when = state.entries[at], format_time(intent.at or state.phase_started)
+    events: list[Event] = []
+    if intent.data.get("withdraw"):
+        stands = not entry.withdrawn and state.current.get(voter) == entry.target
+        if stands and _vote_refusal(state, Intent("unvote", post_id=post, author=voter, at=intent.at)) is None:
+            state, _ = _withdraw(state, voter)
+            events.append(Event("vote", {"voter": voter, "target": None}))
+            marked = replace(state.entries[at], edited=when, now=None)
+        else:   # (a final vote, or past the deadline: it stands as first read)
+            marked = replace(entry, edited=when, now="")
+    else:
+        marked = replace(entry, edited=when, now=str(intent.data.get("now") or ""))
+    state = state.with_(entries=(*state.entries[:at], marked, *state.entries[at + 1:]))
+    if events and state.countdown:
+        return _maybe_end_early(state, intent.at or state.phase_started, events)
+    return state, events
+
+
 def _vote_refusal(state: MafiaState, intent: Intent) -> tuple[str, dict[str, Any]] | None:
     """Why a vote command cannot count now (a code of REFUSALS and its fields), or None."""
     if not state.is_day:
@@ -777,8 +809,15 @@ def _voter_view(state: MafiaState, entry: VoteEntry) -> dict[str, Any]:
         if before is not None and before.target != entry.target:
             out["was"] = before.target
             out["was_url"] = before.url
+    elif entry.edited and entry.now is None:
+        out["edited"] = entry.edited   # an edit took the vote out of its post: withdrawn (struck)
+        out["removed"] = True
     elif any(e.edit_of == entry.post and e.voter == entry.voter for e in state.entries if entry.post):
         out["edited_away"] = True   # its post was edited: this vote no longer counts (struck, withdrawn)
+    elif entry.edited:   # the post was edited; the vote counts as first read (policies first_seen, flag)
+        out["edited"] = entry.edited
+        if entry.now != entry.target:
+            out["now"] = entry.now or ""
     weight = modifiers.weight(state, entry.voter)
     if weight != 1 and state.options.show_modifiers:
         out["weight"] = weight

@@ -38,6 +38,8 @@ class VoteEntry:
     final: bool = False
     withdrawn: bool = False
     edit_of: str = ""         # the post this vote's post is an edit of (the platform's edit policy "edited")
+    edited: str = ""          # when this vote's post was edited, where the vote as first read still shows
+    now: str | None = None    # what the edited post says now: a name, NO_LYNCH, "" (no vote); None: removed
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,8 @@ def _jsonable(value: Any) -> Any:
 def _entry_json(e: VoteEntry) -> list[Any]:
     # Vote entries are the bulk of a day's state: plain lists.
     row = [e.voter, e.target, e.seq, e.at, e.post, e.url, e.final, e.withdrawn]
+    if e.edited:
+        return [*row, e.edit_of, e.edited, e.now]
     return [*row, e.edit_of] if e.edit_of else row
 
 
