@@ -4,8 +4,10 @@ short posts, redirects, and the config that builds it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
+from urllib.request import urlopen
 
 import pytest
 from fakediscourse import DiscourseState, FakeDiscourse
@@ -250,6 +252,28 @@ def test_recheck_finds_edits_and_both_kinds_of_deletion_and_flags_each_once() ->
         assert f"p{same.id}" not in found.deleted
         again = platform.recheck(voting, "first_seen")
         assert len(again.edited) == 1 and again.flags == []               # deletions told once
+
+
+def test_an_edit_is_timed_by_its_latest_revision_else_by_updated_at() -> None:
+    clock = [1_772_000_000.0]
+    state, _, topic = site(clock=lambda: clock[0])
+    with FakeDiscourse(state) as fake:
+        platform = Kept().attach(bot(fake))
+        revised = state.add_post(topic, "alice", "vote bob")
+        quick = state.add_post(topic, "bob", "vote carol")
+        posts, _ = platform.fetch_posts([str(topic)], None)
+        voting = [p for p in posts if p.platform_id in (f"p{revised.id}", f"p{quick.id}")]
+        state.edit_post(quick.id, "vote alice", at=clock[0] + 60)          # within the grace period: no revision
+        edited_at = clock[0] + 3600
+        state.edit_post(revised.id, "vote carol", at=edited_at)
+        state.posts[revised.id].updated_at = edited_at + 900                # (a rebake moves updated_at on)
+        state.posts[quick.id].updated_at = clock[0] + 120
+        with urlopen(f"{fake.url}/posts/{revised.id}/revisions/latest.json") as answer:
+            revision = json.load(answer)
+        assert revision["current_revision"] == 2 and revision["created_at"].endswith(".000Z")
+        found = {p.platform_id: p for p in platform.recheck(voting, "first_seen").edited}
+        assert found[f"p{revised.id}"].edited.timestamp() == edited_at
+        assert found[f"p{quick.id}"].edited.timestamp() == clock[0] + 120
 
 
 def test_a_429_is_waited_out_when_short_and_a_retryable_failure_when_long() -> None:

@@ -172,6 +172,9 @@ def test_an_edited_vote_under_each_policy_before_the_deadline(tmp_path: Path, po
         assert any("edited" in reason for reason in flags) == (policy != "first_seen"), flags
         day = run.game.summary(runner.state(run))["days"][0]
         assert day["tally"] == tally, day
+        [end] = [row[0] for row in store.db.conn.execute("SELECT text FROM outbox WHERE kind = 'day_end'")]
+        mark = "was: [Alice]" if policy == "edited" else "now: [Bob]"
+        assert f"(edited 2026-03-01 20:30 UTC, {mark}" in end, end      # the latest revision's time
 
 
 def test_a_deleted_vote_still_counts_and_the_host_is_told_once(tmp_path: Path) -> None:

@@ -159,6 +159,9 @@ def test_an_edited_vote_under_each_policy_before_the_deadline(tmp_path: Path, po
         assert any("edited" in reason for reason in flags), flags
         day = run.game.summary(runner.state(run))["days"][0]
         assert day["tally"] == ({"Bob": 1} if policy == "edited" else {"Alice": 1}), day
+        [end] = [row[0] for row in runner.store.db.conn.execute("SELECT text FROM outbox WHERE kind = 'day_end'")]
+        mark = "was: [url" if policy == "edited" else "now: [url"
+        assert "(edited 2026-03-01 20:30 UTC, " + mark in end, end      # the "Last edited" notice's time
 
 
 def test_a_night_action_sent_just_before_the_deadline_counts(tmp_path: Path) -> None:

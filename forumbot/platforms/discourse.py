@@ -219,6 +219,24 @@ class DiscoursePlatform:
                     dialect=self.dialect, edited=edited, pm=pm,
                     url=f"{self.base}/t/{slug}/{item.get('topic_id')}/{item.get('post_number')}")
 
+    def _edit_time(self, item: dict[str, Any]) -> datetime | None:
+        """When a post was last edited: its latest revision's `created_at` (GET /posts/{id}/revisions/latest.json),
+        else (no revision: an edit within the grace period; the edit history hidden from the bot) `updated_at`."""
+        if int(item.get("version") or 1) > 1:
+            try:
+                answer = self.http.get(f"posts/{item['id']}/revisions/latest.json",
+                                       what=f"reading the latest revision of post {item['id']}")
+            except PlatformError as err:
+                if err.retryable:
+                    raise
+                log.info("post %s: no revision to read (%s); its updated_at is the edit's time", item["id"], err)
+                return _time(item.get("updated_at"))
+            if answer.status == 200 and isinstance(answer.data, dict):
+                at = _time(answer.data.get("created_at"))
+                if at is not None:
+                    return at
+        return _time(item.get("updated_at"))
+
     @staticmethod
     def _gone(item: dict[str, Any]) -> bool:
         return bool(item.get("deleted_at")) or bool(item.get("user_deleted")) \
@@ -527,7 +545,7 @@ class DiscoursePlatform:
                 continue
             result.edited.append(Post(platform_id=old.platform_id, thread=old.thread, author=old.author,
                                       created=old.created, body=body, dialect=old.dialect,
-                                      edited=_time(found.get("updated_at")) or now, url=old.url))
+                                      edited=self._edit_time(found) or now, url=old.url))
             if policy == "flag":
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,

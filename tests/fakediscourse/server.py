@@ -241,6 +241,8 @@ class Site:
             return 200, {"success": "OK"}
         if method == "POST" and path == "/posts.json":
             return self.create(body, user)
+        if method == "GET" and (match := re.fullmatch(r"/posts/(\d+)/revisions/latest\.json", path)):
+            return self.latest_revision(int(match.group(1)), user)
         if match := re.fullmatch(r"/posts/(\d+)\.json", path):
             return self.one_post(method, int(match.group(1)), body, user)
         if match := re.fullmatch(r"/t/(\d+)\.json", path):
@@ -333,6 +335,32 @@ class Site:
             return 422, {"errors": refused}
         self.state.edit_post(post.id, raw)
         return 200, shaped(schema_of("/posts/{id}.json", "put"), {"post": self.post_json(post, user, raw=True)})
+
+    def latest_revision(self, number: int, user: User | None) -> tuple[int, Any]:
+        """GET /posts/{id}/revisions/latest.json, as Discourse's PostRevisionSerializer writes it: 404 for a
+        post without revisions (never edited, or edited within the grace period only)."""
+        post = self.state.posts[number]
+        topic = self.state.topics[post.topic_id]
+        if not self.can_see(topic, user) or post.deleted_at is not None or not post.revisions:
+            raise KeyError(number)
+        author = next(u for u in self.state.users.values() if u.id == post.user_id)
+        last = post.version
+        before = post.revisions[-1]
+        return 200, {
+            "created_at": stamp(post.revised_at[-1]), "post_id": post.id, "previous_hidden": False,
+            "current_hidden": False, "first_revision": 2, "previous_revision": last - 1 if last > 2 else None,
+            "current_revision": last, "next_revision": None, "last_revision": last, "current_version": last,
+            "version_count": last, "username": author.username, "display_username": author.username,
+            "avatar_template": f"/letter_avatar/{author.username.lower()}/{{size}}/1.png", "edit_reason": None,
+            "body_changes": {"inline": f"<div class=\"inline-diff\"><del>{_escape(before)}</del>"
+                                       f"<ins>{_escape(post.raw)}</ins></div>",
+                             "side_by_side": f"<div class=\"revision-content\">{_escape(before)}</div>"
+                                             f"<div class=\"revision-content\">{_escape(post.raw)}</div>",
+                             "side_by_side_markdown": f"<table class=\"markdown\"><tr><td class=\"diff-del\">"
+                                                      f"{_escape(before)}</td><td class=\"diff-ins\">"
+                                                      f"{_escape(post.raw)}</td></tr></table>"},
+            "title_changes": None, "user_changes": None, "tags_changes": None, "category_id_changes": None,
+            "wiki": False, "can_edit": bool(user and (user.id == post.user_id or user.admin))}
 
     def length_errors(self, raw: str, minimum: int) -> list[str]:
         length = len(re.sub(r"<!--.*?-->", "", raw, flags=re.S).strip())

@@ -69,6 +69,7 @@ class Post:
     created_at: float
     updated_at: float
     revisions: list[str] = field(default_factory=list)    # the raw of each earlier version
+    revised_at: list[float] = field(default_factory=list)  # when each revision (version 2, 3, ...) was made
     deleted_at: float | None = None
     user_deleted: bool = False
 
@@ -190,6 +191,7 @@ class DiscourseState:
             post = self.posts[post_id]
             if at - post.updated_at > GRACE or post.revisions:
                 post.revisions.append(post.raw)
+                post.revised_at.append(at)
             post.raw, post.updated_at = raw, at
             return post
 
@@ -201,6 +203,7 @@ class DiscourseState:
             at = self.clock() if at is None else at
             if by_author:
                 post.revisions.append(post.raw)
+                post.revised_at.append(at)
                 post.raw, post.user_deleted, post.updated_at = WITHDRAWN, True, at
             else:
                 post.deleted_at = at
