@@ -77,6 +77,21 @@ def test_a_players_record_across_games(store):
     assert hanks["played"] == {"mafia": 2} and hanks["wins"] == {} and hanks["warnings"] == 0
 
 
+def test_the_log_gives_each_events_message_in_the_games_language(store):
+    log = arch.game_log(Store(store), "full-with-sub")
+    assert log and all(e["text"] for e in log) and not any(e["kind"] == "vote" for e in log)
+    start = log[0]
+    assert start["kind"] == "phase_start" and start["thread"] == "full-with-sub/game"
+    assert start["text"].startswith("**Наступает Ночь 0**")        # as it went out, in the platform's markup
+    # an acknowledgement gathered into one reply: rendered again, in Russian, to whom it went
+    ack = next(e for e in log if e["kind"] == "note_ack" and e["pm_to"] == "Ведущий")
+    assert ack["text"].startswith("Записка №1 Ночи 0 от Анджелины Джоли")
+    english = arch.game_log(Store(store), "mafia-day-en")
+    assert english[0]["text"].startswith("[b]Day 1 begins[/b]")
+    flags = [e for e in arch.game_log(Store(store), "bodysnatchers-ledger") if e["flag"]]
+    assert flags and flags[0]["text"].startswith("8.2.1? Киану Ривз")
+
+
 def test_forumbot_archive_lists_games_a_game_and_a_player(store):
     runner = CliRunner()
     listing = runner.invoke(cli, ["archive", "--db", str(store)])
@@ -85,6 +100,10 @@ def test_forumbot_archive_lists_games_a_game_and_a_player(store):
     game = runner.invoke(cli, ["archive", "--db", str(store), "full-with-sub", "--log"])
     assert "Николь Кидман: Массажист (town), alive, won; played by Николь Кидман → kidman_sub" in game.output
     assert "day 2: lynch (Том Хэнкс)" in game.output and "game_over" in game.output
+    # the log: each event's message as it went out, in the game's language, and where it went
+    assert "phase_start → full-with-sub/game" in game.output and "Наступает Ночь 0" in game.output
+    assert "action_ack → PM to Джонни Депп" in game.output and "Принято НД на Ночь 0: убийство — Мэрил Стрип" \
+        in game.output
     person = runner.invoke(cli, ["archive", "--db", str(store), "--player", "kidman_sub", "--json"])
     assert json.loads(person.output)["replacements"] == 1
     missing = runner.invoke(cli, ["archive", "--db", str(store), "no-such-game"])
@@ -99,7 +118,66 @@ def test_the_archive_pages(store, tmp_path):
     assert "full-with-sub" in index and "bodysnatchers-ledger" in index and "mafia-day-en" not in index
     page = client.get("/archive/game/full-with-sub").get_data(as_text=True)
     assert "Массажист" in page and "kidman_sub" in page and "Day 4" in page and "The log" in page
+    assert "Принято НД на Ночь 0: убийство — Мэрил Стрип" in page and "PM to Джонни Депп" in page
+    assert ">action_ack<" not in page
     assert client.get("/archive/game/mafia-day-en").status_code == 404
     person = client.get("/archive/player/kidman_sub").get_data(as_text=True)
     assert "Came in as a replacement: 1" in person
     assert client.get("/archive/player/nobody-at-all").status_code == 404
+
+
+# ---- tournaments --------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cup(tmp_path_factory) -> Path:
+    """The liar-cup tournament sample played to its end (masks revealed with the host's approval)."""
+    from forumbot.engine.tournament_replay import replay_tournament
+
+    path = tmp_path_factory.mktemp("cup") / "bot.db"
+    done = replay_tournament(data_dir("samples") / "tournaments" / "liar-cup.toml", store_path=path)
+    done.store.close()
+    return path
+
+
+def test_a_players_record_includes_their_tournaments(cup):
+    cups = arch.tournaments(Store(cup))
+    [liar] = cups
+    assert liar.finished and liar.revealed and liar.games == ["cyoa", "main-1", "main-2"]
+    # the table worked by hand in tests/test_tournament_run.py: Dee, Ben and Cal (equal), Eve, Ana
+    assert [(r["mask"], r["place"]) for r in liar.table] == [("Dee", 1), ("Ben", 2), ("Cal", 2), ("Eve", 4),
+                                                              ("Ana", 5)]
+    dee = arch.player([], "deedee", cups).to_json()
+    assert dee["tournament_wins"] == 1
+    [entry] = dee["tournaments"]
+    assert (entry["mask"], entry["place"], entry["of"], entry["tol"], entry["ec"]) == ("Dee", 1, 5, 2, 1)
+    eve = arch.player([], "evelyn", cups).to_json()
+    assert eve["tournaments"][0]["garnets"] == 1 and eve["tournament_wins"] == 0
+    assert arch.player([], "Dee", cups) is None          # once revealed, a mask's record is its player's
+
+
+def test_before_the_reveal_a_tournament_counts_for_the_mask(cup, tmp_path):
+    import shutil
+
+    store = Store(shutil.copy(cup, tmp_path / "bot.db"))
+    with store.db.conn:
+        store.db.conn.execute("DELETE FROM tournament_log WHERE kind = 'reveal_approved'")
+    cups = arch.tournaments(store)
+    assert not cups[0].revealed and all(r["player"] == "" for r in cups[0].table)
+    assert arch.player([], "deedee", cups) is None
+    assert arch.player([], "Dee", cups).to_json()["tournaments"][0]["place"] == 1
+
+
+def test_forumbot_archive_and_the_player_page_show_tournaments(cup, tmp_path):
+    runner = CliRunner()
+    listing = runner.invoke(cli, ["archive", "--db", str(cup)])
+    assert "liar-cup: finished; 3 games, 5 players; first place: deedee" in listing.output, listing.output
+    person = runner.invoke(cli, ["archive", "--db", str(cup), "--player", "deedee"])
+    assert person.exit_code == 0, person.output
+    assert "Tournaments: 1; won 1" in person.output
+    assert "liar-cup (as Dee): place 1 of 5; Tokens of Life 2, garnets 0, Elimination Candidate 1" in person.output
+    app = create_app(WebSettings(str(tmp_path / "forum.db"), WebConfig(), store=str(cup)))
+    page = app.test_client().get("/archive/player/calla").get_data(as_text=True)
+    assert 'data-tournament="liar-cup"' in page and "2 of 5" in page and "Tokens of Life" in page
+    russian = create_app(WebSettings(str(tmp_path / "forum-ru.db"), WebConfig(lang="ru"), store=str(cup)))
+    page = russian.test_client().get("/archive/player/calla").get_data(as_text=True)
+    assert "Турниры" in page and "2 из 5" in page and "Жетоны жизни" in page
+    assert "deedee" in app.test_client().get("/archive/").get_data(as_text=True)

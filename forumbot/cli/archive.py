@@ -18,8 +18,10 @@ from forumbot.errors import ConfigError
 @click.argument("game_name", required=False)
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
-@click.option("--player", "player_name", default=None, help="One player's record across the finished games.")
-@click.option("--log", "with_log", is_flag=True, help="With GAME: the game's log (its events, without single votes).")
+@click.option("--player", "player_name", default=None,
+              help="One player's record across the finished games and the tournaments.")
+@click.option("--log", "with_log", is_flag=True,
+              help="With GAME: the game's log (each event's message as it went out, without single votes).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def archive(game_name: str | None, config_path: str | None, db_path: str | None, player_name: str | None,
             with_log: bool, as_json: bool) -> None:
@@ -31,9 +33,9 @@ def archive(game_name: str | None, config_path: str | None, db_path: str | None,
         hosts = {entry.config.name: entry.config.host for entry in configured}
         records = arch.finished(store, hosts)
         if player_name:
-            found = arch.player(records, player_name)
+            found = arch.player(records, player_name, arch.tournaments(store))
             if found is None:
-                raise ConfigError(f"{player_name} played in no finished game",
+                raise ConfigError(f"{player_name} played in no finished game and no tournament",
                                   fix="forumbot archive lists the finished games and their players")
             return _show_player(found.to_json(), as_json)
         if game_name:
@@ -49,6 +51,13 @@ def archive(game_name: str | None, config_path: str | None, db_path: str | None,
         for record in records:
             click.echo(f"  {record.name} ({record.game}): won by {record.winner or 'the host says'}; "
                        f"{len(record.players)} players, {len(record.days)} day(s)")
+        cups = arch.tournaments(store)
+        if cups:
+            click.echo(f"Tournaments: {len(cups)}")
+        for cup in cups:
+            first = ", ".join(row["player"] or row["mask"] for row in cup.table if row["place"] == 1) or "-"
+            click.echo(f"  {cup.name}: {'finished' if cup.finished else 'running'}; {len(cup.games)} games, "
+                       f"{len(cup.table)} players; first place: {first}")
         return 0
 
     sys.exit(guard(go))
@@ -74,7 +83,11 @@ def _show_game(record: dict, log: list | None, as_json: bool) -> int:
     if log is not None:
         click.echo("Log:")
         for event in log:
-            click.echo(f"  #{event['seq']} {event['at']} {event['kind']}")
+            where = "flag for the host" if event["flag"] else f"PM to {event['pm_to']}" if event["pm_to"] \
+                else event["thread"]
+            click.echo(f"  #{event['seq']} {event['at']} {event['kind']}{' → ' + where if where else ''}")
+            for line in event["text"].rstrip().splitlines():
+                click.echo(f"      {line}")
     return 0
 
 
@@ -90,5 +103,13 @@ def _show_player(record: dict, as_json: bool) -> int:
     for g in record["games"]:
         click.echo(f"  {g['game']}: {g['seat']}, {g['role'] or '-'} ({g['team'] or '-'})"
                    f"{', won' if g['won'] else ''}{', came in as a replacement' if g['came_in'] else ''}"
-                   f"{', replaced' if g['replaced'] else ''}")
+                   f"{', replaced' if g['replaced'] else ''}"
+                   f"{' (tournament ' + g['tournament'] + ')' if g.get('tournament') else ''}")
+    if record["tournaments"]:
+        click.echo(f"Tournaments: {len(record['tournaments'])}; won {record['tournament_wins']}")
+    for t in record["tournaments"]:
+        place = f"place {t['place']} of {t['of']}" + ("" if t["finished"] else " so far")
+        best = f", best-player places {', '.join(map(str, t['places']))}" if t["places"] else ""
+        click.echo(f"  {t['tournament']} (as {t['mask']}): {place}; Tokens of Life {t['tol']}, garnets "
+                   f"{t['garnets']}, Elimination Candidate {t['ec']}{best}, warnings {t['warnings']}")
     return 0

@@ -1,5 +1,6 @@
 """The archive on the web forum (/archive): finished games with their roles, the days' results and final
-counts and the log, and each player's record across them. Public: a game is in the archive only once it
+counts and the log (each event's message as it went out), and each player's record across them and the
+tournaments. Public: a game is in the archive only once it
 is over. Read from the bot's store through forumbot/engine/archive.py."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template
 
 from forumbot.engine import archive as arch
+from forumbot.seating import name_key
 from forumbot.storage import Store
 from forumbot.web.site import site
 
@@ -26,11 +28,15 @@ def _records() -> list[arch.GameRecord]:
     return arch.finished(_store(), dict(site().settings.game_hosts))
 
 
+def _players(records: list[arch.GameRecord]) -> dict[str, arch.PlayerRecord]:
+    return arch.players(records, arch.tournaments(_store()))
+
+
 @bp.get("/")
 def index() -> Any:
     records = _records()
     return render_template("archive_index.html", records=records,
-                           players=sorted(arch.players(records).values(), key=lambda p: p.name.casefold()))
+                           players=sorted(_players(records).values(), key=lambda p: p.name.casefold()))
 
 
 @bp.get("/game/<name>")
@@ -43,7 +49,7 @@ def game(name: str) -> Any:
 
 @bp.get("/player/<name>")
 def player(name: str) -> Any:
-    found = arch.player(_records(), name)
+    found = _players(_records()).get(name_key(name))
     if found is None:
-        abort(404, "Nobody of that name played in a finished game.")
+        abort(404, "Nobody of that name played in a finished game or a tournament.")
     return render_template("archive_player.html", player=found.to_json())
