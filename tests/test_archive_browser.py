@@ -27,6 +27,21 @@ def site(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def cup_site(tmp_path_factory):
+    """The archive of a bot that ran the liar-cup tournament to its end (masks revealed)."""
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.tournament_replay import replay_tournament
+
+    folder = tmp_path_factory.mktemp("archive-cup")
+    cup = replay_tournament(data_dir("samples") / "tournaments" / "liar-cup.toml", store_path=folder / "bot.db")
+    cup.store.close()
+    settings = WebSettings(str(folder / "web-forum.db"), WebConfig(port=0), store=str(folder / "bot.db"))
+    server = WebServer(settings, threads=2).start()
+    yield f"http://127.0.0.1:{server.port}"
+    server.stop()
+
+
 def test_archive_index_game_and_player_pages(browser, site, shots):
     page = browser.new_context(locale="ru-RU").new_page()
     page.set_default_timeout(20_000)
@@ -44,7 +59,12 @@ def test_archive_index_game_and_player_pages(browser, site, shots):
     assert page.locator("section.day").count() == 4
     assert "Том Хэнкс hanged" in page.inner_text("#day-2 h3")
     page.click("#log summary")
-    assert page.locator("#log td", has_text="game_over").count() == 1
+    # the log: what each event said, as the players and the host read it, in the game's language
+    assert page.locator("#log tr[data-kind='game_over']").count() == 1
+    ack = page.locator("#log tr[data-kind='action_ack']").first
+    assert "ЛС" not in ack.inner_text() and "PM to Джонни Депп" in ack.inner_text()
+    assert "Принято НД на Ночь 0: убийство — Мэрил Стрип" in ack.inner_text()
+    assert "action_ack" not in page.inner_text("#log")
     page.screenshot(path=str(shots / "archive-game.png"), full_page=True)
 
     kidman.locator("a:text-is('kidman_sub')").click()
@@ -53,5 +73,20 @@ def test_archive_index_game_and_player_pages(browser, site, shots):
     assert "won" in page.inner_text("#record")
     page.screenshot(path=str(shots / "archive-player.png"), full_page=True)
     page.goto(site + "/archive/player/" + "Киану Ривз")
-    assert "2 game(s); town 2." in page.inner_text("#summary") and "Wins: town 2." in page.inner_text("#summary")
+    assert "2 games; town 2." in page.inner_text("#summary") and "Wins: town 2." in page.inner_text("#summary")
     page.screenshot(path=str(shots / "archive-player-2.png"), full_page=True)
+
+
+def test_a_players_page_lists_their_tournaments(browser, cup_site, shots):
+    page = browser.new_context().new_page()
+    page.set_default_timeout(20_000)
+    page.goto(cup_site + "/archive/")
+    page.click("#players a:text-is('calla')")
+    page.wait_for_selector("#tournaments")
+    row = page.locator("#tournaments tr[data-tournament='liar-cup']")
+    assert "Cal" in row.inner_text() and "2 of 5" in row.inner_text()
+    assert "Tournaments: 1; won: 0." in page.inner_text("#summary")
+    page.screenshot(path=str(shots / "archive-player-tournament.png"), full_page=True)
+    row.locator("a").click()
+    page.wait_for_selector("h1")
+    assert "liar-cup" in page.inner_text("h1")

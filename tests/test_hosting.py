@@ -300,6 +300,35 @@ def test_a_player_follows_the_game_from_its_banner_in_their_time_zone(bed):
     page = BeautifulSoup(player.get("/t/my7/votes").get_data(as_text=True), "html.parser")
     assert page.select_one("#banner-deadline").get_text() == "2026-03-02 23:00:00 Europe/Moscow (UTC+03:00)"
     assert page.select_one("#choose-zone") is None
+    # post times too: the reader's zone; a reader without one, UTC (the game has no calendar zone)
+    vote = next(p for p in page.select("article.post") if "vote Bob" in p.get_text())
+    assert vote.select_one("time").get_text() == "2026-03-01 23:01 MSK"
+    anonymous = BeautifulSoup(bed.app.test_client().get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    vote = next(p for p in anonymous.select("article.post") if "vote Bob" in p.get_text())
+    assert vote.select_one("time").get_text() == "2026-03-01 20:01 UTC"
+
+
+def test_a_games_calendar_zone_is_the_default_for_its_pages(bed):
+    bed.sign_in()
+    response = bed.make(options='calendar_tz = "Asia/Tokyo"')
+    assert response.status_code == 302, response.get_data(as_text=True)
+    bed.poll()
+    bed.forum().add_post("my7/votes", "Alice", "vote Bob", at=bed.clock.now)
+    bed.poll()
+    anonymous = BeautifulSoup(bed.app.test_client().get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert anonymous.select_one("#banner-deadline").get_text() == "2026-03-03 05:00:00 Asia/Tokyo (UTC+09:00)"
+    vote = next(p for p in anonymous.select("article.post") if "vote Bob" in p.get_text())
+    assert vote.select_one("time").get_text() == "2026-03-02 05:01 JST"
+    assert vote.select_one("time")["datetime"].startswith("2026-03-01T20:01")
+    # a reader's own zone comes first
+    player = bed.app.test_client()
+    bed.app.extensions["forumbot"].connections().accounts.add_user("Alice", password="alice-password-1")
+    player.post("/signin", data={"csrf": csrf(player, "/signin"), "name": "Alice", "password": "alice-password-1"})
+    player.post("/account/timezone", data={"csrf": csrf(player, "/account/timezone"), "zone": "America/Sao_Paulo"})
+    page = BeautifulSoup(player.get("/t/my7/votes").get_data(as_text=True), "html.parser")
+    assert page.select_one("#banner-deadline").get_text().endswith("America/Sao_Paulo (UTC-03:00)")
+    vote = next(p for p in page.select("article.post") if "vote Bob" in p.get_text())
+    assert vote.select_one("time").get_text() == "2026-03-01 17:01 UTC-03:00"      # (no abbreviation)
 
 
 def test_the_time_zone_page_needs_an_account(bed):

@@ -1,8 +1,8 @@
 """Hosting from the browser in a real headless Chromium, against `forumbot run` in a process of its own (a bot
 config with [hosting] and no game file): the host makes a game in the console, the running bot starts it
 at its next poll, a player follows it from the thread's banner (their time zone, the seconds to go, who is
-alive, the last count) and votes, the console follows without a reload, and the host closes the game: its
-threads lock. No file is edited and the bot is never restarted. Screenshots: hosting-new-game.png,
+alive, the last count; every post's time in their zone) and votes, the console follows without a reload,
+and the host closes the game: its threads lock. No file is edited and the bot is never restarted. Screenshots: hosting-new-game.png,
 hosting-console.png, hosting-banner.png, hosting-console-live.png, hosting-closed.png.
 
 Skips only when no Chromium can be found; fails instead when FORUMBOT_REQUIRE_BROWSER is set."""
@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from forumbot.model import format_time
+from forumbot.model import format_time, parse_time
 from forumbot.web.accounts import Accounts, hash_password
 
 web_browser = pytest.importorskip("test_web_browser")
@@ -128,7 +128,7 @@ def test_a_player_follows_the_game_from_its_banner_and_votes(browser, bot, shots
     assert page.inner_text("#banner-deadline").endswith(" UTC")
     # the time zone: chosen once, the browser's own preselected
     page.click("#choose-zone")
-    assert page.input_value("#zone") == "Europe/Moscow"
+    page.wait_for_function("document.getElementById('zone').value === 'Europe/Moscow'")   # (its script ran)
     page.click("#zone-form button")
     page.wait_for_selector("#banner")
     assert page.inner_text("#banner-deadline").endswith("Europe/Moscow (UTC+03:00)")
@@ -140,6 +140,8 @@ def test_a_player_follows_the_game_from_its_banner_and_votes(browser, bot, shots
     page.click("#reply button")
     # the bot's count arrives by the live refresh; the banner links to it on the next load
     page.wait_for_selector("article.post.bot:has-text('Alice')")
+    live = page.locator("article.post.bot:has-text('Alice') time").last   # (rendered for the live refresh)
+    assert live.inner_text().endswith(" MSK"), live.inner_text()
     for _ in range(20):
         page.reload()
         if page.locator("#banner-count").count():
@@ -147,6 +149,12 @@ def test_a_player_follows_the_game_from_its_banner_and_votes(browser, bot, shots
         time.sleep(0.5)
     page.click("#banner-count")
     page.wait_for_selector(":target.post.bot")
+    # every post's time in the reader's zone, as the deadline
+    times = page.locator("article.post time").all()
+    assert times and all(t.inner_text().endswith(" MSK") for t in times)
+    for shown in times:
+        moscow = parse_time(shown.get_attribute("datetime")) + timedelta(hours=3)
+        assert shown.inner_text() == f"{moscow:%Y-%m-%d %H:%M} MSK"
     page.screenshot(path=str(shots / "hosting-banner.png"), full_page=True)
 
 

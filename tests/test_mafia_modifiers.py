@@ -229,3 +229,15 @@ def test_replaced_seats_are_named_in_russian_counts():
     text = renderer.text(MAFIA.tally(state, state.phase_started))
     assert "**Zoe (вместо P04, день 2)** (1/5, L-4): Ann (вместо P01)" in text
     assert "Zoe (вместо P04, день 2)" in text.split("Не голосуют")[1]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Bob, Carol were tied: all of them hang."),
+                                            ("ru", "Поровну голосов у игроков Bob, Carol: вешают всех.")])
+def test_a_tie_under_all_where_a_protection_saves_one_is_told(lang, said):
+    """tie = "all" hangs every tied player; when a protection saves one, the day's end says they were tied."""
+    end = Event("day_end", {"day": 2, "result": "lynch", "lynched": ["Bob"], "rule": "simple", "needed": None,
+                            "ended": "deadline", "at": "2026-03-02T20:00:00Z", "tally": {"Bob": 2, "Carol": 2},
+                            "saved": ["Carol"], "tie": {"policy": "all", "tied": ["Bob", "Carol"]}, "view": {},
+                            "roles": {}, "alive": ["Alice"], "no_lynch_used": 0, "no_lynch_limit": 2,
+                            "next_rule": "simple"})
+    assert said in Renderer("markdown", lang).text(end, "mafia")

@@ -23,7 +23,7 @@ from forumbot.text.grammar import READINGS, Command, commands_from_toml
 GAME_KEYS = ("name", "ruleset", "lang", "start", "phase", "host", "cohosts", "options", "dialect", "templates",
              "no_lynch_used", "phrases", "tournament", "reading", "edit_policy")
 PLAYER_KEYS = ("name", "role", "aliases", "alive", "forum", "gender")
-POST_KEYS = ("at", "author", "thread", "pm", "text")
+POST_KEYS = ("at", "author", "thread", "pm", "text", "edit", "edited_at")
 RUN_KEYS = ("until", "poll_seconds")
 TOP_KEYS = ("game", "players", "posts", "run", "grammar", "expect")
 LANGS = ("en", "ru")
@@ -66,6 +66,8 @@ class ScenarioPost:
     thread: str | None = None       # a thread of the game ("votes", "game"); None for a PM
     pm: bool = False
     line: int | None = None         # where it stands in the scenario file
+    edit: str | None = None         # the text its author edits it to, at `edited_at` (a thread post)
+    edited_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -216,8 +218,16 @@ def scenario_from(doc: TomlFile, name: str) -> Scenario:
         if not pm and not isinstance(thread, str):
             raise ConfigError("a post needs thread = \"votes\" (or \"game\"), or pm = true", path=doc.path,
                               line=line, fix='add thread = "votes"')
-        posts.append(ScenarioPost(_time(doc, entry["at"], "at"), entry["author"], entry["text"],
-                                  None if pm else thread, pm, line))
+        at = _time(doc, entry["at"], "at")
+        edit, edited_at = entry.get("edit"), entry.get("edited_at")
+        if (edit is None) != (edited_at is None) or (edit is not None and (pm or not isinstance(edit, str))):
+            raise ConfigError("an edited post needs edit (its new text) and edited_at, in a thread", path=doc.path,
+                              line=line, fix='add edit = "vote Bob" and edited_at = "..." to a thread post')
+        when = _time(doc, edited_at, "edited_at") if edited_at is not None else None
+        if when is not None and when <= at:
+            raise ConfigError("a post is edited after it is made", path=doc.path, line=line,
+                              fix="make edited_at later than at")
+        posts.append(ScenarioPost(at, entry["author"], entry["text"], None if pm else thread, pm, line, edit, when))
     run = doc.data.get("run", {})
     doc.table(run, RUN_KEYS, "run")
     until = _time(doc, run["until"], "until") if "until" in run else None

@@ -146,9 +146,15 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
     # its run opens no threads of its own).
     thread_ids: dict[str, str] = {}
     grid = _Grid(start, poll) if poll > 0 else None
-    while index < count:
+    # Posts their authors edit later: (the edit's time, the post's index), and each one's id once it is made.
+    edits = sorted((p.edited_at, i) for i, p in enumerate(posts) if p.edited_at is not None)
+    made: dict[int, str] = {}
+    edited = 0
+    while index < count or edited < len(edits):
         deadline = runner.next_deadline(held=True)   # the replay is its store's only writer
-        next_post = posts[index].at
+        upcoming = [posts[index].at] if index < count else []
+        upcoming += [edits[edited][0]] if edited < len(edits) else []
+        next_post = min(upcoming)
         if grid is not None:
             next_post = grid.time(next_post)
         now = next_post if not deadline or next_post < deadline else deadline   # (the earlier one)
@@ -168,12 +174,20 @@ def replay(source: str | Path | Scenario, *, poll_seconds: int | None = None,
             else:
                 name = post.thread or ""
                 thread = thread_ids.get(name) or thread_ids.setdefault(name, run.thread_id(name))
-                if due or (index < count and posts[index].at <= now):   # (not the only one due)
+                if post.edit is not None:   # (its id is needed for the edit: put on the forum by itself)
+                    forum.add_posts(due)
+                    due = []
+                    made[index - 1] = forum.add_post(thread, post.author, post.text, post.at)
+                elif due or (index < count and posts[index].at <= now):   # (not the only one due)
                     due.append((thread, post.author, post.text, post.at))
                 else:
                     forum.add_post(thread, post.author, post.text, post.at)
         if due:
             forum.add_posts(due)
+        while edited < len(edits) and edits[edited][0] <= now:
+            at, which = edits[edited]
+            edited += 1
+            forum.edit_post(made[which], str(posts[which].edit), at=at)
         if index == count:   # the last step with posts: the phase they were in (see below)
             phase_before_last = _phase(run, runner)
         step(now)

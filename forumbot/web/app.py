@@ -38,10 +38,12 @@ def _private_check() -> None:
 
 
 def _when(value: str | None) -> str:
+    """A stored time as the page shows it: to the minute, in the page's zone (the reader's own, else the
+    game's calendar zone, else UTC)."""
     if not value:
         return ""
     try:
-        return f"{parse_time(value):%Y-%m-%d %H:%M} UTC"
+        return banner.local_time(parse_time(value), banner.page_zone())
     except ValueError:
         return value
 

@@ -1,6 +1,7 @@
 """What a thread page shows of its game (the banner: the game, phase, deadline with the time to go, who is
-alive, the last vote count), whether the thread is open or locked, and each reader's time zone (chosen once
-per account, at /account/timezone; until then, and for readers not signed in, UTC)."""
+alive, the last vote count), whether the thread is open or locked, and the time zone a page's times are
+shown in: the reader's own (chosen per account, at /account/timezone), else, on a game's page, the game's
+calendar zone (`calendar_tz`), else UTC."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
 from forumbot.web.auth import same_origin_path
 from forumbot.web.config import WebGame
@@ -31,6 +32,46 @@ def reader_zone() -> str | None:
     """The zone the reader chose, or None (not chosen yet, or not signed in)."""
     who = reader()
     return site().connections().accounts.time_zone(who) if who else None
+
+
+def game_zone(game: WebGame | None) -> str | None:
+    """The game's calendar zone (`calendar_tz`, where its ruleset has one and it is not UTC), or None."""
+    store = site().store() if game is not None else None
+    row = store.game(game.name) if store is not None and game is not None else None
+    if row is None:
+        return None
+    from forumbot.games import get_game
+
+    options = getattr(get_game(row.game).from_json(row.state), "options", None)
+    zone = getattr(options, "calendar_tz", None)
+    return zone if isinstance(zone, str) and zone != "UTC" and zone_info(zone) is not None else None
+
+
+def use_page_zone(game: WebGame | None) -> str | None:
+    """Set, for this request, the zone the page's times are shown in (the `when` filter): the reader's,
+    else the game's calendar zone, else None (UTC). Returns it."""
+    g.page_zone = reader_zone() or game_zone(game)
+    return g.page_zone
+
+
+def page_zone() -> str | None:
+    """The zone this request's times are shown in: what use_page_zone set, else the reader's own."""
+    if "page_zone" not in g:
+        g.page_zone = reader_zone()
+    return g.page_zone
+
+
+def local_time(when: datetime, zone: str | None) -> str:
+    """`when` to the minute in `zone` (None: UTC), as a post's header shows it: "2026-03-01 23:30 MSK"."""
+    info = zone_info(zone)
+    if info is None:
+        return f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+    local = when.astimezone(info)
+    name = local.tzname() or ""
+    if not name or name[0] in "+-":   # a zone with no abbreviation: its offset, as UTC+03:00
+        offset = local.strftime("%z")
+        name = f"UTC{offset[:3]}:{offset[3:]}"
+    return f"{local:%Y-%m-%d %H:%M} {name}"
 
 
 def zone_info(zone: str | None) -> ZoneInfo | None:
@@ -72,9 +113,10 @@ def game_banner(game: WebGame | None) -> dict[str, Any] | None:
 
     store = site().store()
     row = store.game(game.name) if store is not None else None
-    zone = reader_zone()
+    chosen = reader_zone()
+    zone = page_zone()
     locked, state_text = site().thread_state(game)
-    banner: dict[str, Any] = {"name": game.name, "host": game.host, "zone": zone, "locked": locked,
+    banner: dict[str, Any] = {"name": game.name, "host": game.host, "zone": chosen, "locked": locked,
                               "state": state_text, "phase": "not started", "alive": list(game.players),
                               "deadline": None, "deadline_text": "", "left": "", "count_url": None,
                               "threads": game.threads, "winner": None}

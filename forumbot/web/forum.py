@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from forumbot.web.banner import game_banner
+from forumbot.web.banner import game_banner, use_page_zone
 from forumbot.web.forumdb import PostRow
 from forumbot.web.markup import quoted
 from forumbot.web.moderation import edit_refusal, flag_refused_edit
@@ -93,6 +93,7 @@ def thread(key: str) -> Any:
             and site().may_read(current_user(), post.thread):
         draft = quoted(post.author, post.body, site().settings.dialect)
     game = site().game_of_thread.get(key)
+    use_page_zone(game)
     purpose = next((p for p, k in game.threads.items() if k == key), "") if game else ""
     if game is not None:   # a game's thread is titled for people, not by its key ("my7: votes")
         info = {**info, "title": thread_title(game.name, purpose)}
@@ -110,6 +111,7 @@ def new_posts() -> Any:
     if after is None:
         abort(400, "after must be a post number")
     posts = site().connections().db.after(key, after)
+    use_page_zone(site().game_of_thread.get(key))
     page = _pages(site().connections().db.count(key))
     return jsonify({"posts": [{"id": p.id, "html": render_template("_post.html", post=p, page=page)}
                               for p in posts]})
