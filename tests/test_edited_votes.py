@@ -158,3 +158,47 @@ def test_the_stored_vote_keeps_what_it_edits():
                                        VoteEntry("P03", "P02", 2, "t", "local:2", "u", edited="t2", now="P04"),
                                        VoteEntry("P04", "P02", 3, "t", "local:3", "u", True, True, edited="t3")))
     assert state_from_json(state_to_json(state)).entries == state.entries
+
+
+# ---- the samples: a scenario's posts may be edited ----------------------------------------------------
+def _day_end(name: str) -> str:
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.replay import replay
+
+    result = replay(data_dir("samples") / name)
+    [end] = [m["text"] for m in result.messages if m["kind"] == "day_end"]
+    result.close()
+    return end
+
+
+def test_the_english_sample_under_flag():
+    end = _day_end("mafia-edits-en.toml")
+    assert "**Bob** (2/3, L-1): [Alice](local://mafia-edits-en/votes#p2) (edited 2026-05-01 19:45 UTC, now: " \
+           "[Carol](local://mafia-edits-en/votes#p2)), [Dave](local://mafia-edits-en/votes#p4) (edited " \
+           "2026-05-01 20:10 UTC, now: no vote)" in end
+    assert "[Eve](local://mafia-edits-en/votes#p6) (edited 2026-05-01 19:05 UTC)" in end
+
+
+def test_the_russian_sample_under_edited():
+    end = _day_end("mafia-edits-ru.toml")
+    assert "[Мэрил Стрип](local://mafia-edits-ru/votes#p2) (изменено 2026-05-02 09:30 UTC, было: " \
+           "[Том Хэнкс](local://mafia-edits-ru/votes#p2))" in end
+    assert "~~[Джонни Депп](local://mafia-edits-ru/votes#p4) (изменено 2026-05-02 10:15 UTC: голос убран)~~" in end
+    assert "**Никто не повешен" in end
+
+
+@pytest.mark.parametrize(("post", "words"), [
+    ('edit = "vote Bob"\n', "needs edit"),
+    ('edit = "vote Bob"\nedited_at = "2026-03-01T19:00:00Z"\n', "edited after it is made"),
+])
+def test_a_bad_edit_in_a_scenario_names_the_line_and_the_fix(tmp_path, post, words):
+    from forumbot.config.game import load_scenario
+    from forumbot.errors import ConfigError
+    path = tmp_path / "s.toml"
+    path.write_text('[game]\nname = "mafia"\nlang = "en"\nstart = "2026-03-01T20:00:00Z"\n[game.options]\n'
+                    'votes_only = true\n[[players]]\nname = "A"\n[[players]]\nname = "B"\n[[players]]\nname = "C"\n'
+                    '[[posts]]\nat = "2026-03-01T20:30:00Z"\nauthor = "A"\nthread = "votes"\ntext = "vote B"\n'
+                    + post, encoding="utf-8")
+    with pytest.raises(ConfigError, match=words) as err:
+        load_scenario(path)
+    assert err.value.line == 13   # (the post's [[posts]] line)
