@@ -132,14 +132,11 @@ def mark_applied(store: Store, ids: list[int], at: datetime, refused: str = "") 
 SETTLED = ("phase", "dead", "days", "winner", "nights")
 
 
-def changes_ended_phase(game: Any, live: Any, rebuilt: Any) -> str:
-    """Why the game read again with the corrections cannot replace the live one ("" when it can)."""
+def changes_ended_phase(game: Any, live: Any, rebuilt: Any) -> list[str]:
+    """What of an ended phase (SETTLED keys) the game read again with the corrections would change: why it
+    cannot replace the live one (none when it can)."""
     before, after = game.summary(live), game.summary(rebuilt)
-    changed = [key for key in SETTLED if before.get(key) != after.get(key)]
-    if changed:
-        return (f"it would change how an ended phase came out ({', '.join(changed)}); a correction changes only "
-                f"the votes of the phase running now")
-    return ""
+    return [key for key in SETTLED if before.get(key) != after.get(key)]
 
 
 def mends_ended_round(store: Store, ids: list[int]) -> bool:

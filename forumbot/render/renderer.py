@@ -109,10 +109,10 @@ _STOCK_STRIKE: dict[str, Callable[..., str]] = {"strike": lambda s: f"[color=gra
 _TRANSLATED_PARAMS = {"status": "status_", "weapon": "weapon_", "kind": "kind_", "action": "action_",
                       "verb": "action_", "want": "bp_want_", "taken": "host_taken_", "confidence": "flag_confidence_",
                       "habitat": "fc_in_", "channel": "fc_in_", "location": "nm_at_", "other_location": "nm_at_",
-                      "spend": "nm_spend_", "piece": "inf_piece_", "card": "inf_card_"}
+                      "spend": "nm_spend_", "piece": "inf_piece_", "card": "inf_card_", "failed": "flag_step_"}
 # Phrase parameters that are a player's name: a phrase may decline them ({target:gent}) or agree with them
 # ({target:ходил/ходила}).
-_NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player")
+_NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player", "owner")
 
 
 class Count(int):

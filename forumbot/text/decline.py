@@ -79,6 +79,11 @@ def gendered(spec: str, gender: str) -> str:
     return fem if gender == "f" else masc
 
 
+def counted(count: int, spec: str, lang: str = "en") -> str:
+    """A number with the word that agrees with it: counted(3, "flag/flags") is "3 flags"."""
+    return f"{count} {plural(count, spec, lang)}"
+
+
 def plural(count: int, spec: str, lang: str) -> str:
     """The word for a number: "visitor/visitors" in English (one, other); "гость/гостя/гостей" in Russian
     (1, 21 …; 2-4, 22-24 …; the rest)."""

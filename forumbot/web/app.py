@@ -17,6 +17,7 @@ from forumbot.web.config import WebSettings
 from forumbot.web.proxy import FromProxies
 from forumbot.web.session import csrf_token, current_user
 from forumbot.web.site import Site, site
+from forumbot.web.speech import page_lang, w
 from forumbot.web.words import phase, say
 
 MAX_FORM_BYTES = 256 * 1024
@@ -53,14 +54,6 @@ def _globals() -> dict[str, Any]:
     lang = page_lang()
     return {"user": user, "csrf_token": csrf_token, "unread": g.unread, "bot": site().settings.account,
             "lang": lang, "w": partial(say, lang), "phase": partial(phase, lang)}
-
-
-def page_lang() -> str:
-    """The language of the page: a game's console pages speak the game's, the rest the forum's ([web] lang)."""
-    settings = site().settings
-    name = (request.view_args or {}).get("name") if request.blueprint == "console" else None
-    game = next((g for g in settings.games if g.name == name), None) if name else None
-    return game.lang if game is not None else settings.web.lang
 
 
 def _error(err: HTTPException) -> Any:

@@ -34,6 +34,7 @@ from forumbot.web.banner import reader_zone, shown, to_go
 from forumbot.web.forum import MAX_ID
 from forumbot.web.session import session_mark, signed_in
 from forumbot.web.site import site
+from forumbot.web.speech import w
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 LINK_HOURS = 24
@@ -90,7 +91,8 @@ def signin() -> Any:
     keys = sign_in_keys("console", name, request.remote_addr)
     wait = site().limiter.take(*keys)
     if wait:
-        abort(429, f"Too many failed sign-ins. Try again in {int(wait // 60) + 1} minute(s).")
+        abort(429, w("Too many failed sign-ins. Try again in {n} minute/Too many failed sign-ins. Try again in {n} minutes",
+                      int(wait // 60) + 1, n=int(wait // 60) + 1))
     hashed = site().web.hosts.get(name)
     if not hashed or not check_password(hashed, request.form.get("password", "")):
         return render_template("console_signin.html", name=name, error="Wrong host name or password."), 401

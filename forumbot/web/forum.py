@@ -15,6 +15,7 @@ from forumbot.web.markup import quoted
 from forumbot.web.moderation import edit_refusal, flag_refused_edit
 from forumbot.web.session import current_user
 from forumbot.web.site import site, thread_title
+from forumbot.web.speech import page_lang, w
 from forumbot.web.tournaments import tournament_names
 
 bp = Blueprint("forum", __name__)
@@ -86,7 +87,7 @@ def thread(key: str) -> Any:
     raw = request.args.get("page", "1")
     page = pages if raw == "last" else (url_number(raw) or 0) if raw.isdigit() else 1
     if not 1 <= page <= pages:
-        abort(404, f"Thread '{key}' has {pages} page(s).")
+        abort(404, w("Thread '{key}' has {n} page./Thread '{key}' has {n} pages.", pages, key=key, n=pages))
     posts = db.page(key, page, site().web.per_page)
     draft = ""
     if (quote := url_number(request.args.get("quote", ""))) is not None and (post := db.post(quote)) is not None \
@@ -143,12 +144,12 @@ def edit(number: int) -> Any:
     if not user or user != post.author:
         abort(403, "You can edit only your own posts.")
     if request.method == "GET":
-        if why := edit_refusal(user, post, post.body):
-            abort(403, f"This post cannot be edited: {why}.")
+        if why := edit_refusal(user, post, post.body, page_lang()):
+            abort(403, w("This post cannot be edited: {why}.", why=why))
         return render_template("edit.html", post=post)
     body = posted_text(user)
-    if why := edit_refusal(user, post, body):
-        flag_refused_edit(user, post, body, why)
-        abort(403, f"This edit is refused: {why}.")
+    if why := edit_refusal(user, post, body, page_lang()):
+        flag_refused_edit(user, post, body)
+        abort(403, w("This edit is refused: {why}.", why=why))
     site().connections().forum.edit_post(f"local:{number}", body)
     return redirect(url_for("forum.permalink", number=number))
