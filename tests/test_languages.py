@@ -212,15 +212,18 @@ WEB_TEMPLATES = HERE.parent / "forumbot" / "web" / "templates"
 
 
 def test_every_word_of_the_web_pages_is_in_russian() -> None:
-    """Each text a web template looks up (w("...")) has its Russian, and a text with a count has the three
-    Russian forms."""
+    """Each text a web template or the web forum's code looks up (w("...")) has its Russian, and a text
+    with a count has the three Russian forms."""
     from forumbot.web.words import table
 
     russian = table("ru")
     asked = set()
-    for path in WEB_TEMPLATES.glob("*.html"):
-        asked |= set(re.findall(r"""\bw\((?:"([^"]+)"|'([^']+)')""", path.read_text(encoding="utf-8")))
-    texts = {a or b for a, b in asked}
+    for path in [*WEB_TEMPLATES.glob("*.html"), *WEB_TEMPLATES.parent.glob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".py":   # a Python string split over lines: its pieces joined
+            text = re.sub(r'"\s*\n\s*"', "", text)
+        asked |= set(re.findall(r"""\bw\((?:"((?:[^"\\]|\\.)+)"|'([^']+)')""", text))
+    texts = {(a or b).replace('\\"', '"') for a, b in asked}
     assert texts and sorted(t for t in texts if t not in russian) == []
     assert [t for t in texts if "/" in t and len(russian[t].split("/")) != 3] == []
 

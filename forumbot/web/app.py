@@ -28,14 +28,14 @@ def _check_csrf() -> None:
         return
     sent = request.form.get("csrf", "")     # compared as bytes: compare_digest refuses a non-ASCII str
     if not sent or "csrf" not in session or not hmac.compare_digest(sent.encode(), str(session["csrf"]).encode()):
-        abort(400, "This form's security token is missing or out of date. Go back, reload the page and send "
-                   "it again.")
+        abort(400, w("This form's security token is missing or out of date. Go back, reload the page and send "
+                     "it again."))
 
 
 def _private_check() -> None:
     if site().web.private and not current_user() and request.endpoint not in ("auth.signin", "static") \
             and request.blueprint != "console":   # the host console signs its hosts in itself
-        abort(401, "This forum is private: sign in to read it.")
+        abort(401, w("This forum is private: sign in to read it."))
 
 
 def _when(value: str | None) -> str:
@@ -62,7 +62,7 @@ def _error(err: HTTPException) -> Any:
 
 def _failure(err: ForumbotError) -> Any:
     return render_template("error.html", code=503, title="Try again",
-                           message=f"The forum could not do that just now: {err}"), 503
+                           message=w("The forum could not do that just now: {error}", error=err)), 503
 
 
 def create_app(settings: WebSettings) -> Flask:

@@ -75,7 +75,7 @@ def password() -> Any:
     """Change one's password (the host's `add-user` printed a generated one)."""
     user = current_user()
     if not user:
-        abort(401, "Sign in first.")
+        abort(401, w("Sign in first."))
     first = bool(session.get("set_password"))   # signed in with a one-time password: no current one to give
     if request.method == "GET":
         return render_template("password.html", first=first)

@@ -1,5 +1,5 @@
 """The words of a request's page in its language: a game's console pages speak the game's, the rest the
-forum's ([web] lang). `w("...")` in Python code is what `w("...")` is in a template."""
+forum's ([web] lang). The function w here is in Python code what w is in a template."""
 
 from __future__ import annotations
 
