@@ -85,3 +85,23 @@ def test_an_error_page_says_its_message_in_the_forums_language(tmp_path, lang, s
     assert [p.status_code for p in pages] == [404, 404, 404]
     for page, text in zip(pages, said, strict=True):
         assert text in html.unescape(page.get_data(as_text=True))
+
+
+@pytest.mark.parametrize(("lang", "said", "unsaid"), [
+    ("ru", ["Новая игра", "Первая фаза", "Игроки, по одному в строке", "Проверить и создать"], "First phase"),
+    ("en", ["A new game", "First phase", "Players, one a line", "Check and make it"], "Первая фаза"),
+])
+def test_the_consoles_game_making_form_is_in_the_forums_language(tmp_path, lang, said, unsaid):
+    from test_hosting import PASSWORDS, bot_config
+
+    from forumbot.config.bot import load_bot_config
+    from forumbot.engine.service import Service
+
+    path = bot_config(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("[web]\n", f'[web]\nlang = "{lang}"\n'), encoding="utf-8")
+    app = create_app(Service(load_bot_config(path)).web_settings())
+    client = app.test_client()
+    token = re.search(r'name="csrf" value="([^"]+)"', client.get("/console/signin").get_data(as_text=True)).group(1)
+    client.post("/console/signin", data={"name": "Host", "password": PASSWORDS["Host"], "csrf": token})
+    page = html.unescape(client.get("/console/new").get_data(as_text=True))
+    assert all(s in page for s in said) and unsaid not in page
