@@ -389,7 +389,8 @@ def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) ->
     """A vote posted where votes do not count (the game thread) is not read, but the host hears of it."""
     if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
-    where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
+    where = ", ".join(sorted(run.thread_name(t) for t in commands)) or run.renderer.phrases.get("flag_no_thread_now",
+                                                                                             "no thread now")
     flag = Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in {where}",
                 post_id=post.platform_id, author=post.author, at=post.created, code="flag_vote_elsewhere",
                 params=(("thread", run.thread_name(post.thread)), ("threads", where)))
