@@ -105,3 +105,15 @@ def test_the_consoles_game_making_form_is_in_the_forums_language(tmp_path, lang,
     client.post("/console/signin", data={"name": "Host", "password": PASSWORDS["Host"], "csrf": token})
     page = html.unescape(client.get("/console/new").get_data(as_text=True))
     assert all(s in page for s in said) and unsaid not in page
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("ru", ["Архив", "Законченные игры", "Ни одна игра ещё не закончилась."]),
+    ("en", ["Archive", "Finished games", "No game has finished yet."]),
+])
+def test_the_archive_is_in_the_forums_language(tmp_path, lang, said):
+    Store(tmp_path / "bot.db").close()
+    app = create_app(WebSettings(str(tmp_path / "forum.db"), WebConfig(lang=lang), store=str(tmp_path / "bot.db")))
+    page = app.test_client().get("/archive/")
+    text = html.unescape(page.get_data(as_text=True))
+    assert page.status_code == 200 and all(s in text for s in said), text
