@@ -25,7 +25,9 @@ _LATIN = re.compile(r"[a-z]", re.IGNORECASE)
 LATIN_MEN = frozenset({
     "nikita", "ilya", "ilia", "sasha", "misha", "grisha", "pasha", "dima", "kolya", "vanya", "petya", "tolya",
     "yura", "lyosha", "alyosha", "sava", "foma", "luca", "luka", "andrea", "joshua", "ezra", "jonah", "elia",
-    "mustafa", "musa", "isa", "kostya", "seryozha", "zhenya", "vova", "borya", "gosha", "toma"})
+    "mustafa", "musa", "isa", "kostya", "seryozha", "zhenya", "vova", "borya", "gosha", "toma", "vasya",
+    "fedya", "lyova", "slava", "styopa", "senya", "yasha", "zhora", "vitya", "mitya", "roma", "tyoma", "kuzma",
+    "danila", "gavrila", "nikola", "jamal"})
 LATIN_WOMEN = frozenset({
     "kate", "alice", "jane", "anne", "ann", "ruth", "helen", "ellen", "karen", "grace", "rose", "claire",
     "sophie", "marie", "mary", "sarah", "elizabeth", "catherine", "katherine", "emily", "lucy", "amy", "judy",
