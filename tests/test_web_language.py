@@ -71,8 +71,10 @@ def test_a_console_notice_is_in_the_games_language(tmp_path, lang, said):
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("ru", ["Темы «nothing» на этом форуме нет.", "Сообщения 999 нет.", "Среди ваших игр такой нет"]),
-    ("en", ["No thread 'nothing' on this forum.", "No post 999.", "No such game among yours"]),
+    ("ru", ["Темы «nothing» на этом форуме нет.", "Сообщения 999 нет.", "Среди ваших игр такой нет",
+            "Такой страницы здесь нет."]),
+    ("en", ["No thread 'nothing' on this forum.", "No post 999.", "No such game among yours",
+            "There is no such page here."]),
 ])
 def test_an_error_page_says_its_message_in_the_forums_language(tmp_path, lang, said):
     app = create_app(WebSettings(str(tmp_path / "forum.db"), WebConfig(lang=lang, hosts={"Host": hash_password(PASSWORD)}),
@@ -81,8 +83,8 @@ def test_an_error_page_says_its_message_in_the_forums_language(tmp_path, lang, s
     client = app.test_client()
     token = re.search(r'name="csrf" value="([^"]+)"', client.get("/console/signin").get_data(as_text=True)).group(1)
     client.post("/console/signin", data={"name": "Host", "password": PASSWORD, "csrf": token})
-    pages = [client.get("/t/nothing"), client.get("/p/999"), client.get("/console/g/nothing")]
-    assert [p.status_code for p in pages] == [404, 404, 404]
+    pages = [client.get("/t/nothing"), client.get("/p/999"), client.get("/console/g/nothing"), client.get("/no/such")]
+    assert [p.status_code for p in pages] == [404, 404, 404, 404]
     for page, text in zip(pages, said, strict=True):
         assert text in html.unescape(page.get_data(as_text=True))
 

@@ -57,7 +57,18 @@ def _globals() -> dict[str, Any]:
 
 
 def _error(err: HTTPException) -> Any:
-    return render_template("error.html", code=err.code, title=err.name, message=err.description), err.code or 500
+    # Werkzeug's own message (a page that does not exist, a form too big) as the page's language says it; the
+    # forum's own messages are said so already (w("...") where they are raised).
+    message = _STOCK.get(type(err).__name__, err.description) if err.description == type(err).description \
+        else err.description
+    return render_template("error.html", code=err.code, title=err.name, message=w(message) if message else ""), \
+        err.code or 500
+
+
+# Werkzeug's stock messages, said shorter (forumbot/web/words/<lang>.toml has them).
+_STOCK = {"NotFound": "There is no such page here.", "MethodNotAllowed": "This page does not take that request.",
+          "RequestEntityTooLarge": "What was sent is too big.", "BadRequest": "The request could not be read.",
+          "InternalServerError": "Something went wrong on the server."}
 
 
 def _failure(err: ForumbotError) -> Any:
