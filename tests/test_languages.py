@@ -301,3 +301,14 @@ def test_no_plural_in_brackets_anywhere_in_the_package() -> None:
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if set(re.findall(r"(\w+)\((?:s|es)\)", line)) - {"http", "get"}]   # (a URL's scheme, a call)
     assert found == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("CharB игрока Борис", "Борис:B"), ("charb игрока борис", "Борис:B"), ("Борис's CharB", "Борис:B"),
+    ("CharA", "Анна:A"), ("CharA игрока Зоя", None),
+])
+def test_a_nisemonogatari_character_is_read_as_the_russian_posts_name_it(text: str, want: str | None) -> None:
+    """What a Russian post shows («CharB игрока Борис») is read back when a player copies it into an order."""
+    from forumbot.games.nisemonogatari.words import resolve_char
+
+    assert resolve_char(text, "Анна", ["Анна", "Борис"], {}) == want
