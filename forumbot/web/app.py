@@ -58,7 +58,7 @@ def _globals() -> dict[str, Any]:
 
 def _error(err: HTTPException) -> Any:
     # Werkzeug's own message (a page that does not exist, a form too big) as the page's language says it; the
-    # forum's own messages are said so already (w("...") where they are raised).
+    # forum's own messages are said so already, where they are raised.
     message = _STOCK.get(type(err).__name__, err.description) if err.description == type(err).description \
         else err.description
     return render_template("error.html", code=err.code, title=err.name, message=w(message) if message else ""), \
