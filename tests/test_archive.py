@@ -96,7 +96,7 @@ def test_forumbot_archive_lists_games_a_game_and_a_player(store):
     runner = CliRunner()
     listing = runner.invoke(cli, ["archive", "--db", str(store)])
     assert listing.exit_code == 0, listing.output
-    assert "full-with-sub (mafia): won by town; 12 players, 4 day(s)" in listing.output
+    assert "full-with-sub (mafia): won by town; 12 players, 4 days" in listing.output
     game = runner.invoke(cli, ["archive", "--db", str(store), "full-with-sub", "--log"])
     assert "Николь Кидман: Массажист (town), alive, won; played by Николь Кидман → kidman_sub" in game.output
     assert "day 2: lynch (Том Хэнкс)" in game.output and "game_over" in game.output
@@ -179,5 +179,5 @@ def test_forumbot_archive_and_the_player_page_show_tournaments(cup, tmp_path):
     assert 'data-tournament="liar-cup"' in page and "2 of 5" in page and "Tokens of Life" in page
     russian = create_app(WebSettings(str(tmp_path / "forum-ru.db"), WebConfig(lang="ru"), store=str(cup)))
     page = russian.test_client().get("/archive/player/calla").get_data(as_text=True)
-    assert "Турниры" in page and "2 из 5" in page and "Жетоны жизни" in page
+    assert "Турниры" in page and "2 из 5" in page and "Жетоны Жизни" in page
     assert "deedee" in app.test_client().get("/archive/").get_data(as_text=True)

@@ -12,6 +12,7 @@ import click
 from forumbot.cli.common import guard
 from forumbot.cli.status import _open_store
 from forumbot.errors import ConfigError
+from forumbot.text.decline import counted
 
 
 @click.command()
@@ -50,14 +51,15 @@ def archive(game_name: str | None, config_path: str | None, db_path: str | None,
         click.echo(f"Finished games: {len(records)}")
         for record in records:
             click.echo(f"  {record.name} ({record.game}): won by {record.winner or 'the host says'}; "
-                       f"{len(record.players)} players, {len(record.days)} day(s)")
+                       f"{counted(len(record.players), 'player/players')}, {counted(len(record.days), 'day/days')}")
         cups = arch.tournaments(store)
         if cups:
             click.echo(f"Tournaments: {len(cups)}")
         for cup in cups:
             first = ", ".join(row["player"] or row["mask"] for row in cup.table if row["place"] == 1) or "-"
-            click.echo(f"  {cup.name}: {'finished' if cup.finished else 'running'}; {len(cup.games)} games, "
-                       f"{len(cup.table)} players; first place: {first}")
+            click.echo(f"  {cup.name}: {'finished' if cup.finished else 'running'}; "
+                       f"{counted(len(cup.games), 'game/games')}, {counted(len(cup.table), 'player/players')}; "
+                       f"first place: {first}")
         return 0
 
     sys.exit(guard(go))
@@ -97,7 +99,7 @@ def _show_player(record: dict, as_json: bool) -> int:
         return 0
     wins = ", ".join(f"{side} {n}" for side, n in sorted(record["wins"].items())) or "none"
     played = ", ".join(f"{side} {n}" for side, n in sorted(record["played"].items()))
-    click.echo(f"{record['name']}: {len(record['games'])} game(s) ({played}); wins: {wins}; "
+    click.echo(f"{record['name']}: {counted(len(record['games']), 'game/games')} ({played}); wins: {wins}; "
                f"came in as a replacement {record['replacements']}, replaced {record['replaced']}; "
                f"warnings {record['warnings']}")
     for g in record["games"]:

@@ -4,6 +4,7 @@ caller says what time it is (the scheduler's clock live, a virtual clock in a re
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from forumbot.engine import corrections
 from forumbot.engine import threads as opening
 from forumbot.engine.chart import replacements, run_chart
 from forumbot.engine.crashpoints import crashpoint
-from forumbot.engine.host import HostState
+from forumbot.engine.host import HostState, closed_notice
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.masks import deal_masks
 from forumbot.engine.timeline import KEPT as _KEPT
@@ -30,6 +31,9 @@ from forumbot.seating import Chart, PlatformSeats, same_name
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.cycle")
+# The parts of a game's step, by what their failure's flag says (phrase flag_step_<id>).
+_STEPS = {"find its threads": "find_threads", "re-read its posts": "reread", "apply the host's corrections":
+          "corrections", "read its posts": "read", "settle its results": "settle"}
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
@@ -172,6 +176,8 @@ class Runner:
         # The store's "outbox" token when a delivery last left nothing of these games owed: while it is the
         # same, nothing was queued since and the outbox is not read.
         self._settled: tuple[int, int] | None = None
+        # Games let go (their host ended them): no longer driven, but what the outbox owes of them goes out.
+        self._let_go: set[str] = set()
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -329,9 +335,12 @@ class Runner:
         except Exception as err:
             log.exception("%s: %s failed; the other games go on", run.name, what)
             result.failed_games.append(run.name)
-            reason = f"the game could not {what} ({type(err).__name__}: {err}); it is retried every poll"
-            if not self.store.has_open_flag(run.name, reason):
-                self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
+            error = f"{type(err).__name__}: {err}"
+            flag = run.renderer.flag(Flag(reason=f"the game could not {what} ({error}); it is retried every poll",
+                                          author=run.config.host or "", code="flag_step_failed",
+                                          params=(("failed", _STEPS.get(what, what)), ("error", error))))
+            if not self.store.has_open_flag(run.name, flag.reason):
+                self.store.add_flags(run.name, [flag])
 
     def start(self, at: datetime, *, isolate: bool = False) -> None:
         """Create every game whose start time has come and that is not in the store yet, with its opening
@@ -349,9 +358,10 @@ class Runner:
                 if not isolate:
                     raise
                 log.error("%s cannot start: %s", run.name, err)
-                reason = f"the game cannot start: {err}"
-                if not self.store.has_open_flag(run.name, reason):
-                    self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "", at=at)])
+                flag = run.renderer.flag(Flag(reason=f"the game cannot start: {err}", author=run.config.host or "",
+                                              at=at, code="flag_cannot_start", params=(("error", str(err)),)))
+                if not self.store.has_open_flag(run.name, flag.reason):
+                    self.store.add_flags(run.name, [flag])
                 continue
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
@@ -488,10 +498,13 @@ class Runner:
             log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
                         err)
             if not err.retryable:   # one the bot cannot fix (a refused sign-in, a locked topic): the host is told once
-                reason = f"{self.platform.name} cannot be read, so no deadline fires: {err}"
                 for run in self.runs:
-                    if not store.has_open_flag(run.name, reason):
-                        store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
+                    flag = run.renderer.flag(Flag(
+                        reason=f"{self.platform.name} cannot be read, so no deadline fires: {err}",
+                        author=run.config.host or "", code="flag_platform_unreadable",
+                        params=(("platform", self.platform.name), ("error", str(err)))))
+                    if not store.has_open_flag(run.name, flag.reason):
+                        store.add_flags(run.name, [flag])
             saved = store.cursor(self.platform.name, "read_until")
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
@@ -635,6 +648,20 @@ class Runner:
                                      expected_seq=seq, expected_version=version)
         self._wrote(run, version + 1, state, host, seq, outbox)
 
+    def let_go(self, name: str, now: datetime) -> None:
+        """Stop driving game `name`: its host ended it. A game under way says so in its thread first, once
+        (its log keeps the notice), and what the outbox owes of it still goes out."""
+        run = self._run_named(name)
+        if run is None:
+            return
+        if self.store.game_version(name) is not None and run.game.summary(self.state(run)).get("phase") != "over":
+            logged = (json.loads(e["data"] or "{}") for e in self.store.events(name) if e["kind"] == "host_notice")
+            if not any(data.get("what") == "closed" for data in logged):
+                self.announce(run, [closed_notice()], now)
+        self.runs[:] = [r for r in self.runs if r.name != name]
+        self._states.pop(name, None)
+        self._let_go.add(name)
+
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
         the state held, read the game again and redo the work (a step never commits over a state it did not
@@ -689,7 +716,7 @@ class Runner:
         posts = self.store.command_posts(name, since, None if changed is None else changed(since))
         # A post read again as of its edit is this runner's copy, not on the platform: its original is re-read.
         found = recheck([post for post in posts if _REREAD not in post.platform_id], policy)
-        flags = list(found.flags)
+        flags = [run.renderer.flag(f) for f in found.flags]
         reread = []
         for post in found.edited:   # (the count marks every edit: under "edited" the new text counts)
             at = post.edited or now
@@ -697,9 +724,10 @@ class Runner:
             reread.append(replace(post, platform_id=f"{post.platform_id}{marker}{format_time(at)}", created=at,
                                   edited=None))
             if policy == "edited":
-                flags.append(Flag(reason="a post that carried a command was edited; its new text is read as of "
-                                         "the edit", post_id=post.platform_id, author=post.author, at=at,
-                                  line=post.body[:200]))
+                flags.append(run.renderer.flag(Flag(
+                    reason="a post that carried a command was edited; its new text is read as of the edit",
+                    post_id=post.platform_id, author=post.author, at=at, line=post.body[:200],
+                    code="flag_edited_reread")))
         self.store.rechecked(self.platform.name, run.name, mark, format_time(deadline), [*found.edited, *reread],
                              flags)
         if found.edited or found.deleted:
@@ -759,6 +787,7 @@ class Runner:
         unchanged = state is before and not events      # talk in the game thread: only marks to write
         stored = None if unchanged else game.to_json(state)
         moved = step.host is not host and step.host != host
+        step.flags = [run.renderer.flag(f) for f in step.flags]   # in the game's language
         seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
                                 flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
                                 expected_version=version, host=step.host.to_json() if moved else None)
@@ -827,9 +856,13 @@ class Runner:
                             masks_given=host.masks_given)
         why = corrections.changes_ended_phase(run.game, live, step.state)
         if why and not corrections.mends_ended_round(self.store, ids):
-            corrections.mark_applied(self.store, ids, now, refused=why)
-            self.store.add_flags(run.name, [Flag(reason=f"a correction was not applied: {why}", at=now,
-                                                 author=run.config.host or "")])
+            english = (f"it would change how an ended phase came out ({', '.join(why)}); a correction changes "
+                       f"only the votes of the phase running now")
+            corrections.mark_applied(self.store, ids, now, refused=english)
+            changed = ", ".join(run.renderer.phrases.get(f"flag_settled_{key}", key) for key in why)
+            self.store.add_flags(run.name, [run.renderer.flag(Flag(
+                reason=f"a correction was not applied: {english}", at=now, author=run.config.host or "",
+                code="flag_correction_refused", params=(("changed", changed),)))])
             return
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
@@ -890,7 +923,7 @@ class Runner:
                 fresh = key in unsent   # (then one of this runner's games: it queued it)
                 if not fresh:
                     if games is None:
-                        games = {run.name for run in self.runs}
+                        games = {run.name for run in self.runs} | self._let_go
                     if row["game"] not in games:
                         continue
                 try:
@@ -925,10 +958,15 @@ class Runner:
     def _flag_refused(self, row: dict[str, Any], err: MessageRefused) -> None:
         """A message the platform refused for good (a post too short for the site, a closed topic): the host is
         told once; it stays in the outbox, undelivered, and is tried again at each step."""
-        reason = f"{self.platform.name} refused a message ({row['kind']}) for good: {err}"
-        if not self.store.has_open_flag(row["game"], reason):
-            run = self._run_named(row["game"])
-            self.store.add_flags(row["game"], [Flag(reason=reason, author=(run.config.host or "") if run else "")])
+        opening = next((line.strip() for line in str(row.get("text") or "").splitlines() if line.strip()), "")
+        opening = opening if len(opening) <= 60 else opening[:59] + "…"
+        run = self._run_named(row["game"])
+        flag = Flag(reason=f"{self.platform.name} refused a message (\"{opening}\") for good: {err}",
+                    author=(run.config.host or "") if run else "", code="flag_message_refused",
+                    params=(("platform", self.platform.name), ("text", opening), ("error", str(err))))
+        flag = run.renderer.flag(flag) if run else flag
+        if not self.store.has_open_flag(row["game"], flag.reason):
+            self.store.add_flags(row["game"], [flag])
 
     def _send_once(self, row: dict[str, Any], key: str, fresh: bool, held: dict[tuple[str, str], str]) -> str:
         """`fresh`: this runner queued it and has not tried to send it (so it cannot have gone out yet)."""

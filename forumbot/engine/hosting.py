@@ -11,18 +11,21 @@ import json
 import logging
 import re
 import secrets
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from forumbot.config.bot import PlatformConfig, lobbies_of
-from forumbot.config.game import GameConfig
+from forumbot.config.game import LANGS, GameConfig
 from forumbot.config.tomlfile import parse_toml
 from forumbot.engine.checking import check_game_text
+from forumbot.engine.cycle import Runner
 from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError
 from forumbot.model import Flag, format_time
+from forumbot.render.renderer import Renderer
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.hosting")
@@ -198,8 +201,10 @@ class Adopter:
         self._seen: set[str] = set()
         self._token: tuple[int, int] | None = None
 
-    def sync(self, runs: list[GameRun], store: Store) -> bool:
-        """Add the new hosted games of this platform to `runs`, take the ended ones out. True on a change."""
+    def sync(self, runner: Runner, now: datetime) -> bool:
+        """Add the new hosted games of this platform to the runner's, let the ended ones go (each says so in its
+        thread first: Runner.let_go). True on a change."""
+        runs, store = runner.runs, runner.store
         store.look()
         token = store.token("hosted")
         if token == self._token:
@@ -209,9 +214,9 @@ class Adopter:
         for row in store.hosted_games():   # (an ended game of the bot config may be on any platform)
             name = row["name"]
             if row["ended"]:
-                before = len(runs)
-                runs[:] = [run for run in runs if run.name != name]
-                changed |= len(runs) != before
+                if any(run.name == name for run in runs):
+                    runner.let_go(name, now)
+                    changed = True
                 continue
             if row["platform"] != self.platform.name or name in self._seen or any(run.name == name for run in runs):
                 continue
@@ -225,6 +230,17 @@ class Adopter:
                          row["by"])
             except ConfigError as err:   # (checked when it was made: a ruleset or grammar changed since)
                 log.error("%s: %s %s cannot run: %s", self.platform.name, row["kind"], name, err)
-                store.add_flags(name, [Flag(reason=f"the game made in the console cannot run: {err}",
-                                            author=row["by"])])
+                store.add_flags(name, [Renderer("markdown", _lang_of(row["toml"])).flag(Flag(
+                    reason=f"the game made in the console cannot run: {err}", author=row["by"],
+                    code="flag_console_game", params=(("error", str(err)),)))])
         return changed
+
+
+def _lang_of(text: str) -> str:
+    """The language a game's TOML text names ([game] lang), "en" when it names none or cannot be read."""
+    try:
+        game = tomllib.loads(text).get("game")
+    except tomllib.TOMLDecodeError:
+        return "en"
+    lang = game.get("lang") if isinstance(game, dict) else None
+    return lang if lang in LANGS else "en"
