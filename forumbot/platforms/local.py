@@ -319,7 +319,12 @@ class LocalForum:
                               "VALUES (?, ?, ?, ?, ?, 0)",   # one statement: atomic in autocommit
                               [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
         self._wrote_pms(before)
-        return f"local-pm:{row_id}"
+        return self.pm_id(row_id)
+
+    @staticmethod
+    def pm_id(number: int) -> str:
+        """The platform id of the private message numbered `number` (the bot's store knows it by that)."""
+        return f"local-pm:{number}"
 
     # ---- accounts -------------------------------------------------------------------------------
     def _people(self) -> Any:
