@@ -728,7 +728,7 @@ class Runner:
             step = play(run, state, pending, now, self.platform.account, host,
                         self._host_games(run) if len(self.runs) > 1 else (), reach=until,
                         corrections=corrections.active(store, name) if in_force is None else in_force,
-                        seats=self._seats(), accounts_before=store.accounts_before)
+                        seats=self._seats(), accounts_before=store.accounts_before, mask_check=self._mask_check)
             after, reported = game.report(step.state, now)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
@@ -783,12 +783,27 @@ class Runner:
             by = (done[-1].undone_by or done[-1].by) if done else ""
             self.store.record_ledger(run.config.tournament, run.name, found, now, by=by)
 
+    def _mask_check(self, mask: str, claimant: str) -> list[str] | None:
+        """The platform's answer on a sign-up's mask (Platform.mask_refusal): [] it may be taken, [code, holder]
+        why not; None when the platform cannot be asked now (the deal looks again)."""
+        ask = getattr(self.platform, "mask_refusal", None)
+        if ask is None:
+            return None
+        try:
+            refused = ask(mask, claimant)
+        except PlatformError as err:
+            log.warning("looking up the mask %s of %s: %s; the deal looks again", mask, claimant, err)
+            return None
+        return list(refused) if refused else []
+
     def recount(self, run: GameRun, now: datetime) -> Any:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
         state = run.game.new(setup_of(run.config))
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
-        posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, self.host_state(run)))
-        return play(run, state, posts, now, self.platform.account, host_games=self._host_games(run),
+        recorded = self.host_state(run)
+        posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, recorded))
+        return play(run, state, posts, now, self.platform.account, HostState(signup_masks=recorded.signup_masks),
+                    host_games=self._host_games(run),
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before).state
 
@@ -817,7 +832,8 @@ class Runner:
         read = self.store.cursor(self.platform.name, "read_until")
         reach = min(until, parse_time(read) - self.settle) if read else until
         step = play(run, run.game.new(setup_of(run.config)), self.store.processed_posts(run.name), until,
-                    self.platform.account, host_games=self._host_games(run), reach=reach,
+                    self.platform.account, HostState(signup_masks=host.signup_masks),
+                    host_games=self._host_games(run), reach=reach,
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before)
         # (what the deal found of the masks' accounts is the platform's, not the posts': it stays)

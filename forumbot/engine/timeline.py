@@ -38,6 +38,9 @@ class Step:
     flags: list[Flag] = field(default_factory=list)
     processed: list[str] = field(default_factory=list)
     corrections: dict[str, Any] = field(default_factory=dict)   # the host's, by post (forumbot/engine/corrections.py)
+    # The platform asked about a sign-up's mask (mask, claimant): [] it may be taken, [code, holder] why not,
+    # None when it could not answer now (the deal looks again). None: no platform to ask (a recount).
+    mask_check: Callable[[str, str], list[str] | None] | None = None
 
 
 
@@ -45,7 +48,8 @@ class Step:
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
          host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None,
          corrections: dict[str, Any] | None = None, seats: PlatformSeats | None = None,
-         accounts_before: Callable[[datetime], Iterable[str]] | None = None) -> Step:
+         accounts_before: Callable[[datetime], Iterable[str]] | None = None,
+         mask_check: Callable[[str, str], list[str] | None] | None = None) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
     end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
     the host layer. `host_games`: every game on the platform its host runs, sorted (the host's PMs must
@@ -57,10 +61,12 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     `corrections`: the host's corrections in force, by post: a corrected post is read as corrected.
     `seats`: who holds a seat or hosts in each game on the platform (a PM is read by the one game it is for,
     _for_which_game). A PM sent before the game opened is never read. `accounts_before(time)`: the accounts
-    that had written on the platform before then (a mask named like one is refused)."""
+    that had written on the platform before then (a mask named like one is refused). `mask_check(mask,
+    account)`: the platform's answer on a sign-up's mask (Platform.mask_refusal), kept in the host layer by
+    the sign-up's post, so a game read again gives it the same answer."""
     game = run.game
     reach = now if reach is None else min(reach, now)
-    step = Step(state=state, host=host or HostState(), corrections=corrections or {})
+    step = Step(state=state, host=host or HostState(), corrections=corrections or {}, mask_check=mask_check)
     commands = set(map(run.thread_id, game.command_threads(state)))
     # What the game offers, asked once a step rather than at each post (a game's methods do not change).
     guard, roster = getattr(game, "guard_post", None), getattr(game, "roster", None)
@@ -267,10 +273,13 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
-                                                         run.config.host, tuple(p.name for p in run.config.players))
-        elif (taken := _name_claimed(run, step.state, intent, account, bot, accounts_before, chart)) is not None:
+                                                         run.config.host, tuple(p.name for p in run.config.players),
+                                                         chart.cohosts)
+        elif (taken := _name_claimed(run, step, intent, account, bot, accounts_before, chart)) is not None:
             name = taken[0]
-            happened = [refusal(intent, f"{name} cannot be taken: it is or looks like {taken[1].holder}",
+            why = ("the platform has no account of that name" if taken[1].code == "mask_no_account"
+                   else f"it is or looks like {taken[1].holder}")
+            happened = [refusal(intent, f"{name} cannot be taken: {why}",
                                 code=taken[1].code, params={"name": name, "holder": taken[1].holder}, pm=True,
                                 subject="refused")]
         else:
@@ -296,18 +305,27 @@ def _answers_for(run: GameRun, account: str, seats: PlatformSeats | None) -> boo
     return not games or games[0] == run.name
 
 
-def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str,
+def _name_claimed(run: GameRun, step: Step, intent: Intent, account: str, bot: str,
                   accounts_before: Callable[[datetime], Iterable[str]] | None, chart: Chart
                   ) -> tuple[str, Taken] | None:
-    """A name the intent claims (a mask at sign-up) that the host, the bot or another account on the platform
-    holds: the name and why, or None. The game itself refuses names its own seats hold."""
+    """A name the intent claims (a mask at sign-up) that the host, a co-host, the bot or another account on
+    the platform holds, or that the platform refuses (a mask with no account where the organisers make them):
+    the name and why, or None. The game itself refuses names its own seats hold."""
     claimed = getattr(run.game, "claimed_name", None)
-    name = claimed(state, intent) if claimed is not None else None
+    name = claimed(step.state, intent) if claimed is not None else None
     if not name:
         return None
     accounts = accounts_before(intent.at) if accounts_before is not None and intent.at else ()
     taken = name_taken(name, account, hosts=chart.hosts(), bot=bot, accounts=(*chart.spectators, *accounts))
-    return (name, taken) if taken is not None else None
+    if taken is not None:
+        return name, taken
+    key = f"{intent.post_id} {name}"
+    answer = step.host.signup_masks.get(key) if intent.post_id else None
+    if answer is None and step.mask_check is not None:
+        answer = step.mask_check(name, account)
+        if answer is not None and intent.post_id:
+            step.host = replace(step.host, signup_masks={**step.host.signup_masks, key: list(answer)})
+    return (name, Taken(answer[0], answer[1])) if answer else None
 
 
 def _to_account(event: Event, account: str) -> Event:

@@ -336,6 +336,14 @@ class LocalForum:
         """Whether the forum has an account of that name (without people's accounts: every name is one)."""
         return not self.makes_accounts or self._people().exists(name)
 
+    def mask_refusal(self, mask: str, claimant: str) -> tuple[str, str] | None:
+        """A sign-up's mask may not be, or look like, an account of the forum that is not the claimant's (the
+        bot makes the mask's account at the deal; Platform.mask_refusal). Without people's accounts: none."""
+        if not self.makes_accounts:
+            return None
+        holder = self._people().holder_of(mask, claimant)
+        return ("name_account", holder) if holder else None
+
     def make_mask_account(self, mask: str, owner: str, previous: str | None = None) -> str | None:
         """The account of `owner`'s mask, made at the deal with a one-time password, which is returned (the
         same owner's mask made again, a step redone after a crash, gets a new one; "" once its player has set
