@@ -222,7 +222,8 @@ class Site:
         if self.locked(game):
             return False
         chart = self.chart(game)
-        return not chart.seats or chart.may_post(user)
+        purpose = next((p for p, key in game.threads.items() if key == thread), "")
+        return not chart.seats or chart.may_post(user, purpose)
 
     def pm_recipients(self, user: str) -> list[str]:
         """Whom `user` may write to: the bot and the hosts; a host also the accounts of their games' seats."""
