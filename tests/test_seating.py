@@ -221,3 +221,31 @@ def test_a_new_web_account_named_like_a_cohost_is_refused(tmp_path):
         assert refused.exit_code != 0 and "a host's" in refused.output + refused.stderr, name
     made = CliRunner().invoke(cli, ["forum", "add-user", "--config", str(bot), "Cohost"])
     assert made.exit_code == 0, made.output   # the co-host's own account
+
+
+@pytest.mark.parametrize(("lang", "account", "words"), [
+    ("en", "Forum Bot", "that is the bot"), ("ru", "forumbоt", "это бот"),
+    ("en", "B0B", None), ("en", "BОB", "looks like another account"), ("ru", "b_o_b", "похоже на другой аккаунт"),
+    ("en", "bob", None),                                   # bob himself may take the seat
+])
+def test_a_substitute_named_like_the_bot_or_another_account_is_refused(tmp_path, lang, account, words):
+    """bob wrote on the platform before the host's `replace`; a substitute named like bob (not bob himself) or
+    like the bot is refused, in the game's language, and the seat stays as it was."""
+    from datetime import UTC, datetime
+
+    from forumbot.config.game import GameConfig
+    from forumbot.model import PlayerRef
+    config = GameConfig(name="g", game="mafia", lang=lang, start=datetime(2026, 3, 1, 10, tzinfo=UTC), host="Host",
+                        phase="day1", players=tuple(PlayerRef(n) for n in ("Ann", "Tom", "Cid")),
+                        options={"day_hours": 24})
+    run = GameRun.build(config)
+    state = run.game.new(setup_of(config))
+    at = state.phase_started + timedelta(hours=1)
+    step = play(run, state, [Post("pm:1", "", "Host", at, f"replace Tom with {account}", pm=True)], at, "forumbot",
+                accounts_before=lambda _at: ["bob", "Ann", "Host"])
+    told = [run.renderer.text(e, run.name) for e, _ in step.events if e.data.get("pm_to") == "Host"]
+    if words is None:
+        assert dict(step.host.accounts) == {account: "Tom"}, told
+    else:
+        assert any(words in t for t in told), told
+        assert step.host.accounts == {}

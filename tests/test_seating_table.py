@@ -319,3 +319,21 @@ def test_the_newspapers_host_only_rules_ask_the_chart(tmp_path, who, rejects):
         if "a role claim" in body]
     # the note's seat reads it at its mask (the host who rejected it has the answer to their PM too)
     assert [to for to in told if to != who] == (["Meryl Streep"] if rejects else []), who
+
+
+@pytest.mark.parametrize(("who", "text"), [("acct1", "game g2\nhello, anyone?"), ("acct1", "game g\nhello, anyone?"),
+                                           ("Host2", "game g2\nwhat now?"), ("Host2", "game g\nwhat now?")])
+def test_a_pm_naming_its_game_with_nothing_to_read_is_answered_once(tmp_path, who, text):
+    """An account in two games names one and writes nothing the bot can read: that game answers it (not the
+    author's first game, not neither)."""
+    made = Game(tmp_path)
+    last = made.forum.db.execute("SELECT max(id) FROM forum_pms").fetchone()[0]
+    number = made.forum.add_pm(who, "forumbot", text, at=at(4))
+    made.step(5)
+    made.runner.store.write_deliveries()
+    named = text.split("\n")[0].split()[1]
+    assert made.runner.store.games_of_messages([number]) == {number: {named}}
+    answers = made.forum.db.execute("SELECT id FROM forum_pms WHERE sender = 'forumbot' AND recipient = ? "
+                                    "AND id > ?", [who, last]).fetchall()
+    sent = made.runner.store.games_of_messages(LocalForum.pm_id(n) for (n,) in answers)
+    assert list(sent.values()) == [{named}], sent

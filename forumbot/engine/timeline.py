@@ -236,8 +236,9 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         picked = _for_this_game(run, intents, host_games, answers_for_host)
         if picked is None:
             return   # a PM for another of the host's games
+        named_here = not picked and _names_this_game(run, intents)   # "game NAME" and nothing to read
         intents = picked
-        if not parsed.intents and not parsed.flags and answers_for_host:
+        if not parsed.flags and (named_here or (not parsed.intents and answers_for_host)):
             line = post.body.strip().splitlines()[0][:200] if post.body.strip() else ""
             asked = Intent("host_unknown", post_id=post.platform_id, author=account, at=post.created,
                            line=line, url=post.url)
@@ -247,13 +248,15 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                             account),
                                 post.platform_id))
             return
-    elif seats is not None and not corrected:
+    named_here = False
+    if not from_host and seats is not None and not corrected:
         picked = _for_which_game(run, intents, seats.games_of(account), seats.open)
         if picked is None:
             return   # a PM for another game: this game neither reads nor refuses it
+        named_here = not picked and _names_this_game(run, intents)   # "game NAME" and nothing to read
         intents = picked
-    if post.pm and not corrected and not from_host and not parsed.intents and not parsed.flags \
-            and _answers_for(run, account, seats):
+    if post.pm and not corrected and not from_host and not parsed.flags \
+            and (named_here or (not parsed.intents and _answers_for(run, account, seats))):
         answer, flag = answers.unread(run, step.state, post, account, post.author, parsed, host=False)
         step.events.append((answer, post.platform_id))
         step.flags.append(flag)
@@ -271,6 +274,12 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                 code = "no_such_game" if intent.data["named"] else "which_game"
             happened = [refusal(intent, intent.data["reason"], code=code, pm=True, subject="refused",
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
+        elif intent.kind == "host_replace" and (taken := _substitute_taken(intent, bot, accounts_before)) is not None:
+            account_named = str(intent.data.get("account", "")).strip()
+            happened = [refusal(intent, f"{account_named} cannot take over {intent.data.get('target')}: it is or "
+                                        f"looks like {taken.holder}", code="host_replace_taken", pm=True,
+                                subject="host", params={"account": account_named, "player": intent.data.get("target"),
+                                                        "taken": "bot" if taken.code == "name_bot" else "account"})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
                                                          run.config.host, tuple(p.name for p in run.config.players),
@@ -294,6 +303,25 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         answered.append((intent, first, len(step.events)))
     if post.pm and answered and not corrected:
         answers.merge(step.events, answered, account, post.author, parsed, from_host, post.platform_id)
+
+
+def _substitute_taken(intent: Intent, bot: str, accounts_before: Callable[[datetime], Iterable[str]] | None
+                      ) -> Taken | None:
+    """Why the account a `replace` names cannot take a seat, beyond the game's own reasons (the host layer's):
+    it is or looks like the bot, or looks like another account that had written on the platform."""
+    account = str(intent.data.get("account", "")).strip()
+    if not account or not intent.data.get("target"):
+        return None   # (the host layer asks for both)
+    if same_name(account, bot):
+        return Taken("name_bot", bot)
+    others = accounts_before(intent.at) if accounts_before is not None and intent.at else ()
+    return name_taken(account, account, accounts=others)
+
+
+def _names_this_game(run: GameRun, intents: list[Intent]) -> bool:
+    """Whether a PM names this game on a line of its own ("game NAME"): then this game answers it, even when
+    nothing else in it could be read (the author's first game, which answers the others, leaves it alone)."""
+    return any(i.kind == "host_game" and same_name(str(i.data.get("game", "")), run.name) for i in intents)
 
 
 def _answers_for(run: GameRun, account: str, seats: PlatformSeats | None) -> bool:
