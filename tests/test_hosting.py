@@ -251,6 +251,36 @@ def test_a_game_of_the_bot_config_can_be_ended_too(tmp_path):
     assert bed.client.get("/console/g/g/game.toml").status_code == 404   # its file is the bot config's
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "the host has ended the game"),
+                                             ("ru", "ведущий завершил игру")])
+def test_a_game_its_host_ends_says_so_in_its_thread_once(tmp_path, lang, said):
+    (tmp_path / "g.toml").write_text(f'[game]\nname = "mafia"\nstart = "2026-03-01T20:00:00Z"\nhost = "Host"\n'
+                                     f'lang = "{lang}"\n[game.options]\nvotes_only = true\n'
+                                     + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS), encoding="utf-8")
+    bed = Bed(tmp_path, games='[[games]]\nconfig = "g.toml"')
+    bed.service.start_games()
+    bed.poll()
+    forum = bed.forum()
+
+    def notices():
+        threads = [row[0] for row in forum.db.execute("SELECT DISTINCT thread FROM forum_posts")]
+        return [(thread, post["body"]) for thread in threads for post in forum.thread_posts(thread)
+                if said in post["body"]]
+
+    assert notices() == []
+    bed.sign_in()
+    bed.client.post("/console/g/g/close", data={"csrf": csrf(bed.client, "/console/g/g"), "what": "end",
+                                                "confirm": "g"})
+    bed.poll()
+    assert "g" not in bed.runs()
+    told = notices()
+    assert len(told) == 1 and told[0][0].startswith("g/")
+    bed.poll(minutes=60 * 48)   # no deadline of the ended game runs, and nothing is said twice
+    again = Service(load_bot_config(bed.path), clock=bed.clock)   # nor after a restart
+    again.poll_all(bed.clock.now + timedelta(minutes=1))
+    assert notices() == told
+
+
 def test_a_restarted_bot_builds_the_console_games_from_the_store(bed, tmp_path):
     bed.sign_in()
     bed.make()

@@ -4,6 +4,7 @@ caller says what time it is (the scheduler's clock live, a virtual clock in a re
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from forumbot.engine import corrections
 from forumbot.engine import threads as opening
 from forumbot.engine.chart import replacements, run_chart
 from forumbot.engine.crashpoints import crashpoint
-from forumbot.engine.host import HostState
+from forumbot.engine.host import HostState, closed_notice
 from forumbot.engine.loading import GameRun, setup_of, spawned_config
 from forumbot.engine.masks import deal_masks
 from forumbot.engine.timeline import REREAD as _REREAD
@@ -171,6 +172,8 @@ class Runner:
         # The store's "outbox" token when a delivery last left nothing of these games owed: while it is the
         # same, nothing was queued since and the outbox is not read.
         self._settled: tuple[int, int] | None = None
+        # Games let go (their host ended them): no longer driven, but what the outbox owes of them goes out.
+        self._let_go: set[str] = set()
 
     # ---- state ---------------------------------------------------------------------------------
     def state(self, run: GameRun, *, check: bool = True) -> Any:
@@ -634,6 +637,20 @@ class Runner:
                                      expected_seq=seq, expected_version=version)
         self._wrote(run, version + 1, state, host, seq, outbox)
 
+    def let_go(self, name: str, now: datetime) -> None:
+        """Stop driving game `name`: its host ended it. A game under way says so in its thread first, once
+        (its log keeps the notice), and what the outbox owes of it still goes out."""
+        run = self._run_named(name)
+        if run is None:
+            return
+        if self.store.game_version(name) is not None and run.game.summary(self.state(run)).get("phase") != "over":
+            logged = (json.loads(e["data"] or "{}") for e in self.store.events(name) if e["kind"] == "host_notice")
+            if not any(data.get("what") == "closed" for data in logged):
+                self.announce(run, [closed_notice()], now)
+        self.runs[:] = [r for r in self.runs if r.name != name]
+        self._states.pop(name, None)
+        self._let_go.add(name)
+
     def _fresh(self, run: GameRun, work: Callable[..., None], *args: Any) -> None:
         """Do a step's work, `work(*args)`; when its commit finds that another writer moved the game on, forget
         the state held, read the game again and redo the work (a step never commits over a state it did not
@@ -904,7 +921,7 @@ class Runner:
                 fresh = key in unsent   # (then one of this runner's games: it queued it)
                 if not fresh:
                     if games is None:
-                        games = {run.name for run in self.runs}
+                        games = {run.name for run in self.runs} | self._let_go
                     if row["game"] not in games:
                         continue
                 try:

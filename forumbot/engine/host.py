@@ -93,6 +93,11 @@ def _notice(what: str, **fields: Any) -> Event:
     return Event("host_notice", {"thread": "game", "what": what, **fields})
 
 
+def closed_notice() -> Event:
+    """What a game's thread is told when its host ends the game from the console."""
+    return _notice("closed")
+
+
 def _refuse(intent: Intent, reason: str, code: str, params: dict[str, Any] | None = None) -> Event:
     return refusal(intent, reason, code=code, params=params, pm=True, subject="host")
 

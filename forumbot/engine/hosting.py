@@ -20,6 +20,7 @@ from forumbot.config.bot import PlatformConfig, lobbies_of
 from forumbot.config.game import GameConfig
 from forumbot.config.tomlfile import parse_toml
 from forumbot.engine.checking import check_game_text
+from forumbot.engine.cycle import Runner
 from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError
 from forumbot.model import Flag, format_time
@@ -198,8 +199,10 @@ class Adopter:
         self._seen: set[str] = set()
         self._token: tuple[int, int] | None = None
 
-    def sync(self, runs: list[GameRun], store: Store) -> bool:
-        """Add the new hosted games of this platform to `runs`, take the ended ones out. True on a change."""
+    def sync(self, runner: Runner, now: datetime) -> bool:
+        """Add the new hosted games of this platform to the runner's, let the ended ones go (each says so in its
+        thread first: Runner.let_go). True on a change."""
+        runs, store = runner.runs, runner.store
         store.look()
         token = store.token("hosted")
         if token == self._token:
@@ -209,9 +212,9 @@ class Adopter:
         for row in store.hosted_games():   # (an ended game of the bot config may be on any platform)
             name = row["name"]
             if row["ended"]:
-                before = len(runs)
-                runs[:] = [run for run in runs if run.name != name]
-                changed |= len(runs) != before
+                if any(run.name == name for run in runs):
+                    runner.let_go(name, now)
+                    changed = True
                 continue
             if row["platform"] != self.platform.name or name in self._seen or any(run.name == name for run in runs):
                 continue

@@ -173,7 +173,7 @@ class PlatformWorker:
         with self.lock:
             try:
                 if self.hosted is not None:
-                    self.hosted.sync(self.runner.runs, self.runner.store)
+                    self.hosted.sync(self.runner, now)
                 for driver in self.tournaments:   # games whose turn has come start in this poll
                     driver.step(now)
                 result = self.runner.step(now)
@@ -253,7 +253,7 @@ class Service:
             for driver in drivers:   # (the games a tournament started before a restart are built again)
                 driver.begin(clock())
             adopter = Adopter(platform_config, config.platforms, platform.dialect, build)
-            adopter.sync(runner.runs, runner.store)   # (a restarted bot: the games made in the console before)
+            adopter.sync(runner, clock())   # (a restarted bot: the games made in the console before)
             self.workers[name] = PlatformWorker(platform_config, runner, backoff, tournaments=drivers,
                                                 hosted=adopter)
 
