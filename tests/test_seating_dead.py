@@ -82,3 +82,59 @@ def test_the_stored_chart_of_each_game_played_to_the_end_has_its_dead(sample, de
         assert set(seats.dead_chat()) - set(seats.hosts()) == expected
     finally:
         result.close()
+
+
+def test_on_the_web_forum_food_chains_dead_post_in_the_dead_channel_only(tmp_path):
+    """The whole way: a Food Chain game run by the bot on the local forum, a round that kills two; the web
+    forum asks the stored chart who posts where."""
+    import re
+    from datetime import UTC, datetime, timedelta
+
+    from forumbot.config.game import GameConfig, load_ruleset
+    from forumbot.engine.cycle import GameRun, Runner
+    from forumbot.model import PlayerRef
+    from forumbot.platforms.local import LocalForum
+    from forumbot.storage import Store
+    from forumbot.web.accounts import Accounts
+    from forumbot.web.app import create_app
+    from forumbot.web.config import WebConfig, WebSettings, web_games
+
+    start = datetime(2026, 8, 1, 12, tzinfo=UTC)
+    forum_path, store_path = tmp_path / "forum.db", tmp_path / "bot.db"
+    forum = LocalForum(forum_path, clock=lambda: start + timedelta(days=30))
+    config = GameConfig(name="fc", game="foodchain", lang="en", start=start, host="Host",
+                        players=tuple(PlayerRef(p) for p in CAST),
+                        options={**load_ruleset("foodchain", "foodchain"), "seed": "t"})
+    run = GameRun.build(config)
+    runner = Runner(Store(store_path), forum, [run])
+    runner.start(start)
+    for n, (player, text) in enumerate(CAST.items()):
+        forum.add_pm(player, forum.account, text, at=start + timedelta(minutes=n + 1))
+    ends = runner.state(run).ends
+    runner.step(ends + timedelta(minutes=1))
+    at = ends + timedelta(minutes=2)
+    forum.add_pm("Prey", forum.account, "move to Sky", at=at)
+    forum.add_pm("Hunt", forum.account, "attack Prey", at=at + timedelta(minutes=1))
+    runner.step(at + timedelta(minutes=2))
+    runner.step(runner.state(run).ends + timedelta(minutes=1))
+    assert set(runner.state(run).dead) == {"Prey", "Pred"}
+    games = web_games(runner)
+    runner.store.close()
+    accounts = Accounts(forum_path)
+    passwords = {name: accounts.add_user(name) for name in (*CAST, "Host")}
+    app = create_app(WebSettings(str(forum_path), WebConfig(per_page=10), games=games, store=str(store_path)))
+    app.config["TESTING"] = True
+    threads = games[0].threads
+
+    def posts(who, purpose):
+        client = app.test_client()
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/signin").get_data(as_text=True)).group(1)
+        client.post("/signin", data={"name": who, "password": passwords[who], "csrf": token})
+        token = re.search(r'name="csrf" value="([^"]+)"',
+                          client.get(f"/t/{threads['game']}").get_data(as_text=True)).group(1)
+        return client.post("/reply", data={"thread": threads[purpose], "body": "hello", "csrf": token}).status_code
+
+    assert {who: posts(who, "dead") for who in (*CAST, "Host")} == {
+        "Pred": 302, "Hunt": 403, "Prey": 302, "Scav": 403, "Host": 302}
+    assert {who: posts(who, "game") for who in (*CAST, "Host")} == {
+        "Pred": 403, "Hunt": 302, "Prey": 403, "Scav": 302, "Host": 302}
