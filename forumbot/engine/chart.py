@@ -1,6 +1,6 @@
 """A game's seating chart (forumbot/seating.py) worked out from what the store keeps with the game: its
-state (the players or the sign-ups, the masks, whom the game has put out: Game.eliminated) and the host layer's (the replacements, with
-their times). The runner, the web forum and the console all ask it."""
+state (the players or the sign-ups, the masks, whom the game has put out: Game.eliminated) and the host
+layer's (the replacements, with their times). The runner, the web forum and the console all ask it."""
 
 from __future__ import annotations
 

@@ -223,7 +223,8 @@ def _taken(host: HostState, account: str, hosts: tuple[str | None, ...], roster:
 
 
 # Why an account cannot take over a player, in English (phrase host_taken_<id> in the post's language).
-_TAKEN = {"host": "that is the host", "cohost": "that is a co-host of the game, or looks like one", "seated": "that account already plays in this game"}
+_TAKEN = {"host": "that is the host", "cohost": "that is a co-host of the game, or looks like one",
+          "seated": "that account already plays in this game"}
 
 
 def _when(value: datetime | None) -> str | None:
