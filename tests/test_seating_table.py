@@ -337,3 +337,13 @@ def test_a_pm_naming_its_game_with_nothing_to_read_is_answered_once(tmp_path, wh
                                     "AND id > ?", [who, last]).fetchall()
     sent = made.runner.store.games_of_messages(LocalForum.pm_id(n) for (n,) in answers)
     assert list(sent.values()) == [{named}], sent
+
+
+@pytest.mark.parametrize("who", ["Hоst", "Cоhost", "CO HOST"])
+def test_a_lookalike_of_a_host_or_cohost_is_read_told_and_flagged(tmp_path, who):
+    made = Game(tmp_path)
+    made.forum.add_pm(who, "forumbot", "game g\nextend 10", at=at(4))
+    made.step(5)
+    assert [f["author"] for f in made.runner.store.flags("g") if f["author"] == who] == [who]
+    assert made.forum.db.execute("SELECT count(*) FROM forum_pms WHERE sender = 'forumbot' AND recipient = ?",
+                                 [who]).fetchone()[0] == 1

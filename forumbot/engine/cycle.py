@@ -160,7 +160,7 @@ class Runner:
         # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
-        self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
+        self._lookalike_tests: dict[tuple[str, ...], Callable[[str], bool]] = {}   # by hosts (_lookalike)
         # Per game, its next deadline in the state last asked about (_deadline): the same state object asks the
         # game nothing again.
         self._deadlines: dict[str, tuple[Any, datetime | None]] = {}
@@ -261,20 +261,22 @@ class Runner:
         return deadline
 
     def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
-        """Whether a PM's author is a lookalike of the host (read too, refused and flagged). The same function
-        for the same host each time: the store tells by it that a game reads the same PMs as last time."""
-        host = run.config.host
-        if not host:
+        """Whether a PM's author is a lookalike of the host or a co-host (read too, refused and flagged). The
+        same function for the same hosts each time: the store tells by it that a game reads the same PMs as
+        last time."""
+        hosts = tuple(h for h in (run.config.host, *run.config.cohosts) if h)
+        if not hosts:
             return None
-        test = self._lookalike_tests.get(host)
+        test = self._lookalike_tests.get(hosts)
         if test is None:
-            test = self._lookalike_tests[host] = lambda author: same_name(author, host)
+            test = self._lookalike_tests[hosts] = lambda author: any(same_name(author, h) for h in hosts)
         return test
 
     def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
-        """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
-        flagged."""
-        return tuple(a for a in self.store.new_pm_authors(run.name) if same_name(a, run.config.host))
+        """Lookalikes of the host or a co-host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too,
+        refused and flagged."""
+        hosts = tuple(h for h in (run.config.host, *run.config.cohosts) if h)
+        return tuple(a for a in self.store.new_pm_authors(run.name) if any(same_name(a, h) for h in hosts))
 
     def _planned(self) -> _Plan:
         """The step's plan, made again when the runs or the games held changed since it was made."""
