@@ -81,7 +81,7 @@ def test_forumbot_archive_lists_games_a_game_and_a_player(store):
     runner = CliRunner()
     listing = runner.invoke(cli, ["archive", "--db", str(store)])
     assert listing.exit_code == 0, listing.output
-    assert "full-with-sub (mafia): won by town; 12 players, 4 day(s)" in listing.output
+    assert "full-with-sub (mafia): won by town; 12 players, 4 days" in listing.output
     game = runner.invoke(cli, ["archive", "--db", str(store), "full-with-sub", "--log"])
     assert "Николь Кидман: Массажист (town), alive, won; played by Николь Кидман → kidman_sub" in game.output
     assert "day 2: lynch (Том Хэнкс)" in game.output and "game_over" in game.output

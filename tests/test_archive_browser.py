@@ -53,5 +53,5 @@ def test_archive_index_game_and_player_pages(browser, site, shots):
     assert "won" in page.inner_text("#record")
     page.screenshot(path=str(shots / "archive-player.png"), full_page=True)
     page.goto(site + "/archive/player/" + "Киану Ривз")
-    assert "2 game(s); town 2." in page.inner_text("#summary") and "Wins: town 2." in page.inner_text("#summary")
+    assert "2 games; town 2." in page.inner_text("#summary") and "Wins: town 2." in page.inner_text("#summary")
     page.screenshot(path=str(shots / "archive-player-2.png"), full_page=True)

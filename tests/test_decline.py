@@ -145,3 +145,31 @@ def test_a_roster_made_by_the_game_keeps_the_reading_mode_and_the_host():
                 body="**Голосую против Ведущий**", dialect="markdown")
     intents = run.parser.parse(post).intents
     assert [(i.kind, i.data) for i in intents] == [("unvote", {"for_host": "Ведущий"})]
+
+
+@pytest.mark.parametrize(("name", "want"), [
+    ("Anna", "f"), ("Maria", "f"), ("Julia Roberts", "f"), ("Sonya", "f"), ("Kate", "f"), ("Alice", "f"),
+    ("Nikita", "m"), ("Ilya", "m"), ("Bob", "m"), ("Boris", "m"), ("Luca", "m"), ("Bo", "m"), ("vasya", "m"),
+])
+def test_a_latin_name_gets_a_guessed_gender(name, want):
+    assert guess_gender(name) == want
+
+
+@pytest.mark.parametrize(("name", "gender", "said"), [
+    ("Anna", None, "Anna выбыла, но написала в игровой теме"),
+    ("Maria", None, "Maria выбыла, но написала в игровой теме"),
+    ("Kate", None, "Kate выбыла, но написала в игровой теме"),
+    ("Nikita", None, "Nikita выбыл, но написал в игровой теме"),
+    ("Ilya", None, "Ilya выбыл, но написал в игровой теме"),
+    ("Bob", None, "Bob выбыл, но написал в игровой теме"),
+    ("Nikita", "f", "Nikita выбыла, но написала в игровой теме"),      # the roster's gender decides
+    ("Anna", "m", "Anna выбыл, но написал в игровой теме"),
+])
+def test_a_russian_phrase_agrees_with_a_latin_names_gender_the_roster_first(name, gender, said):
+    from forumbot.model import Flag
+
+    ru = Renderer("markdown", "ru")
+    if gender:
+        ru.genders[name] = gender
+    flag = Flag(reason="", code="flag_dead_post", params=(("author", name),))
+    assert ru.flag(flag).reason == said

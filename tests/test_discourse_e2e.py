@@ -214,7 +214,7 @@ def test_a_post_too_short_for_the_site_is_refused_with_a_flag_and_kept(tmp_path:
         for minutes in (10, 15):
             runner.step(START + timedelta(minutes=minutes))
         assert state.topic_posts(votes, "forumbot") == []
-        refused = [f for f in runner.store.flags("g") if "refused a message (vote_count)" in f["reason"]]
+        refused = [f for f in runner.store.flags("g") if "refused a message (\"**Day 1 — Vote count" in f["reason"]]
         assert len(refused) == 1 and "5000" in refused[0]["reason"] and refused[0]["author"] == "Host"
         waiting = [r for r in runner.store.outbox("g") if r["kind"] == "vote_count"]
         assert waiting and not waiting[0]["delivered"] and "short_posts" in waiting[0]["last_error"]

@@ -5,7 +5,7 @@ export passes `check-config`; [hosting] says who may make games; the thread page
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from bs4 import BeautifulSoup
@@ -17,6 +17,7 @@ from forumbot.config.bot import load_bot_config
 from forumbot.engine.replay import VirtualClock
 from forumbot.engine.service import Service
 from forumbot.errors import ConfigError
+from forumbot.model import format_time
 from forumbot.web.accounts import hash_password
 from forumbot.web.app import create_app
 
@@ -279,6 +280,23 @@ def test_a_game_its_host_ends_says_so_in_its_thread_once(tmp_path, lang, said):
     again = Service(load_bot_config(bed.path), clock=bed.clock)   # nor after a restart
     again.poll_all(bed.clock.now + timedelta(minutes=1))
     assert notices() == told
+
+
+def test_the_host_of_a_console_game_commands_it_from_the_command_line(bed):
+    bed.clock.now = datetime.now(UTC).replace(microsecond=0)   # (the command is stored at the real time)
+    bed.sign_in()
+    bed.make(start=format_time(bed.clock.now))
+    bed.poll()
+    out = CliRunner().invoke(cli, ["host", "--config", str(bed.path), "--game", "my7", "extend", "12"])
+    assert out.exit_code == 0, out.output
+    assert "stored as Host's PM to the bot: extend 12" in out.output
+    bed.poll(minutes=2)
+    threads = [row[0] for row in bed.forum().db.execute("SELECT DISTINCT thread FROM forum_posts")]
+    said = [post["body"] for thread in threads if thread.startswith("my7/")
+            for post in bed.forum().thread_posts(thread)]
+    assert any("the phase is extended by 12 h" in body for body in said), said
+    missing = CliRunner().invoke(cli, ["host", "--config", str(bed.path), "--game", "my8", "pause"])
+    assert missing.exit_code == 2 and "games: my7" in missing.output
 
 
 def test_a_restarted_bot_builds_the_console_games_from_the_store(bed, tmp_path):

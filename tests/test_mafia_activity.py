@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from click.testing import CliRunner
 from helpers import act, kinds, names, new_game
 
@@ -115,3 +116,20 @@ def test_the_console_game_page_shows_each_players_activity(tmp_path):
             for row in soup.select("#activity tr[data-player]")}
     assert rows["Alice"][:5] == ["Alice", "1", "2", "1", "2"]           # "vote Bob": one post, two words
     assert rows["Bob"][5] == "never posted"
+
+
+@pytest.mark.parametrize(("lang", "flagged", "noted"), [
+    ("ru", "написал 1 из 2 обязательных сообщений за День 1: предупреждение", "1 из 2 обязательных сообщений за День 1"),
+    ("en", "made 1 of the 2 posts required on day 1: warned", "1 of 2 posts on day 1"),
+])
+def test_a_missed_post_minimum_is_flagged_and_noted_in_the_games_language(lang, flagged, noted):
+    from forumbot.model import Flag
+
+    state = post(post(game(post_minimum=2), P[0], 5, 10), P[0], 5, 20).with_(lang=lang)
+    state = post(state, P[1], 5, 30)
+    state, events = MAFIA.on_deadline(state, state.phase_ends)
+    short = next(e for e in events if e.kind == "post_minimum")
+    flag = Flag(reason=short.data["flag"], code="flag_post_minimum",
+                params=tuple((k, v) for k, v in short.data.items() if k != "flag"))
+    assert flagged in Renderer("markdown", lang).flag(flag).reason
+    assert state.ledger[0]["text"] == noted

@@ -59,7 +59,7 @@ def test_a_hosts_chart_file_is_loaded_from_its_path_and_is_not_an_example(tmp_pa
     (('name = "Wait for Senpai"', 'name = "Lunch Alone"'), "two events are named 'Lunch Alone'",
      'name = "Lunch Alone"', "give every event a different name"),
     (('location = "rooftop"\nname = "Wait for Senpai"', 'location = "classroom"\nname = "Wait for Senpai"'),
-     "the Classroom has 3 event(s)", 'location = "classroom"', 'location = "classroom"'),
+     "the Classroom has 3 events", 'location = "classroom"', 'location = "classroom"'),
     (('do = "rob_lesson"', 'do = "rob_a_lesson"'), "has an effect do = 'rob_a_lesson'", '"rob_a_lesson"',
      "did you mean 'rob_lesson'?"),
     (('function = "per_confessor"', 'function = "per_confession"'), "calls an unknown function 'per_confession'",

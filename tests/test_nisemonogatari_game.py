@@ -444,15 +444,15 @@ def test_a_short_russian_game_posts_every_line_in_russian():
                                         "CharB: крыша, Lunch Alone, 2 инициативы", "ru")
     state, events = send(state, "Анна", "усилить CharA", "ru")
     orders = ru.text(events[-1], "nisemonogatari")
-    assert "[b]Раунд 1: ваши приказы[/b]" in orders and "- Анна's CharB: Крыша, Lunch Alone, 2 инициативы" in orders
-    assert "- Анна's CharA: Школьный двор, Sports Practice, 3 инициативы, признаётся" in orders
-    assert "- Анна's CharC: приказов нет (бездействует)" in orders and "Осталось инициативы: 0." in orders
-    assert "Усилен в этом раунде: Анна's CharA." in orders
+    assert "[b]Раунд 1: ваши приказы[/b]" in orders and "- CharB игрока Анна: Крыша, Lunch Alone, 2 инициативы" in orders
+    assert "- CharA игрока Анна: Школьный двор, Sports Practice, 3 инициативы, признаётся" in orders
+    assert "- CharC игрока Анна: приказов нет (бездействует)" in orders and "Осталось инициативы: 0." in orders
+    assert "Усилен в этом раунде: CharA игрока Анна." in orders
     state, _ = send(state, "Борис", "CharA: двор, Sports Practice, 5 инициатив, признаться", "ru")
     state, events = end_round(state)
     public = ru.text(next(e for e in events if e.kind == "nm_round_end"), "nisemonogatari")
-    assert "[b]Nisemonogatari: раунд 1 окончен[/b]" in public and "- Вера's CharA: бездействует" in public
-    assert "Сэму-семпаю признались 2 персонажа: Анна's CharA (x1.5, усилен), Борис's CharA (x1.5)." in public
+    assert "[b]Nisemonogatari: раунд 1 окончен[/b]" in public and "- CharA игрока Вера: бездействует" in public
+    assert "Сэму-семпаю признались 2 персонажа: CharA игрока Анна (x1.5, усилен), CharA игрока Борис (x1.5)." in public
     private = ru.text(next(e for e in events if e.data.get("pm_to") == "Анна"), "nisemonogatari")
     assert "[b]Раунд 1: в сердце Сэма-семпая 7.20 вашего Обожания[/b]" in private
     assert "+1 инициативы в следующем раунде" in private and "Списано гранатов: 2; осталось 2." in private

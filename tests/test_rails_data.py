@@ -434,6 +434,6 @@ def test_run_once_exits_1_when_every_platform_failed(tmp_path, monkeypatch):
     monkeypatch.setattr(LocalForum, "fetch_posts", down)
     out = CliRunner().invoke(cli, ["run", "--config", str(config), "--once"])
     assert out.exit_code == 1, out.output
-    assert "local: 1 failure(s), last: 503 Service Unavailable" in out.output
+    assert "local: 1 failure, last: 503 Service Unavailable" in out.output
     monkeypatch.undo()
     assert CliRunner().invoke(cli, ["run", "--config", str(config), "--once"]).exit_code == 0

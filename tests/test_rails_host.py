@@ -396,11 +396,11 @@ def test_item20_status_lists_open_flags_and_flags_resolves_them(tmp_path):
     assert listed.startswith("2") and "local://g/votes#p" in listed
     assert listed.index("only the host") < listed.index("Zorro")           # newest first
     out = invoke("flags", "--db", str(path), "--game", "g")
-    assert out.exit_code == 0 and "2 open flag(s) of g" in out.output, out.output
+    assert out.exit_code == 0 and "2 open flags of g" in out.output, out.output
     first = int(out.output.split("#")[1].split()[0])
     out = invoke("flags", "--db", str(path), "--resolve", str(first))
     assert out.exit_code == 0 and f"resolved: #{first}" in out.output
-    assert "1 open flag(s)" in invoke("flags", "--db", str(path)).output
+    assert "1 open flag" in invoke("flags", "--db", str(path)).output
     assert f"#{first}" in invoke("flags", "--db", str(path), "--all").output
     out = invoke("flags", "--db", str(path), "--resolve", str(first))          # no longer open
     assert out.exit_code == 2 and "not open flags" in out.output

@@ -167,11 +167,12 @@ def test_an_edit_in_a_channel_its_author_may_not_post_in_is_refused_and_flagged(
     scav, pred = signed_in(app, passwords, "Scav"), signed_in(app, passwords, "Pred")
     refused = scav.post(f"/p/{scavs}/edit", data={"body": "the Sky is empty", "csrf": token(scav, "/t/fc/forest")})
     assert refused.status_code == 403
-    assert "Scav is in the Sky, not the Forest, this round" in refused.get_data(as_text=True)
+    assert "in the Sky this round, not in the Forest" in refused.get_data(as_text=True)
     assert pred.post(f"/p/{preds}/edit", data={"body": "hi all", "csrf": token(pred, "/t/fc/forest")}).status_code \
         == 302
     assert [p["body"] for p in forum.thread_posts("fc/forest")] == ["hello", "hi all"]
     assert [(f["author"], f["line"]) for f in store.flag_list("fc")] == [("Scav", "the Sky is empty")]
+    assert store.flag_list("fc")[0]["reason"].startswith("an edit refused by the web forum: ")
 
 
 # ---- over HTTP ------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import click
 from forumbot.cli.common import guard
 from forumbot.cli.status import _open_store
 from forumbot.errors import ConfigError
+from forumbot.text.decline import counted
 
 
 @click.command()
@@ -48,7 +49,7 @@ def archive(game_name: str | None, config_path: str | None, db_path: str | None,
         click.echo(f"Finished games: {len(records)}")
         for record in records:
             click.echo(f"  {record.name} ({record.game}): won by {record.winner or 'the host says'}; "
-                       f"{len(record.players)} players, {len(record.days)} day(s)")
+                       f"{counted(len(record.players), 'player/players')}, {counted(len(record.days), 'day/days')}")
         return 0
 
     sys.exit(guard(go))
@@ -84,7 +85,7 @@ def _show_player(record: dict, as_json: bool) -> int:
         return 0
     wins = ", ".join(f"{side} {n}" for side, n in sorted(record["wins"].items())) or "none"
     played = ", ".join(f"{side} {n}" for side, n in sorted(record["played"].items()))
-    click.echo(f"{record['name']}: {len(record['games'])} game(s) ({played}); wins: {wins}; "
+    click.echo(f"{record['name']}: {counted(len(record['games']), 'game/games')} ({played}); wins: {wins}; "
                f"came in as a replacement {record['replacements']}, replaced {record['replaced']}; "
                f"warnings {record['warnings']}")
     for g in record["games"]:

@@ -22,19 +22,25 @@ def host_command(config_path: str, game_name: str, words: tuple[str, ...]) -> No
     import uuid
 
     from forumbot.config.bot import load_bot_config
+    from forumbot.engine.checking import check_game_text
     from forumbot.model import Post
     from forumbot.storage import Store
 
     def go() -> int:
         bot = load_bot_config(config_path)
-        game = next((g.config for g in bot.games if g.config.name == game_name), None)
+        store = Store(str(bot.store))
+        games = {g.config.name: g.config for g in bot.games}
+        for row in store.hosted_games():   # (and the games made in the host console)
+            if row["kind"] == "game" and not row["ended"]:
+                games.setdefault(row["name"], check_game_text(row["toml"], row["name"], "markdown"))
+        game = games.get(game_name)
         if game is None:
-            raise ConfigError(f"no game '{game_name}' in the bot config", path=config_path,
-                              fix="games: " + ", ".join(g.config.name for g in bot.games))
+            raise ConfigError(f"no game '{game_name}' in the bot config or the host console", path=config_path,
+                              fix="games: " + (", ".join(games) or "none"))
         if not game.host:
             raise ConfigError(f"game '{game_name}' has no host", path=game.source, fix='add host = "..." to [game]')
         post = Post(f"console:{uuid.uuid4().hex}", "", game.host, datetime.now(UTC), " ".join(words), pm=True)
-        Store(str(bot.store)).save_posts("console", [post])
+        store.save_posts("console", [post])
         click.echo(f"stored as {game.host}'s PM to the bot: {post.body}")
         return 0
 

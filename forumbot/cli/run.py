@@ -10,6 +10,7 @@ import click
 
 from forumbot.cli.common import guard
 from forumbot.errors import ConfigError
+from forumbot.text.decline import counted
 
 if TYPE_CHECKING:
     from forumbot.config.bot import BotConfig
@@ -79,7 +80,7 @@ def run(config_path: str, once: bool, simulate_from: str | None, until: str | No
             results = service.poll_all(service.clock())
             failed = {name: r.errors for name, r in results.items() if r is not None and r.errors}
             for name, errors in failed.items():
-                click.echo(f"error: {name}: {len(errors)} failure(s), last: {errors[-1]}", err=True)
+                click.echo(f"error: {name}: {counted(len(errors), 'failure/failures')}, last: {errors[-1]}", err=True)
             return 1 if failed else 0
         server = None
         settings = service.web_settings()

@@ -15,6 +15,7 @@ from forumbot.cli.common import command, guard
 from forumbot.errors import ConfigError
 from forumbot.model import Event
 from forumbot.render import Renderer
+from forumbot.text.decline import counted
 
 
 def _open_store(config_path: str | None, db_path: str | None, default: str = "") -> tuple[Any, list[Any]]:
@@ -139,7 +140,7 @@ def status(config_path: str | None, db_path: str | None) -> None:
         for health in store.platform_status():
             line = f"  {health['platform']}: last good poll {health['last_ok'] or 'never'}"
             if health["failures"]:
-                line += f"; {health['failures']} failure(s) in a row, next try {health['next_try']}"
+                line += f"; {counted(health['failures'], 'failure/failures')} in a row, next try {health['next_try']}"
             if health["last_error"]:
                 line += f"; last error at {health['last_error_at']}: {health['last_error']}"
             click.echo(line)
@@ -147,7 +148,7 @@ def status(config_path: str | None, db_path: str | None) -> None:
         if failed:
             click.echo("Undelivered with errors:")
             for message in failed[:10]:
-                click.echo(f"  {message['key']} ({message['attempts']} attempt(s)): {message['last_error']}")
+                click.echo(f"  {message['key']} ({counted(message['attempts'], 'attempt/attempts')}): {message['last_error']}")
         open_flags = store.flag_list()
         hint = f" (newest first; {command()} flags --resolve ID)" if open_flags else ""
         click.echo(f"Open flags: {len(open_flags)}{hint}")
@@ -188,7 +189,8 @@ def flags(config_path: str | None, db_path: str | None, game_name: str | None, s
         if as_json:
             click.echo(json.dumps(listed, ensure_ascii=False, indent=2))
             return 0
-        click.echo(f"{len(listed)} {'' if show_all else 'open '}flag(s)" + (f" of {game_name}" if game_name else ""))
+        click.echo(counted(len(listed), "flag/flags" if show_all else "open flag/open flags")
+                   + (f" of {game_name}" if game_name else ""))
         for flag in listed:
             click.echo(_flag_line(flag))
         return 0

@@ -81,7 +81,8 @@ def unread(run: GameRun, state: Any, post: Post, account: str, player: str, pars
     if written and written != run.config.lang:
         data["lang"] = written     # answered in the language it was written in
     flag = Flag(reason=f"a private message with no command the bot could read: '{quoted[:80]}'",
-                post_id=post.platform_id, author=account, at=post.created, line=said[:200])
+                post_id=post.platform_id, author=account, at=post.created, line=said[:200], code="flag_pm_unread",
+                params=(("text", quoted[:80]),))
     return Event("pm_unread", data), flag
 
 
@@ -105,11 +106,11 @@ def mended_flags(post: Post, account: str, parsed: Parsed) -> list[Flag]:
     out = []
     for note in parsed.mended:
         if "wrote" in note:
-            reason = f"read '{note['wrote']}' as the command word '{note['read']}'"
+            reason, code = f"read '{note['wrote']}' as the command word '{note['read']}'", "flag_read_typo"
         else:
-            reason = f"'{note['replaced']}' replaced by the correction '{note['by']}'"
+            reason, code = f"'{note['replaced']}' replaced by the correction '{note['by']}'", "flag_read_correction"
         out.append(Flag(reason=reason, post_id=post.platform_id, author=account, at=post.created,
-                        line=post.body[:200]))
+                        line=post.body[:200], code=code, params=tuple((k, str(v)) for k, v in note.items())))
     return out
 
 

@@ -7,6 +7,7 @@ from forumbot.config.game import GameConfig, locate, scenario_from
 from forumbot.config.tomlfile import TomlFile, parse_toml
 from forumbot.engine.loading import GameRun, check_setup
 from forumbot.errors import ConfigError
+from forumbot.text.decline import counted
 
 
 def check_game(config: GameConfig, path: str, dialect: str, doc: TomlFile | None = None) -> None:
@@ -24,7 +25,7 @@ def check_game(config: GameConfig, path: str, dialect: str, doc: TomlFile | None
     samples = sample_events(config.game) if run.renderer.host_folders else ()
     problems = check_templates(run.renderer, config.game, samples)   # each names its line
     if problems:
-        raise ConfigError(f"{path}: {len(problems)} problem(s) in the host's templates:\n"
+        raise ConfigError(f"{path}: {counted(len(problems), 'problem/problems')} in the host's templates:\n"
                           + "\n".join(str(problem) for problem in problems))
 
 

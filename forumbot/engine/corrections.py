@@ -132,14 +132,11 @@ def mark_applied(store: Store, ids: list[int], at: datetime, refused: str = "") 
 SETTLED = ("phase", "dead", "days", "winner", "nights")
 
 
-def changes_ended_phase(game: Any, live: Any, rebuilt: Any) -> str:
-    """Why the game read again with the corrections cannot replace the live one ("" when it can)."""
+def changes_ended_phase(game: Any, live: Any, rebuilt: Any) -> list[str]:
+    """What of an ended phase (SETTLED keys) the game read again with the corrections would change: why it
+    cannot replace the live one (none when it can)."""
     before, after = game.summary(live), game.summary(rebuilt)
-    changed = [key for key in SETTLED if before.get(key) != after.get(key)]
-    if changed:
-        return (f"it would change how an ended phase came out ({', '.join(changed)}); a correction changes only "
-                f"the votes of the phase running now")
-    return ""
+    return [key for key in SETTLED if before.get(key) != after.get(key)]
 
 
 def mends_ended_round(store: Store, ids: list[int]) -> bool:
@@ -206,14 +203,19 @@ def use_link(store: Store, token: str, now: datetime) -> tuple[str, str] | None:
 
 
 # ---- what the console shows about each post -----------------------------------------------------
-def chain(data: dict[str, Any]) -> list[str]:
-    """How each name in an intent was read: "'Хэнкса' → Том Хэнкс by inflection", or why it was not."""
-    out = []
+def chain(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """How each name in an intent was read: {"raw": "Хэнкса", "name": "Том Хэнкс", "method": "inflection"}
+    (the resolution stage, forumbot/text/names.py; "exact" for a name written whole), or why it was not:
+    {"raw", "error": the English reason, "code" and "params" of its phrase error_<code>}."""
+    out: list[dict[str, Any]] = []
     for field_name, how in data.get("matched", {}).items():
         raw, _, method = str(how).rpartition(" (")
-        out.append(f"'{raw}' → {data.get(field_name)} by {method.rstrip(')')}")
-    for raw in data.get("unresolved", {}).values():
-        out.append(f"'{raw}' → no player ({data.get('error', 'not a player')})")
+        out.append({"raw": raw, "name": data.get(field_name), "method": method.rstrip(")")})
+    coded = data.get("error_code") or {}
+    for field_name, raw in data.get("unresolved", {}).items():
+        error = coded.get(field_name) or {}
+        out.append({"raw": raw, "error": data.get("error", "not a player"), "code": error.get("code", ""),
+                    "params": error.get("params", {})})
     if not out and data.get("target"):
-        out.append(f"'{data['target']}' → {data['target']} exactly")
+        out.append({"raw": data["target"], "name": data["target"], "method": "exact"})
     return out

@@ -30,6 +30,9 @@ from forumbot.seating import Chart, PlatformSeats, same_name
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.cycle")
+# The parts of a game's step, by what their failure's flag says (phrase flag_step_<id>).
+_STEPS = {"find its threads": "find_threads", "re-read its posts": "reread", "apply the host's corrections":
+          "corrections", "read its posts": "read", "settle its results": "settle"}
 # How far back a recheck before a deadline looks for posts that carried commands (a long day and then some).
 RECHECK_WINDOW = timedelta(hours=96)
 # How often a step that found its game moved on by another writer reads it again and redoes its work.
@@ -333,9 +336,12 @@ class Runner:
         except Exception as err:
             log.exception("%s: %s failed; the other games go on", run.name, what)
             result.failed_games.append(run.name)
-            reason = f"the game could not {what} ({type(err).__name__}: {err}); it is retried every poll"
-            if not self.store.has_open_flag(run.name, reason):
-                self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
+            error = f"{type(err).__name__}: {err}"
+            flag = run.renderer.flag(Flag(reason=f"the game could not {what} ({error}); it is retried every poll",
+                                          author=run.config.host or "", code="flag_step_failed",
+                                          params=(("failed", _STEPS.get(what, what)), ("error", error))))
+            if not self.store.has_open_flag(run.name, flag.reason):
+                self.store.add_flags(run.name, [flag])
 
     def start(self, at: datetime, *, isolate: bool = False) -> None:
         """Create every game whose start time has come and that is not in the store yet, with its opening
@@ -353,9 +359,10 @@ class Runner:
                 if not isolate:
                     raise
                 log.error("%s cannot start: %s", run.name, err)
-                reason = f"the game cannot start: {err}"
-                if not self.store.has_open_flag(run.name, reason):
-                    self.store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "", at=at)])
+                flag = run.renderer.flag(Flag(reason=f"the game cannot start: {err}", author=run.config.host or "",
+                                              at=at, code="flag_cannot_start", params=(("error", str(err)),)))
+                if not self.store.has_open_flag(run.name, flag.reason):
+                    self.store.add_flags(run.name, [flag])
                 continue
             events = run.game.start_events(state)
             outbox = self._render(run, state, events, 0, at)
@@ -492,10 +499,13 @@ class Runner:
             log.warning("fetching from %s failed (%s); reading what is stored, deadlines wait", self.platform.name,
                         err)
             if not err.retryable:   # one the bot cannot fix (a refused sign-in, a locked topic): the host is told once
-                reason = f"{self.platform.name} cannot be read, so no deadline fires: {err}"
                 for run in self.runs:
-                    if not store.has_open_flag(run.name, reason):
-                        store.add_flags(run.name, [Flag(reason=reason, author=run.config.host or "")])
+                    flag = run.renderer.flag(Flag(
+                        reason=f"{self.platform.name} cannot be read, so no deadline fires: {err}",
+                        author=run.config.host or "", code="flag_platform_unreadable",
+                        params=(("platform", self.platform.name), ("error", str(err)))))
+                    if not store.has_open_flag(run.name, flag.reason):
+                        store.add_flags(run.name, [flag])
             saved = store.cursor(self.platform.name, "read_until")
             read = min(now, parse_time(saved)) if saved else None
         # A deadline fires only once the platform has been read up to it (and `settle` after it): a vote made
@@ -707,16 +717,17 @@ class Runner:
         posts = self.store.command_posts(name, since, None if changed is None else changed(since))
         # A post read again as of its edit is this runner's copy, not on the platform: its original is re-read.
         found = recheck([post for post in posts if _REREAD not in post.platform_id], policy)
-        flags = list(found.flags)
+        flags = [run.renderer.flag(f) for f in found.flags]
         reread = []
         if policy == "edited":
             for post in found.edited:
                 at = post.edited or now
                 reread.append(replace(post, platform_id=f"{post.platform_id}{_REREAD}{format_time(at)}", created=at,
                                       edited=None))
-                flags.append(Flag(reason="a post that carried a command was edited; its new text is read as of "
-                                         "the edit", post_id=post.platform_id, author=post.author, at=at,
-                                  line=post.body[:200]))
+                flags.append(run.renderer.flag(Flag(
+                    reason="a post that carried a command was edited; its new text is read as of the edit",
+                    post_id=post.platform_id, author=post.author, at=at, line=post.body[:200],
+                    code="flag_edited_reread")))
         self.store.rechecked(self.platform.name, run.name, mark, format_time(deadline), [*found.edited, *reread],
                              flags)
         if found.edited or found.deleted:
@@ -776,6 +787,7 @@ class Runner:
         unchanged = state is before and not events      # talk in the game thread: only marks to write
         stored = None if unchanged else game.to_json(state)
         moved = step.host is not host and step.host != host
+        step.flags = [run.renderer.flag(f) for f in step.flags]   # in the game's language
         seq = store.commit_step(name, game.name, None, stored, processed=step.processed, intents=step.intents,
                                 flags=step.flags, events=_logged(events), outbox=outbox, at=now, expected_seq=seq,
                                 expected_version=version, host=step.host.to_json() if moved else None)
@@ -860,9 +872,13 @@ class Runner:
                             masks_given=host.masks_given)
         why = corrections.changes_ended_phase(run.game, live, step.state)
         if why and not corrections.mends_ended_round(self.store, ids):
-            corrections.mark_applied(self.store, ids, now, refused=why)
-            self.store.add_flags(run.name, [Flag(reason=f"a correction was not applied: {why}", at=now,
-                                                 author=run.config.host or "")])
+            english = (f"it would change how an ended phase came out ({', '.join(why)}); a correction changes "
+                       f"only the votes of the phase running now")
+            corrections.mark_applied(self.store, ids, now, refused=english)
+            changed = ", ".join(run.renderer.phrases.get(f"flag_settled_{key}", key) for key in why)
+            self.store.add_flags(run.name, [run.renderer.flag(Flag(
+                reason=f"a correction was not applied: {english}", at=now, author=run.config.host or "",
+                code="flag_correction_refused", params=(("changed", changed),)))])
             return
         state, reported = run.game.report(corrections.carry_counts(live, step.state), now)
         reported = [Event(e.kind, {**e.data, "corrected": True}) for e in reported]
@@ -958,10 +974,15 @@ class Runner:
     def _flag_refused(self, row: dict[str, Any], err: MessageRefused) -> None:
         """A message the platform refused for good (a post too short for the site, a closed topic): the host is
         told once; it stays in the outbox, undelivered, and is tried again at each step."""
-        reason = f"{self.platform.name} refused a message ({row['kind']}) for good: {err}"
-        if not self.store.has_open_flag(row["game"], reason):
-            run = self._run_named(row["game"])
-            self.store.add_flags(row["game"], [Flag(reason=reason, author=(run.config.host or "") if run else "")])
+        opening = next((line.strip() for line in str(row.get("text") or "").splitlines() if line.strip()), "")
+        opening = opening if len(opening) <= 60 else opening[:59] + "…"
+        run = self._run_named(row["game"])
+        flag = Flag(reason=f"{self.platform.name} refused a message (\"{opening}\") for good: {err}",
+                    author=(run.config.host or "") if run else "", code="flag_message_refused",
+                    params=(("platform", self.platform.name), ("text", opening), ("error", str(err))))
+        flag = run.renderer.flag(flag) if run else flag
+        if not self.store.has_open_flag(row["game"], flag.reason):
+            self.store.add_flags(row["game"], [flag])
 
     def _send_once(self, row: dict[str, Any], key: str, fresh: bool, held: dict[tuple[str, str], str]) -> str:
         """`fresh`: this runner queued it and has not tried to send it (so it cannot have gone out yet)."""

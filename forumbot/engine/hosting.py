@@ -11,19 +11,21 @@ import json
 import logging
 import re
 import secrets
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from forumbot.config.bot import PlatformConfig, lobbies_of
-from forumbot.config.game import GameConfig
+from forumbot.config.game import LANGS, GameConfig
 from forumbot.config.tomlfile import parse_toml
 from forumbot.engine.checking import check_game_text
 from forumbot.engine.cycle import Runner
 from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError
 from forumbot.model import Flag, format_time
+from forumbot.render.renderer import Renderer
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.hosting")
@@ -228,6 +230,17 @@ class Adopter:
                          row["by"])
             except ConfigError as err:   # (checked when it was made: a ruleset or grammar changed since)
                 log.error("%s: %s %s cannot run: %s", self.platform.name, row["kind"], name, err)
-                store.add_flags(name, [Flag(reason=f"the game made in the console cannot run: {err}",
-                                            author=row["by"])])
+                store.add_flags(name, [Renderer("markdown", _lang_of(row["toml"])).flag(Flag(
+                    reason=f"the game made in the console cannot run: {err}", author=row["by"],
+                    code="flag_console_game", params=(("error", str(err)),)))])
         return changed
+
+
+def _lang_of(text: str) -> str:
+    """The language a game's TOML text names ([game] lang), "en" when it names none or cannot be read."""
+    try:
+        game = tomllib.loads(text).get("game")
+    except tomllib.TOMLDecodeError:
+        return "en"
+    lang = game.get("lang") if isinstance(game, dict) else None
+    return lang if lang in LANGS else "en"

@@ -64,8 +64,12 @@ def deal_masks(run: Any, platform: Any, chart: Chart, host: HostState, now: date
             why = (f"it is or looks like {taken.holder}" if taken is not None
                    else "the platform has no such account" if make is None
                    else "an account of that name exists and is not this player's mask")
+            code = ("flag_mask_taken" if taken is not None else "flag_mask_no_account" if make is None
+                    else "flag_mask_other_account")
+            holder = (("holder", taken.holder),) if taken is not None else ()
             flags.append(Flag(reason=f"the mask {mask} of {owner} has no account of its own ({why}); the seat's "
-                                     f"private messages go to {owner}", author=owner, at=now))
+                                     f"private messages go to {owner}", author=owner, at=now, code=code,
+                              params=(("mask", mask), ("owner", owner), *holder)))
     host = replace(host, masks_checked=tuple(checked), masks_missing=tuple(missing), masks_given=given)
     return host, events, flags
 

@@ -37,6 +37,7 @@ from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store
 from forumbot.storage import lock as store_lock
 from forumbot.web.config import HostingSettings, WebSettings, web_games
+from forumbot.text.decline import counted
 
 log = logging.getLogger("forumbot.engine.service")
 Clock = Callable[[], datetime]
@@ -186,7 +187,7 @@ class PlatformWorker:
             retry_at = self.backoff.failed(now)
             self.runner.store.platform_failed(self.name, now, str(result.errors[-1]), self.backoff.failures,
                                               retry_at)
-            log.warning("%s: %d error(s), last: %s; retrying at %s", self.name, len(result.errors),
+            log.warning("%s: %s, last: %s; retrying at %s", self.name, counted(len(result.errors), "error/errors"),
                         result.errors[-1], format_time(retry_at))
         else:
             self.backoff.succeeded()
@@ -195,8 +196,9 @@ class PlatformWorker:
             log.warning("%s: %s failed this poll (flagged for the host); the other games went on", self.name,
                         ", ".join(result.failed_games))
         if result.posts_fetched or result.delivered or result.flags:
-            log.info("%s: polled %d new post(s), read %d intent(s), %d flag(s), posted %d message(s)",
-                     self.name, result.posts_fetched, result.intents, len(result.flags), len(result.delivered))
+            log.info("%s: polled %s, read %s, %s, posted %s", self.name,
+                     counted(result.posts_fetched, "new post/new posts"), counted(result.intents, "intent/intents"),
+                     counted(len(result.flags), "flag/flags"), counted(len(result.delivered), "message/messages"))
         return result
 
 

@@ -87,7 +87,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
             before = step.state
             step.state, fired = game.on_deadline(step.state, deadline, now=now)
             step.events += [(e, "") for e in fired]
-            step.flags += [Flag(reason=e.data["flag"], author=str(e.data.get("name", "")), at=deadline)
+            step.flags += [Flag(reason=e.data["flag"], author=str(e.data.get("name", "")), at=deadline,
+                                code=f"flag_{e.kind}", params=tuple((k, v) for k, v in e.data.items() if k != "flag"))
                            for e in fired if isinstance(e.data.get("flag"), str)]
             if not fired and step.state is before:
                 stalled = deadline
@@ -119,7 +120,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         player = step.host.player_of(post.author)
         if player is None:   # an account the host replaced: its posts no longer count
             step.flags.append(Flag(reason=f"{post.author} was replaced; the post is not counted",
-                                   post_id=post.platform_id, author=post.author, at=post.created))
+                                   post_id=post.platform_id, author=post.author, at=post.created,
+                                   code="flag_replaced_post", params=(("author", post.author),)))
             continue
         if post.pm:   # Mafia: a mask's real account PMs as the mask
             account_player = getattr(game, "account_player", None)
@@ -128,7 +130,8 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
         if player != post.author:
             if any(same_name(player, h) for h in hosts):   # never the host's powers by a name a player chose
                 step.flags.append(Flag(reason=f"{post.author} plays under the host's name {player}; the post is not "
-                                              "counted", post_id=post.platform_id, author=post.author, at=post.created))
+                                              "counted", post_id=post.platform_id, author=post.author, at=post.created,
+                                       code="flag_host_name", params=(("author", post.author), ("player", player))))
                 continue
             post = replace(post, author=player)
         _isolated(run, step, post, account, _read, account, host_games, guard, roster, bot,
@@ -163,9 +166,10 @@ def _isolated(run: GameRun, step: Step, post: Post, account: str, read: Callable
         log.exception("%s: reading post %s by %s failed; the post is skipped", run.name, post.platform_id, account)
         step.state, step.host = saved[0], saved[1]
         del step.events[saved[2]:], step.intents[saved[3]:], step.flags[saved[4]:]
-        step.flags.append(Flag(reason=f"this post could not be read ({type(err).__name__}: {err}); it was skipped "
-                                      "and nothing in it counted", post_id=post.platform_id, author=account,
-                               at=post.created, line=post.body[:200]))
+        error = f"{type(err).__name__}: {err}"
+        step.flags.append(Flag(reason=f"this post could not be read ({error}); it was skipped and nothing in it "
+                                      "counted", post_id=post.platform_id, author=account, at=post.created,
+                               line=post.body[:200], code="flag_unreadable", params=(("error", error),)))
 
 
 def _outside(run: GameRun, step: Step, post: Post, commands: set[str]) -> None:
@@ -431,7 +435,8 @@ def _flag_misplaced(run: GameRun, step: Step, post: Post, commands: set[str]) ->
     """A vote posted where votes do not count (the game thread) is not read, but the host hears of it."""
     if not any(i.kind in VOTE_KINDS for i in run.parser.parse(post).intents):
         return
-    where = ", ".join(sorted(run.thread_name(t) for t in commands)) or "no thread now"
+    where = ", ".join(sorted(run.thread_name(t) for t in commands)) or run.renderer.phrases.get("flag_no_thread_now",
+                                                                                             "no thread now")
     flag = Flag(reason=f"a vote in '{run.thread_name(post.thread)}' does not count; votes count in {where}",
                 post_id=post.platform_id, author=post.author, at=post.created, code="flag_vote_elsewhere",
                 params=(("thread", run.thread_name(post.thread)), ("threads", where)))

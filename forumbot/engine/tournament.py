@@ -26,6 +26,7 @@ from forumbot.engine.loading import GameRun
 from forumbot.errors import ConfigError, IllegalIntent
 from forumbot.games.tournament import CORRECTIONS, Choice, Entry, Plan, reveal_rows, standings_event, start_options
 from forumbot.model import Event, Flag, PlayerRef, format_time, parse_time
+from forumbot.render.renderer import Renderer
 from forumbot.storage import Store
 
 log = logging.getLogger("forumbot.engine.tournament")
@@ -230,9 +231,12 @@ class TournamentDriver:
 
     def _cannot_start(self, stage: Any, err: Exception, now: datetime) -> None:
         """The host hears once why a game of the plan cannot start (the next poll tries again)."""
-        reason = f"{self.plan.name}: {stage.name} cannot start: {err}"
-        if not self.store.has_open_flag(stage.name, reason):
-            self.store.add_flags(stage.name, [Flag(reason=reason, author=self.plan.host or "", at=now)])
+        flag = Renderer("markdown", self.plan.lang).flag(Flag(
+            reason=f"{self.plan.name}: {stage.name} cannot start: {err}", author=self.plan.host or "", at=now,
+            code="flag_stage_cannot_start", params=(("plan", self.plan.name), ("stage", stage.name),
+                                                   ("error", str(err)))))
+        if not self.store.has_open_flag(stage.name, flag.reason):
+            self.store.add_flags(stage.name, [flag])
 
     def _start(self, stage: Any, start: datetime, now: datetime) -> None:
         plan, store = self.plan, self.store

@@ -13,6 +13,7 @@ from typing import Any
 
 from forumbot.errors import IllegalIntent
 from forumbot.model import Event
+from forumbot.text.decline import counted
 
 KINDS = ("tol", "garnets", "ec")
 CORRECTIONS = "host corrections"   # the ledger's "game" of a tournament host's own corrections (not a game)
@@ -124,9 +125,9 @@ def charge(entries: Iterable[Entry], player: str, *, garnets: int = 0, tol: int 
         raise IllegalIntent("a charge is a positive amount")
     have = next((s for s in standings(entries) if s.player == player), Standing(player))
     if garnets > have.garnets:
-        raise IllegalIntent(f"{player} has {have.garnets} garnet(s) and cannot pay {garnets}")
+        raise IllegalIntent(f"{player} has {counted(have.garnets, 'garnet/garnets')} and cannot pay {garnets}")
     if tol > have.tol:
-        raise IllegalIntent(f"{player} has {have.tol} Token(s) of Life and cannot pay {tol}")
+        raise IllegalIntent(f"{player} has {counted(have.tol, 'Token of Life/Tokens of Life')} and cannot pay {tol}")
     return Entry(player, tol=-tol, garnets=-garnets, reason=reason)
 
 

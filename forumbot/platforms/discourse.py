@@ -530,7 +530,7 @@ class DiscoursePlatform:
                     self._flagged_deleted.append(old.platform_id)
                     result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen "
                                                     "text still counts", post_id=old.platform_id, author=old.author,
-                                             at=now))
+                                             at=now, code="flag_deleted_first_seen"))
                 continue
             body = reading_text(str(found.get("raw") or ""))
             if body == old.body:
@@ -541,7 +541,7 @@ class DiscoursePlatform:
             if policy == "flag":
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,
-                                         line=body[:200]))
+                                         line=body[:200], code="flag_edited_first_seen"))
         if result.flags:
             self._flagged_deleted = self._flagged_deleted[-2000:]
             self._save_state("deleted", json.dumps(self._flagged_deleted))

@@ -531,7 +531,7 @@ class LocalForum:
             if body == "[deleted]":
                 result.deleted.append(old.platform_id)
                 result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen text "
-                                                "still counts", post_id=old.platform_id, author=old.author, at=now))
+                                                "still counts", post_id=old.platform_id, author=old.author, at=now, code="flag_deleted_first_seen"))
                 continue
             result.edited.append(Post(platform_id=old.platform_id, thread=old.thread, author=old.author,
                                       created=old.created, body=body, dialect=old.dialect,
@@ -539,7 +539,7 @@ class LocalForum:
             if policy == "flag":
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,
-                                         line=body[:200]))
+                                         line=body[:200], code="flag_edited_first_seen"))
         return result
 
     @staticmethod

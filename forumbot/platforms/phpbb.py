@@ -524,7 +524,7 @@ class PhpbbPlatform:
                     self._flagged_deleted.append(old.platform_id)
                     result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen "
                                                     "text still counts", post_id=old.platform_id, author=old.author,
-                                             at=now))
+                                             at=now, code="flag_deleted_first_seen"))
                 continue
             if item.body == old.body:
                 continue
@@ -534,7 +534,7 @@ class PhpbbPlatform:
             if policy == "flag":
                 result.flags.append(Flag(reason="a post that carried a command was edited; the first-seen text "
                                                 "counts", post_id=old.platform_id, author=old.author, at=now,
-                                         line=item.body[:200]))
+                                         line=item.body[:200], code="flag_edited_first_seen"))
         if result.flags:
             self._flagged_deleted = self._flagged_deleted[-2000:]
             self._save_state("deleted", json.dumps(self._flagged_deleted))

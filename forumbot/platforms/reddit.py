@@ -433,7 +433,8 @@ class RedditPlatform:
                 deleted.append(old.platform_id)
                 how = "deleted by its author" if body == "[deleted]" else "removed by a moderator"
                 flags.append(Flag(reason=f"a comment that carried a vote was {how}; its first-seen text still "
-                                         f"counts", post_id=old.platform_id, author=old.author, at=now))
+                                         f"counts", post_id=old.platform_id, author=old.author, at=now,
+                                  code="flag_comment_deleted" if body == "[deleted]" else "flag_comment_removed"))
                 continue
             if body == old.body:
                 continue
@@ -442,7 +443,8 @@ class RedditPlatform:
             edited.append(current)
             if policy == "flag":
                 flags.append(Flag(reason="a comment that carried a vote was edited; the first-seen text counts",
-                                  post_id=old.platform_id, author=old.author, at=now, line=body[:200]))
+                                  post_id=old.platform_id, author=old.author, at=now, line=body[:200],
+                                  code="flag_comment_edited"))
         return Recheck(edited, deleted, flags)
 
 

@@ -109,10 +109,13 @@ _STOCK_STRIKE: dict[str, Callable[..., str]] = {"strike": lambda s: f"[color=gra
 _TRANSLATED_PARAMS = {"status": "status_", "weapon": "weapon_", "kind": "kind_", "action": "action_",
                       "verb": "action_", "want": "bp_want_", "taken": "host_taken_", "confidence": "flag_confidence_",
                       "habitat": "fc_in_", "channel": "fc_in_", "location": "nm_at_", "other_location": "nm_at_",
-                      "spend": "nm_spend_", "piece": "inf_piece_", "card": "inf_card_"}
+                      "spend": "nm_spend_", "piece": "inf_piece_", "card": "inf_card_", "failed": "flag_step_"}
 # Phrase parameters that are a player's name: a phrase may decline them ({target:gent}) or agree with them
 # ({target:ходил/ходила}).
-_NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player")
+# A Nisemonogatari Character's label as the game makes it: "Ana's CharA" (a Character's own name has no
+# apostrophe; a player's may).
+_CHARACTER = re.compile(r"([^()]+)'s Char([ABC])\b")
+_NAME_PARAMS = ("target", "to", "name", "author", "carrier", "assistant", "inspector", "player", "owner")
 
 
 class Count(int):
@@ -258,6 +261,7 @@ class Renderer:
         env.filters["person"] = self.person
         env.filters["seat"] = self.seat
         env.filters["count"] = self.count
+        env.filters["char"] = self.character
         env.globals["voter"] = self._voter
         env.globals["reason"] = self._reason
         env.globals["result"] = self._result
@@ -267,6 +271,14 @@ class Renderer:
         """A whole number that a phrase can agree with (`{n:vote/votes}`; the `count` filter); anything
         else as it is."""
         return Count(value, self.lang) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    def character(self, label: Any) -> str:
+        """A Nisemonogatari Character as the post's language says it: the game's "Ana's CharA" (and "Hitagi
+        (Ana's CharA)") is phrase nm_label ("CharA игрока Ана"); anything else as it is. Not escaped."""
+        def said(found: re.Match[str]) -> str:
+            return self._format(self.phrases.get("nm_label", "{player}'s Char{slot}"),
+                                {"player": found.group(1), "slot": found.group(2)})
+        return _CHARACTER.sub(said, str(label))
 
     def person(self, name: Any, escaped: bool = True) -> Person:
         """A player's name for a phrase (the `person` filter): escaped, declinable, with a gender."""
@@ -346,6 +358,8 @@ class Renderer:
         if isinstance(value, str):
             if key in _NAME_PARAMS:
                 return self.person(value, escaped=False)
+            if key in ("query", "holder"):
+                return self.character(value)
             if key in _TRANSLATED_PARAMS:
                 return self.phrases.get(f"{_TRANSLATED_PARAMS[key]}{value}", value)
             if key in ("phase", "current", "named"):

@@ -5,7 +5,8 @@ Forms come from the same tables as name resolution (names.word_forms: the pymorp
 ending table for foreign names). A word with no form for the case stays as it is (Киану, Джоли, a
 woman's surname on a consonant: Мэрил Стрип); Latin names never change. The gender is the roster's
 (`gender = "f"`) or else guessed: a first name the dictionary knows (Анна, Брэд), else a Name parse of
-pymorphy3, else the ending of the first word (-а/-я: female).
+pymorphy3, else the ending of the first word (-а/-я: female). A name in Latin letters (Anna, Bob): its
+first word in the short lists below, else its ending (-a, -ia, -ya: female; Nikita and Ilya are not).
 """
 
 from __future__ import annotations
@@ -19,6 +20,21 @@ from forumbot.text.normalize import fold
 CASES = ("nomn", "gent", "datv", "accs", "ablt", "loct")
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_LATIN = re.compile(r"[a-z]", re.IGNORECASE)
+# First names in Latin letters whose ending misleads: men's names on -a/-ya, women's names on another letter.
+LATIN_MEN = frozenset({
+    "nikita", "ilya", "ilia", "sasha", "misha", "grisha", "pasha", "dima", "kolya", "vanya", "petya", "tolya",
+    "yura", "lyosha", "alyosha", "sava", "foma", "luca", "luka", "andrea", "joshua", "ezra", "jonah", "elia",
+    "mustafa", "musa", "isa", "kostya", "seryozha", "zhenya", "vova", "borya", "gosha", "toma", "vasya",
+    "fedya", "lyova", "slava", "styopa", "senya", "yasha", "zhora", "vitya", "mitya", "roma", "tyoma", "kuzma",
+    "danila", "gavrila", "nikola", "jamal"})
+LATIN_WOMEN = frozenset({
+    "kate", "alice", "jane", "anne", "ann", "ruth", "helen", "ellen", "karen", "grace", "rose", "claire",
+    "sophie", "marie", "mary", "sarah", "elizabeth", "catherine", "katherine", "emily", "lucy", "amy", "judy",
+    "nancy", "esther", "eve", "ingrid", "astrid", "carmen", "rachel", "miriam", "agnes", "isabel", "margaret",
+    "meryl", "scarlett", "beth", "jennifer", "kathleen", "lily", "molly", "holly", "sally", "abigail", "hannah",
+    "leah", "deborah", "chloe", "zoe", "natalie", "madeleine", "irene", "nicole", "michelle", "olive",
+    "harriet", "ester", "lyubov", "nadezhda", "ksenia", "kseniya", "dasha", "masha", "natasha"})
 
 
 @functools.lru_cache(maxsize=4096)
@@ -34,7 +50,17 @@ def guess_gender(name: str) -> str:
             if "Name" in parse.tag and str(parse.tag.gender) in ("femn", "masc"):
                 return "f" if str(parse.tag.gender) == "femn" else "m"
         return "f" if word.endswith(("а", "я")) else "m"
-    return "m"
+    latin = [w.casefold() for w in _WORD.findall(name) if _LATIN.search(w)]
+    return latin_gender(latin[0]) if latin else "m"
+
+
+def latin_gender(word: str) -> str:
+    """"f" or "m" for a first name in Latin letters (folded): the lists above, else its ending (-a: female)."""
+    if word in LATIN_MEN:
+        return "m"
+    if word in LATIN_WOMEN:
+        return "f"
+    return "f" if word.endswith("a") and len(word) > 2 else "m"
 
 
 def _capital(original: str, form: str) -> str:
@@ -77,6 +103,11 @@ def gendered(spec: str, gender: str) -> str:
     """"погиб/погибла" → the word for the gender ("m" first, "f" second)."""
     masc, _, fem = spec.partition("/")
     return fem if gender == "f" else masc
+
+
+def counted(count: int, spec: str, lang: str = "en") -> str:
+    """A number with the word that agrees with it: counted(3, "flag/flags") is "3 flags"."""
+    return f"{count} {plural(count, spec, lang)}"
 
 
 def plural(count: int, spec: str, lang: str) -> str:

@@ -381,7 +381,8 @@ class PostParser:
                     data["check"] = True
                     flags.append(Flag(reason=f"check: '{resolution.matched}' read as {resolution.name}, a nickname "
                                              "the thread uses (confirm it in the console)", post_id=source.post_id,
-                                      author=source.author, at=source.at, line=line))
+                                      author=source.author, at=source.at, line=line, code="flag_vote_check",
+                                      params=(("query", str(resolution.matched)), ("name", str(resolution.name)))))
                 continue
             if kind == "vote" and self._host is not None and self._host.resolve(raw).ok:
                 kind = "unvote"
@@ -446,8 +447,10 @@ class PostParser:
             error = resolution.error()
             reason = str(error) if error else f"'{piece.strip()}' is not a player"
             data.setdefault("errors", {}).setdefault(name, []).append(reason)
+            code = "name_ambiguous" if resolution.method == "ambiguous" else "name_unknown"
             flags.append(Flag(reason=reason, post_id=source.post_id, author=source.author, at=source.at,
-                              candidates=resolution.candidates, line=line))
+                              candidates=resolution.candidates, line=line, code=f"error_{code}",
+                              params=(("query", piece.strip()), ("candidates", ", ".join(resolution.candidates)))))
         data[name] = names
         if unresolved:
             data.setdefault("unresolved", {})[name] = unresolved

@@ -17,6 +17,7 @@ from forumbot.web.config import WebSettings
 from forumbot.web.proxy import FromProxies
 from forumbot.web.session import csrf_token, current_user
 from forumbot.web.site import Site, site
+from forumbot.web.speech import page_lang, w
 from forumbot.web.words import phase, say
 
 MAX_FORM_BYTES = 256 * 1024
@@ -27,14 +28,14 @@ def _check_csrf() -> None:
         return
     sent = request.form.get("csrf", "")     # compared as bytes: compare_digest refuses a non-ASCII str
     if not sent or "csrf" not in session or not hmac.compare_digest(sent.encode(), str(session["csrf"]).encode()):
-        abort(400, "This form's security token is missing or out of date. Go back, reload the page and send "
-                   "it again.")
+        abort(400, w("This form's security token is missing or out of date. Go back, reload the page and send "
+                     "it again."))
 
 
 def _private_check() -> None:
     if site().web.private and not current_user() and request.endpoint not in ("auth.signin", "static") \
             and request.blueprint != "console":   # the host console signs its hosts in itself
-        abort(401, "This forum is private: sign in to read it.")
+        abort(401, w("This forum is private: sign in to read it."))
 
 
 def _when(value: str | None) -> str:
@@ -55,21 +56,24 @@ def _globals() -> dict[str, Any]:
             "lang": lang, "w": partial(say, lang), "phase": partial(phase, lang)}
 
 
-def page_lang() -> str:
-    """The language of the page: a game's console pages speak the game's, the rest the forum's ([web] lang)."""
-    settings = site().settings
-    name = (request.view_args or {}).get("name") if request.blueprint == "console" else None
-    game = next((g for g in settings.games if g.name == name), None) if name else None
-    return game.lang if game is not None else settings.web.lang
-
-
 def _error(err: HTTPException) -> Any:
-    return render_template("error.html", code=err.code, title=err.name, message=err.description), err.code or 500
+    # Werkzeug's own message (a page that does not exist, a form too big) as the page's language says it; the
+    # forum's own messages are said so already, where they are raised.
+    message = _STOCK.get(type(err).__name__, err.description) if err.description == type(err).description \
+        else err.description
+    return render_template("error.html", code=err.code, title=err.name, message=w(message) if message else ""), \
+        err.code or 500
+
+
+# Werkzeug's stock messages, said shorter (forumbot/web/words/<lang>.toml has them).
+_STOCK = {"NotFound": "There is no such page here.", "MethodNotAllowed": "This page does not take that request.",
+          "RequestEntityTooLarge": "What was sent is too big.", "BadRequest": "The request could not be read.",
+          "InternalServerError": "Something went wrong on the server."}
 
 
 def _failure(err: ForumbotError) -> Any:
     return render_template("error.html", code=503, title="Try again",
-                           message=f"The forum could not do that just now: {err}"), 503
+                           message=w("The forum could not do that just now: {error}", error=err)), 503
 
 
 def create_app(settings: WebSettings) -> Flask:

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, render_template
 from forumbot.engine import archive as arch
 from forumbot.storage import Store
 from forumbot.web.site import site
+from forumbot.web.speech import w
 
 bp = Blueprint("archive", __name__, url_prefix="/archive")
 
@@ -18,7 +19,7 @@ bp = Blueprint("archive", __name__, url_prefix="/archive")
 def _store() -> Store:
     found = site().store()
     if found is None:
-        abort(404, "This server has no archive (no bot store).")
+        abort(404, w("This server has no archive (no bot store)."))
     return found
 
 
@@ -37,7 +38,7 @@ def index() -> Any:
 def game(name: str) -> Any:
     record = next((r for r in _records() if r.name == name), None)
     if record is None:
-        abort(404, "No finished game of that name.")
+        abort(404, w("No finished game of that name."))
     return render_template("archive_game.html", record=record, log=arch.game_log(_store(), name))
 
 
@@ -45,5 +46,5 @@ def game(name: str) -> Any:
 def player(name: str) -> Any:
     found = arch.player(_records(), name)
     if found is None:
-        abort(404, "Nobody of that name played in a finished game.")
+        abort(404, w("Nobody of that name played in a finished game."))
     return render_template("archive_player.html", player=found.to_json())

@@ -12,6 +12,7 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from forumbot.web.accounts import sign_in_keys
 from forumbot.web.session import current_user, session_mark
 from forumbot.web.site import site
+from forumbot.web.speech import w
 
 bp = Blueprint("auth", __name__)
 MIN_PASSWORD = 10
@@ -42,7 +43,8 @@ def signin() -> Any:
     keys = sign_in_keys("user", name, request.remote_addr)
     wait = site().limiter.take(*keys)
     if wait:
-        abort(429, f"Too many failed sign-ins. Try again in {int(wait // 60) + 1} minute(s).")
+        abort(429, w("Too many failed sign-ins. Try again in {n} minute/Too many failed sign-ins. Try again in {n} minutes",
+                      int(wait // 60) + 1, n=int(wait // 60) + 1))
     if not site().connections().accounts.verify(name, password):
         return render_template("signin.html", next=request.form.get("next", ""), name=name,
                                error="Wrong name or password."), 401
@@ -73,7 +75,7 @@ def password() -> Any:
     """Change one's password (the host's `add-user` printed a generated one)."""
     user = current_user()
     if not user:
-        abort(401, "Sign in first.")
+        abort(401, w("Sign in first."))
     first = bool(session.get("set_password"))   # signed in with a one-time password: no current one to give
     if request.method == "GET":
         return render_template("password.html", first=first)

@@ -14,6 +14,7 @@ from forumbot.web.auth import same_origin_path
 from forumbot.web.config import WebGame
 from forumbot.web.session import current_user, signed_in
 from forumbot.web.site import site
+from forumbot.web.speech import w
 
 bp = Blueprint("zones", __name__)
 
@@ -103,7 +104,7 @@ def timezone() -> Any:
     """Choose one's time zone (once; it can be changed here later): deadlines are shown in it."""
     who = reader()
     if who is None:
-        abort(401, "Sign in first: your time zone is kept with your account.")
+        abort(401, w("Sign in first: your time zone is kept with your account."))
     accounts = site().connections().accounts
     zones = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
     if request.method == "GET":

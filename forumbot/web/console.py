@@ -24,7 +24,8 @@ from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState
 from forumbot.errors import ConfigError
 from forumbot.games import get_game
-from forumbot.model import format_time, parse_time
+from forumbot.model import Event, Flag, format_time, parse_time
+from forumbot.render.renderer import Renderer
 from forumbot.storage import GameRow, Store
 from forumbot.text.nicknames import Nickname, NicknameBook
 from forumbot.text.normalize import fold
@@ -34,6 +35,7 @@ from forumbot.web.banner import reader_zone, shown, to_go
 from forumbot.web.forum import MAX_ID
 from forumbot.web.session import session_mark, signed_in
 from forumbot.web.site import site
+from forumbot.web.speech import page_lang, w
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 LINK_HOURS = 24
@@ -54,7 +56,7 @@ def store() -> Store:
     """This thread's connection to the bot's store."""
     found = site().store()
     if found is None:
-        abort(404, "This server has no host console (no bot store).")
+        abort(404, w("This server has no host console (no bot store)."))
     return found
 
 
@@ -70,10 +72,10 @@ def _games_of(name: str | None) -> list[str]:
 def _own_game(name: str) -> GameRow:
     """The game, when the signed-in host runs it (404 otherwise: another host's game is not disclosed)."""
     if not host():
-        abort(401, "Sign in to the host console first.")
+        abort(401, w("Sign in to the host console first."))
     row = store().game(name) if name in _games_of(host()) else None
     if row is None:
-        abort(404, "No such game among yours (a game not started yet has no page).")
+        abort(404, w("No such game among yours (a game not started yet has no page)."))
     return row
 
 
@@ -90,7 +92,8 @@ def signin() -> Any:
     keys = sign_in_keys("console", name, request.remote_addr)
     wait = site().limiter.take(*keys)
     if wait:
-        abort(429, f"Too many failed sign-ins. Try again in {int(wait // 60) + 1} minute(s).")
+        abort(429, w("Too many failed sign-ins. Try again in {n} minute/Too many failed sign-ins. Try again in {n} minutes",
+                      int(wait // 60) + 1, n=int(wait // 60) + 1))
     hashed = site().web.hosts.get(name)
     if not hashed or not check_password(hashed, request.form.get("password", "")):
         return render_template("console_signin.html", name=name, error="Wrong host name or password."), 401
@@ -107,7 +110,7 @@ def link(token: str) -> Any:
         return render_template("console_link.html", token=token)
     found = corrections.use_link(store(), token, _now())
     if found is None or found[1] not in _games_of(found[0]):
-        abort(403, "This sign-in link is used, expired or unknown: ask for a new one (forumbot host-link GAME).")
+        abort(403, w("This sign-in link is used, expired or unknown: ask for a new one (forumbot host-link GAME)."))
     session.clear()
     session["host"], session["host_stamp"] = found[0], session_mark("host", found[0])
     return redirect(url_for("console.game", name=found[1]))
@@ -165,14 +168,34 @@ def game(name: str) -> Any:
         ended=site().ended().get(name), made=_made_here(name), version=version(name)["version"])
 
 
+# How a name was read (the resolution stage, forumbot/text/names.py), as the console says it.
+_HOW = {"exact": "exactly", "alias": "by alias", "inflection": "by inflection", "partial": "by partial",
+        "prefix": "by prefix", "initials": "by initials", "inside": "by inside", "stem": "by stem",
+        "letters": "by letters", "fuzzy": "by fuzzy", "taught": "by taught"}
+
+
+def _reading(link: dict[str, Any], renderer: Renderer) -> str:
+    """One name of an intent as it was read, in the page's language: "'Хэнкса' → Том Хэнкс by inflection",
+    or "'Bobby' → no player (...)"."""
+    if "error" in link:
+        why = renderer.flag(Flag(reason=str(link["error"]), code=f"error_{link['code']}" if link.get("code") else "",
+                                 params=tuple(dict(link.get("params") or {}).items()))).reason
+        return f"'{link['raw']}' → {w('no player')} ({why})"
+    method = str(link.get("method", ""))
+    how = w(_HOW[method]) if method in _HOW else w("by {method}", method=method)
+    return f"'{link['raw']}' → {link['name']} {how}"
+
+
 def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[str, Any]]:
-    """Each post the game read, newest first, with why it counted or did not."""
+    """Each post the game read, newest first, with why it counted or did not, in the page's language."""
     read = store().intents_by_post(name)
     edited = store().edited_texts(name)
+    renderer = Renderer("markdown", page_lang())
     refusals: dict[str, list[str]] = {}
     for event in store().events(name):
         if event["kind"] == "rejected" and event["post"]:
-            refusals.setdefault(event["post"], []).append(json.loads(event["data"]).get("reason", ""))
+            refusals.setdefault(event["post"], []).append(
+                renderer.flag_reason(Event("rejected", json.loads(event["data"]))))
     flags: dict[str, list[str]] = {}
     for flag in store().flags(name):
         flags.setdefault(flag["post"] or "", []).append(flag["reason"])
@@ -181,11 +204,13 @@ def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[
     for post in reversed(store().processed_posts(name)):
         if post.platform_id in own:
             continue
+        links = [corrections.chain(i["data"]) for i in read.get(post.platform_id, [])]
         intents = [{"kind": i["kind"], "line": i["data"].get("line") or "", "target": i["data"].get("target"),
-                    "chain": corrections.chain(i["data"])} for i in read.get(post.platform_id, [])]
+                    "chain": [_reading(link, renderer) for link in chain]}
+                   for i, chain in zip(read.get(post.platform_id, []), links, strict=True)]
         status = ("corrected" if post.platform_id in in_force else "refused" if post.platform_id in refusals
                   else "flagged" if post.platform_id in flags
-                  else "check" if any(" by fuzzy" in c or " by taught" in c for i in intents for c in i["chain"])
+                  else "check" if any(link.get("method") in ("fuzzy", "taught") for chain in links for link in chain)
                   else "read" if intents else "no command")
         out.append({"post": post, "intents": intents, "refusals": refusals.get(post.platform_id, []),
                     "flags": flags.get(post.platform_id, []), "status": status, "edited": edited.get(post.platform_id),
@@ -276,27 +301,27 @@ def correct(name: str) -> Any:
     kind, post = request.form.get("kind", ""), request.form.get("post", "")
     known = {p.platform_id: p for p in store().processed_posts(name)}
     if kind not in CORRECTIONS or post not in known:
-        abort(400, "Choose a post the game has read and one of: count as a vote for, not a vote, use the edited text.")
+        abort(400, w("Choose a post the game has read and one of: count as a vote for, not a vote, use the edited text."))
     data: dict[str, Any] = {}
     if kind == "vote_for":
         target = request.form.get("target", "")
         if target not in [*_alive(name), corrections.NO_LYNCH]:
-            abort(400, f"'{target}' is not a living player of {name}.")
+            abort(400, w("'{target}' is not a living player of {name}.", target=target, name=name))
         data["target"] = target
     if kind == "use_edited":
         text = store().edited_texts(name).get(post)
         if text is None:
-            abort(400, "That post was not edited after the bot read it.")
+            abort(400, w("That post was not edited after the bot read it."))
         data["text"] = text
     if kind == "read_as":
         text = request.form.get("text", "").strip()[:2000]
         if not text:
-            abort(400, "Write what the post should be read as (for a night action: the command, like "
-                       "\"heal Bob\").")
+            abort(400, w("Write what the post should be read as (for a night action: the command, like "
+                         "\"heal Bob\")."))
         data["text"] = text
     corrections.add(store(), name, post, kind, data, _reason(), str(host()), _now())
     _resolve_flags_of(name, post)
-    return _back(name, "Correction saved: the bot applies it at its next poll.")
+    return _back(name, w("Correction saved: the bot applies it at its next poll."))
 
 
 def _resolve_flags_of(name: str, post: str) -> None:
@@ -310,13 +335,14 @@ def manual_vote(name: str) -> Any:
     player, target = request.form.get("player", ""), request.form.get("target", "")
     alive = _alive(name)
     if player not in alive or target not in [*alive, corrections.NO_LYNCH]:
-        abort(400, "Choose a living player and whom they vote for.")
+        abort(400, w("Choose a living player and whom they vote for."))
     if not _reason():
-        abort(400, "Say why you enter this vote for the player (it is kept in the audit trail).")
+        abort(400, w("Say why you enter this vote for the player (it is kept in the audit trail)."))
     post = corrections.console_post(store(), name, str(host()), _now(), f"vote by {player} for {target}")
     corrections.add(store(), name, post.platform_id, "manual_vote", {"player": player, "target": target},
                     _reason(), str(host()), _now())
-    return _back(name, f"Vote by {player} for {target} saved: it counts from the bot's next poll.")
+    return _back(name, w("Vote by {player} for {target} saved: it counts from the bot's next poll.", player=player,
+                         target=target))
 
 
 @bp.post("/g/<name>/nickname")
@@ -327,11 +353,11 @@ def nickname(name: str) -> Any:
     offered = {(n.word, n.player) for n in _nicknames(row, get_game(row.game).summary(
         get_game(row.game).from_json(row.state)))}
     if (word, player) not in offered:
-        abort(400, "Choose one of the nicknames the console offers.")
+        abort(400, w("Choose one of the nicknames the console offers."))
     post = corrections.console_post(store(), name, str(host()), _now(), f"read '{word}' as {player}")
     corrections.add(store(), name, post.platform_id, "nickname", {"word": word, "player": player},
                     f"a nickname the thread uses for {player}", str(host()), _now())
-    return _back(name, f"'{word}' is read as {player} from the bot's next poll on.")
+    return _back(name, w("'{word}' is read as {player} from the bot's next poll on.", word=word, player=player))
 
 
 @bp.post(f"/g/<name>/undo/<int(max={MAX_ID}):correction_id>")
@@ -339,10 +365,10 @@ def undo(name: str, correction_id: int) -> Any:
     _own_game(name)
     found = corrections.get(store(), correction_id)
     if found is None or found.game != name or found.kind in ("command", "nickname"):
-        abort(400, "No such correction (a host command or a nickname is not undone: give the opposite command).")
+        abort(400, w("No such correction (a host command or a nickname is not undone: give the opposite command)."))
     if not corrections.undo(store(), correction_id, str(host()), _now()):
-        abort(400, "That correction was undone already.")
-    return _back(name, "Correction undone: the bot reads the game again without it at its next poll.")
+        abort(400, w("That correction was undone already."))
+    return _back(name, w("Correction undone: the bot reads the game again without it at its next poll."))
 
 
 @bp.post("/g/<name>/command")
@@ -350,15 +376,15 @@ def command(name: str) -> Any:
     _own_game(name)
     button = request.form.get("command", "")
     if button not in COMMANDS:
-        abort(400, "Unknown command.")
+        abort(400, w("Unknown command."))
     intent, fields, text = COMMANDS[button]
     data = {f: request.form.get(f, "").strip() for f in fields}
     post = corrections.console_post(store(), name, str(host()), _now(), text.format(**data))
     corrections.add(store(), name, post.platform_id, "command", {"intent": intent, "data": data,
                                                                 "text": text.format(**data)},
                     _reason(), str(host()), _now())
-    return _back(name, f"Command \"{text.format(**data)}\" sent: the bot applies it at its next poll, with the same "
-                       "answers and announcements as by private message.")
+    return _back(name, w("Command \"{command}\" sent: the bot applies it at its next poll, with the same answers "
+                         "and announcements as by private message.", command=text.format(**data)))
 
 
 @bp.post("/g/<name>/flags/resolve")
@@ -367,10 +393,10 @@ def resolve(name: str) -> Any:
     try:
         ids = [int(i) for i in request.form.getlist("flag")]
     except ValueError:
-        abort(400, "Bad flag number.")
+        abort(400, w("Bad flag number."))
     mine = {f["id"] for f in store().flag_list(name)}
     store().resolve_flags([i for i in ids if i in mine], _now())
-    return _back(name, "Flag dismissed.")
+    return _back(name, w("Flag dismissed."))
 
 
 # ---- games made, ended and archived here (forumbot/engine/hosting.py) --------------------------------
@@ -409,7 +435,7 @@ def new_game() -> Any:
     if not host():
         return redirect(url_for("console.signin"))
     if not _may_create():
-        abort(403, "Only the hosts named in the bot config's [hosting] creators may make games here.")
+        abort(403, w("Only the hosts named in the bot config's [hosting] creators may make games here."))
     hosting = site().settings.hosting
     assert hosting is not None
     form = {key: request.form.get(key, "") for key in NEW_FIELDS}
@@ -441,8 +467,10 @@ def new_game() -> Any:
     except ConfigError as err:
         return render_template("console_new.html", form=form, rulesets=_rulesets(), error=str(err), text=text), 400
     _open_threads(config, kind, threads)
-    session["console_notice"] = (f"{'Lobby' if kind == 'lobby' else 'Game'} {config.name} is made: the bot takes it "
-                                 f"up at its next poll (no restart).")
+    session["console_notice"] = (w("Lobby {name} is made: the bot takes it up at its next poll (no restart).",
+                                   name=config.name) if kind == "lobby" else
+                                 w("Game {name} is made: the bot takes it up at its next poll (no restart).",
+                                   name=config.name))
     return redirect(url_for("console.index"))
 
 
@@ -492,23 +520,25 @@ def close(name: str) -> Any:
     """End the game now (the bot lets it go at its next poll; its threads lock), or archive it (ended, and off
     the lists; its pages stay)."""
     if not host():
-        abort(401, "Sign in to the host console first.")
+        abort(401, w("Sign in to the host console first."))
     if name not in _games_of(host()):
-        abort(404, "No such game among yours.")
+        abort(404, w("No such game among yours."))
     archive = request.form.get("what") == "archive"
     if request.form.get("confirm") != name:
-        abort(400, f"Type the game's name ({name}) to confirm.")
+        abort(400, w("Type the game's name ({name}) to confirm.", name=name))
     store().end_hosted(name, site().settings.hosting.platform if site().settings.hosting else "", str(host()), _now(),
                        archive=archive)
-    session["console_notice"] = (f"{name} is {'archived' if archive else 'ended'}: the bot stops reading it at its "
-                                 "next poll, and its threads are locked.")
+    session["console_notice"] = (w("{name} is archived: the bot stops reading it at its next poll, and its threads "
+                                   "are locked.", name=name) if archive else
+                                 w("{name} is ended: the bot stops reading it at its next poll, and its threads are "
+                                   "locked.", name=name))
     return redirect(url_for("console.index"))
 
 
 @bp.get("/g/<name>/game.toml")
 def export_toml(name: str) -> Any:
     if not host() or name not in _games_of(host()):
-        abort(404, "No such game among yours.")
+        abort(404, w("No such game among yours."))
     try:
         text = hosting_rules.export(store(), name)
     except ConfigError as err:

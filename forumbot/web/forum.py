@@ -15,6 +15,7 @@ from forumbot.web.markup import quoted
 from forumbot.web.moderation import edit_refusal, flag_refused_edit
 from forumbot.web.session import current_user
 from forumbot.web.site import site, thread_title
+from forumbot.web.speech import page_lang, w
 from forumbot.web.tournaments import tournament_names
 
 bp = Blueprint("forum", __name__)
@@ -33,12 +34,12 @@ def posted_text(user: str) -> str:
     its author's request pays for it and no page does."""
     body = request.form.get("body", "").replace("\r\n", "\n").strip()
     if not body:
-        abort(400, "An empty post: write something first.")
+        abort(400, w("An empty post: write something first."))
     if len(body) > MAX_POST_CHARS:
-        abort(400, f"A post holds at most {MAX_POST_CHARS} characters.")
+        abort(400, w("A post holds at most {n} characters.", n=MAX_POST_CHARS))
     limit = site().web.posts_per_minute
     if limit and site().posting.take((f"posts:{user}", limit)):
-        abort(429, f"At most {limit} posts, edits and messages a minute: wait a little and send it again.")
+        abort(429, w("At most {n} posts, edits and messages a minute: wait a little and send it again.", n=limit))
     site().connections().html.html(body)
     return body
 
@@ -47,14 +48,14 @@ def _thread_or_404(key: str) -> dict[str, Any]:
     """The thread, when it exists and the signed-in account may read it (a dead chat is not disclosed)."""
     info = site().connections().db.thread(key)
     if info is None or not site().may_read(current_user(), key):
-        abort(404, f"No thread '{key}' on this forum.")
+        abort(404, w("No thread '{key}' on this forum.", key=key))
     return info
 
 
 def _post_or_404(number: int) -> PostRow:
     post = site().connections().db.post(number)
     if post is None or not site().may_read(current_user(), post.thread):
-        abort(404, f"No post {number}.")
+        abort(404, w("No post {number}.", number=number))
     return post
 
 
@@ -86,7 +87,7 @@ def thread(key: str) -> Any:
     raw = request.args.get("page", "1")
     page = pages if raw == "last" else (url_number(raw) or 0) if raw.isdigit() else 1
     if not 1 <= page <= pages:
-        abort(404, f"Thread '{key}' has {pages} page(s).")
+        abort(404, w("Thread '{key}' has {n} page./Thread '{key}' has {n} pages.", pages, key=key, n=pages))
     posts = db.page(key, page, site().web.per_page)
     draft = ""
     if (quote := url_number(request.args.get("quote", ""))) is not None and (post := db.post(quote)) is not None \
@@ -108,7 +109,7 @@ def new_posts() -> Any:
     after = url_number(request.args.get("after", "0"))
     _thread_or_404(key)
     if after is None:
-        abort(400, "after must be a post number")
+        abort(400, w("after must be a post number"))
     posts = site().connections().db.after(key, after)
     page = _pages(site().connections().db.count(key))
     return jsonify({"posts": [{"id": p.id, "html": render_template("_post.html", post=p, page=page)}
@@ -120,11 +121,11 @@ def reply() -> Any:
     user = current_user()
     key = request.form.get("thread", "")
     if not user:
-        abort(401, "Sign in to post.")
+        abort(401, w("Sign in to post."))
     _thread_or_404(key)
     if not site().may_post(user, key):
-        abort(403, "Only the players and the host of this game post in its threads."
-              if key not in site().dead_chats else "Only the dead, the spectators and the host post here.")
+        abort(403, w("Only the players and the host of this game post in its threads.")
+              if key not in site().dead_chats else w("Only the dead, the spectators and the host post here."))
     platform_id = site().connections().forum.add_post(key, user, posted_text(user))
     return redirect(url_for("forum.permalink", number=int(platform_id.split(":")[1])))
 
@@ -141,14 +142,14 @@ def edit(number: int) -> Any:
     user = current_user()
     post = _post_or_404(number)
     if not user or user != post.author:
-        abort(403, "You can edit only your own posts.")
+        abort(403, w("You can edit only your own posts."))
     if request.method == "GET":
-        if why := edit_refusal(user, post, post.body):
-            abort(403, f"This post cannot be edited: {why}.")
+        if why := edit_refusal(user, post, post.body, page_lang()):
+            abort(403, w("This post cannot be edited: {why}.", why=why))
         return render_template("edit.html", post=post)
     body = posted_text(user)
-    if why := edit_refusal(user, post, body):
-        flag_refused_edit(user, post, body, why)
-        abort(403, f"This edit is refused: {why}.")
+    if why := edit_refusal(user, post, body, page_lang()):
+        flag_refused_edit(user, post, body)
+        abort(403, w("This edit is refused: {why}.", why=why))
     site().connections().forum.edit_post(f"local:{number}", body)
     return redirect(url_for("forum.permalink", number=number))

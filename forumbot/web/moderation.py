@@ -9,12 +9,14 @@ from __future__ import annotations
 from forumbot.games import get_game
 from forumbot.model import Flag, Intent
 from forumbot.platforms.local import REMOVED
+from forumbot.render.renderer import Renderer
 from forumbot.web.forumdb import PostRow
 from forumbot.web.site import site
+from forumbot.web.words import say
 
 
-def _game_guard(user: str, post: PostRow, body: str) -> str | None:
-    """Why the game refuses `body` from `user` in the post's thread now, or None."""
+def _game_guard(user: str, post: PostRow, body: str, lang: str) -> str | None:
+    """Why the game refuses `body` from `user` in the post's thread now (in `lang`), or None."""
     game, store = site().game_of_thread.get(post.thread), site().store()
     row = store.game(game.name) if game is not None and store is not None else None
     if game is None or row is None:
@@ -27,21 +29,23 @@ def _game_guard(user: str, post: PostRow, body: str) -> str | None:
     refused = guard(rules.from_json(row.state), user, name,
                     Intent("post", post_id=f"local:{post.id}", author=user, at=site().settings.clock(),
                            line=body[:200]))
-    return str(refused[0].data["reason"]) if refused else None
+    return Renderer("markdown", lang).flag_reason(refused[0]) if refused else None
 
 
-def edit_refusal(user: str, post: PostRow, body: str) -> str | None:
-    """Why `user` may not change `post` to `body`, or None: they may."""
+def edit_refusal(user: str, post: PostRow, body: str, lang: str = "en") -> str | None:
+    """Why `user` may not change `post` to `body`, in `lang`, or None: they may."""
     if post.body.startswith(REMOVED):
-        return "the bot removed this post"
+        return say(lang, "the bot removed this post")
     if not site().may_post(user, post.thread):
-        return "only the players and the host of this game post in its threads"
-    return _game_guard(user, post, body)
+        return say(lang, "only the players and the host of this game post in its threads")
+    return _game_guard(user, post, body, lang)
 
 
-def flag_refused_edit(user: str, post: PostRow, body: str, why: str) -> None:
-    """The host of the post's game sees the refused edit in the console's flags."""
+def flag_refused_edit(user: str, post: PostRow, body: str) -> None:
+    """The host of the post's game sees the refused edit in the console's flags, in the game's language."""
     game, store = site().game_of_thread.get(post.thread), site().store()
     if game is not None and store is not None:
-        store.add_flags(game.name, [Flag(reason=f"an edit refused by the web forum: {why}", post_id=f"local:{post.id}",
-                                         author=user, at=site().settings.clock(), line=body[:200])])
+        why = edit_refusal(user, post, body, game.lang) or ""
+        flag = Flag(reason=f"an edit refused by the web forum: {why}", post_id=f"local:{post.id}", author=user,
+                    at=site().settings.clock(), line=body[:200], code="flag_web_edit_refused", params=(("why", why),))
+        store.add_flags(game.name, [Renderer("markdown", game.lang).flag(flag)])

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from forumbot.web.forum import posted_text, url_number
 from forumbot.web.session import current_user
 from forumbot.web.site import site
+from forumbot.web.speech import w
 
 bp = Blueprint("pms", __name__, url_prefix="/pm")
 
@@ -18,7 +19,7 @@ bp = Blueprint("pms", __name__, url_prefix="/pm")
 def _signed_in() -> str:
     user = current_user()
     if not user:
-        abort(401, "Sign in to read your private messages.")
+        abort(401, w("Sign in to read your private messages."))
     return user
 
 
@@ -46,12 +47,12 @@ def conversation(name: str) -> Any:
     db = site().connections().db
     if request.method == "POST":
         if name not in allowed:
-            abort(403, f"You cannot write to '{name}' here.")
+            abort(403, w("You cannot write to '{name}' here.", name=name))
         site().connections().forum.add_pm(user, name, posted_text(user), subject=request.form.get("subject", "")[:200])
         return redirect(url_for("pms.conversation", name=name) + "#last")
     messages = db.conversation(user, name)
     if not messages and name not in allowed:
-        abort(404, f"No conversation with '{name}'.")
+        abort(404, w("No conversation with '{name}'.", name=name))
     db.mark_read(user, name)
     return render_template("conversation.html", a=user, b=name, messages=messages, may_write=name in allowed)
 
@@ -61,7 +62,7 @@ def between(a: str, b: str) -> Any:
     """A host reading a conversation of one of their players (read-only)."""
     user = _signed_in()
     if not site().may_read_pms(user, a, b):
-        abort(403, "You can read only your own private messages.")
+        abort(403, w("You can read only your own private messages."))
     if user in (a, b):
         return redirect(url_for("pms.conversation", name=b if user == a else a))
     messages = site().readable_pms(user, a, b, site().connections().db.conversation(a, b))
@@ -76,9 +77,9 @@ def new_messages() -> Any:
     a, b = request.args.get("a", ""), request.args.get("b", "")
     after = url_number(request.args.get("after", "0"))
     if after is None:
-        abort(400, "after must be a message number")
+        abort(400, w("after must be a message number"))
     if not site().may_read_pms(user, a, b):
-        abort(403, "You can read only your own private messages.")
+        abort(403, w("You can read only your own private messages."))
     messages = [m for m in site().readable_pms(user, a, b, site().connections().db.conversation(a, b))
                 if m["id"] > after]
     if user in (a, b) and messages:

@@ -12,6 +12,7 @@ from flask import Blueprint, abort, render_template
 from forumbot.engine.tournament import view
 from forumbot.games.tournament import Plan
 from forumbot.web.site import site
+from forumbot.web.speech import w
 
 bp = Blueprint("tournaments", __name__)
 SHOWN = ("corrected", "confirmed", "reveal_approved", "ledger_changed")   # log lines a reader may see
@@ -27,7 +28,7 @@ def tournament(name: str) -> Any:
     store = site().store()
     kept = store.plan(name) if store is not None else None
     if kept is None:
-        abort(404, "No tournament of that name runs here.")
+        abort(404, w("No tournament of that name runs here."))
     shown = view(store, Plan.from_json(kept))
     log = [{"at": r["at"], "by": r["by"], "kind": r["kind"], "game": r["game"],
             "player": r["data"].get("player", ""), "why": r["data"].get("why", ""),

@@ -46,12 +46,16 @@ from forumbot.games.mafia.state import (
 )
 from forumbot.games.tournament import Entry
 from forumbot.model import Event, Intent, PlayerRef, format_time, parse_time
+from forumbot.text.decline import plural
 
 VOTE_KINDS = ("vote", "unvote", "no_lynch")
 # A mayor's public reveal (in the voting thread), and the host's choice in a tie it breaks (by PM).
 DAY_KINDS = ("mayor_reveal", "tie_break")
 # Phases outside the days and nights: sign-ups and role confirmation, the best-player vote.
 QUIET_PHASES = (*PRE_PHASES, "best_player")
+
+# The ledger's note of a missed post minimum in a Russian game: "3 из 5 обязательных сообщений за День 2".
+_REQUIRED_RU = "обязательного сообщения/обязательных сообщений/обязательных сообщений"
 
 
 class MafiaGame:
@@ -576,8 +580,9 @@ def _post_minimum(state: MafiaState, at: datetime) -> tuple[MafiaState, list[Eve
     for name, posts in short:
         if name not in state.alive:
             continue
-        new = ledger.entry(state, name, activity.RULE, at, text=f"{posts} of {need} posts on day {state.number}",
-                           auto=True)
+        said = (f"{posts} из {need} {plural(need, _REQUIRED_RU, 'ru')} за День {state.number}" if state.lang == "ru"
+                else f"{posts} of {need} posts on day {state.number}")
+        new = ledger.entry(state, name, activity.RULE, at, text=said, auto=True)
         state, more = ledger.record(state, new, Intent("warn", {"target": name}, author=state.host or "", at=at))
         events += more
         events.append(Event("post_minimum", {

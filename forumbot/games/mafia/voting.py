@@ -1,7 +1,7 @@
 """Day voting by section 6 of the Body Snatchers rules: the tally, the two majority rules, final votes.
 
 While fewer than `no_lynch_limit` no-lynch results have happened, a lynch needs an absolute majority of
-the living (50% + 1). After that the player(s) with the most votes at the deadline hang, all of them on
+the living (50% + 1). After that the player or players with the most votes at the deadline hang, all of them on
 a tie, and final votes ("Окончательно против X") lock a voter so the day can end early.
 """
 
@@ -94,7 +94,7 @@ def majorities(state: MafiaState) -> tuple[str, ...]:
 
 
 def most_voted(state: MafiaState) -> tuple[str, ...]:
-    """Under the simple rule: the player(s) with the most votes (no-lynch votes count for nothing)."""
+    """Under the simple rule: the player or players with the most votes (no-lynch votes count for nothing)."""
     player_counts = {t: c for t, c in counts(state).items() if t != NO_LYNCH}
     if not player_counts:
         return ()

@@ -12,6 +12,7 @@ from typing import Any
 from forumbot.config.paths import data_dir
 from forumbot.config.tomlfile import TomlFile, load_toml, unknown_key_fix
 from forumbot.errors import ConfigError
+from forumbot.text.decline import counted
 
 LOCATIONS = ("schoolyard", "cafeteria", "classroom", "rooftop")
 EVENTS_PER_LOCATION = 2
@@ -76,7 +77,7 @@ def check_chart(doc: TomlFile, data: Any, functions: tuple[str, ...], prefix: st
     for place in LOCATIONS:
         count = sum(1 for e in events if e["location"] == place)
         if count != EVENTS_PER_LOCATION:
-            raise doc.error(f"the {place.title()} has {count} event(s); the rules give each location "
+            raise doc.error(f"the {place.title()} has {counted(count, 'event/events')}; the rules give each location "
                             f"{EVENTS_PER_LOCATION}", f'"{place}"',
                             fix=f"list exactly two [[events]] with location = \"{place}\"")
     return {"example": bool(table.get("example", False)), "tiers": tiers, "events": events}

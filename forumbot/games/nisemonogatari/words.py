@@ -15,6 +15,7 @@ SLOTS = ("A", "B", "C")
 _OWN = re.compile(r"^(?:char|персонаж)\s*([abcавс])$", re.IGNORECASE)
 _OTHERS = re.compile(r"^(.+?)\s*(?:['’]s|['’])\s+(.+)$")
 _RU_LETTER = {"а": "A", "в": "B", "с": "C"}
+_OWNED_RU = re.compile(r"^((?:char|персонаж)\s*[abcавс])\s+игрока\s+(.+)$", re.IGNORECASE)   # as Russian posts say it
 LOCATION_WORDS = {"schoolyard": "schoolyard", "school yard": "schoolyard", "yard": "schoolyard",
                   "cafeteria": "cafeteria", "canteen": "cafeteria", "classroom": "classroom", "class": "classroom",
                   "rooftop": "rooftop", "roof": "rooftop",
@@ -37,8 +38,8 @@ def default_name(char: str) -> str:
 
 
 def resolve_char(text: str, author: str, players: Sequence[str], names: Mapping[str, str]) -> str | None:
-    """The Character a reference means: "CharA" (the author's own), "[Player]'s CharA", or a Character's
-    current name (case-insensitive). None when it means none."""
+    """The Character a reference means: "CharA" (the author's own), "[Player]'s CharA" («CharA игрока
+    [Player]»), or a Character's current name (case-insensitive). None when it means none."""
     ref = " ".join(text.strip().strip(".!").split())
     if not ref:
         return None
@@ -47,6 +48,9 @@ def resolve_char(text: str, author: str, players: Sequence[str], names: Mapping[
         letter = own.group(1).upper()
         return char_id(author, _RU_LETTER.get(letter.lower(), letter))
     other = _OTHERS.match(ref)
+    russian = _OWNED_RU.match(ref)
+    if russian:   # "CharA игрока Анна": "Анна's CharA"
+        other = re.match(r"^(.+)'s (.+)$", f"{russian.group(2)}'s {russian.group(1)}")
     if other:
         player = next((p for p in players if p.casefold() == other.group(1).casefold()), None)
         slot = _OWN.match(other.group(2))
