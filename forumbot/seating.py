@@ -104,6 +104,7 @@ class Chart:
     cohosts: tuple[str, ...] = ()
     spectators: tuple[str, ...] = ()
     open: bool = False   # taking anyone's sign-ups: every account's PMs may be for it
+    dead_threads: tuple[str, ...] = ()   # the game's own threads (by purpose) where its dead talk, not the living
 
     def hosts(self) -> tuple[str, ...]:
         return tuple(h for h in (self.host, *self.cohosts) if h)
@@ -140,14 +141,15 @@ class Chart:
                 return seat.account
         return name
 
-    def may_post(self, account: str | None) -> bool:
-        """Whether `account` may post in the game's threads: its hosts and the accounts that act for a living
-        seat now (a replaced player no longer may; the dead have their dead chat). A seat played under a mask
-        posts as the mask only: its player's own account would unmask it."""
+    def may_post(self, account: str | None, purpose: str = "") -> bool:
+        """Whether `account` may post in the game's thread of that purpose: its hosts and the accounts that act
+        for a living seat now (a replaced player no longer may; the dead have their dead chat), or, in a thread
+        of the game's own for its dead (`dead_threads`), for a dead seat. A seat played under a mask posts as
+        the mask only: its player's own account would unmask it."""
         if self.is_host(account):
             return True
         seat = self.seat_of(account)
-        if seat is None or not seat.alive:
+        if seat is None or seat.alive == (purpose in self.dead_threads):
             return False
         return not (seat.mask and seat.mask_reads and seat.mask != seat.account and account != seat.mask)
 
@@ -178,6 +180,7 @@ class Chart:
 
     def to_json(self) -> dict[str, object]:
         return {"game": self.game, "host": self.host, "cohosts": list(self.cohosts), "open": self.open,
+                "dead_threads": list(self.dead_threads),
                 "spectators": list(self.spectators),
                 "seats": [{"name": s.name, "mask": s.mask, "alive": s.alive, "mask_reads": s.mask_reads,
                            "holders": [{"account": h.account, "since": h.since, "until": h.until}

@@ -125,6 +125,7 @@ def test_every_answer_the_bot_gets_is_as_discourses_schemas_say() -> None:
         ("get", "/topics/private-messages-sent/{username}.json", "/topics/private-messages-sent/forumbot.json", None),
         ("get", "/c/{id}/show.json", f"/c/{ids['category']}/show.json", None),
         ("get", "/c/{slug}/{id}.json", f"/c/games/{ids['category']}.json", None),
+        ("get", "/u/{username}.json", "/u/bob.json", None),
     ]
     assert {(m, t) for m, t, _, _ in calls} == {(m, p) for p, ops in SPEC["paths"].items() for m in ops}
     with FakeDiscourse(state) as fake:

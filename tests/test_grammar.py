@@ -73,6 +73,8 @@ def test_bad_templates_are_config_errors(template, needle):
     ('[[commands]]\nkind = "vote"\n', "needs templates", 2),
     ('[[commands]]\nkind = "vote"\nwhere = "chat"\ntemplates = ["vote {player}"]\n', "not one of", 3),
     ('[[commands]\n', "not valid TOML", 1),
+    ('[[commands]]\nkind = "vote"\ntemplates = ["vote {player}"]\nexplicit = ["vote: {player}"]\n',
+     "lists some of its templates", 4),
 ])
 def test_bad_grammar_files_name_the_line(tmp_path, body, needle, line):
     path = tmp_path / "mafia.xx.toml"

@@ -17,7 +17,7 @@ from forumbot.errors import ConfigError
 from forumbot.games import GameSetup, get_game
 from forumbot.model import PlayerRef
 from forumbot.text.clean import BOLD_CLOSE, BOLD_OPEN, clean
-from forumbot.text.grammar import load_grammar
+from forumbot.text.grammar import Command, load_grammar
 from forumbot.text.names import Roster
 from forumbot.text.parse import MAX_COMMANDS, PostParser
 from forumbot.text.reading import lines_of
@@ -192,10 +192,24 @@ def test_explicit_commands_count_in_every_reading_mode(en, ru, lang, text, readi
 
 @pytest.mark.parametrize("dialect", ["plain", "markdown", "bbcode", "html"])
 def test_a_russian_vote_with_a_colon_counts_on_every_forum(ru, dialect):
-    """«Голосую: X» is read in the Russian grammar's reading on every dialect (`commands`); a host who sets
-    `reading = "bold"` counts it in bold only, like any keyword."""
+    """«Голосую: X» is an explicit command in the Russian grammar: it counts on every dialect and in every
+    reading mode, bold or not; «Голосую против X» is a keyword like any other, bold only in `bold`."""
     assert read(ru, "Подумал.\nГолосую: Хэнкс", dialect) == [("vote", "Том Хэнкс")]
     assert read(ru, "Голос: Стрип", dialect, reading="natural") == [("vote", "Мэрил Стрип")]
+    assert read(ru, "Подумал.\nГолосую: Хэнкс", dialect, reading="bold") == [("vote", "Том Хэнкс")]
+    assert read(ru, "Голос: Стрип", dialect, reading="bold") == [("vote", "Мэрил Стрип")]
+    assert read(ru, "Голосую против Хэнкса", dialect, reading="bold") == []
+
+
+def test_a_host_makes_the_english_vote_with_a_colon_explicit_in_a_bold_game():
+    """`VOTE: X` is bold-only in a `bold` game until the game's config lists it in a command's `explicit`."""
+    players = [PlayerRef("Alice"), PlayerRef("Bob")]
+    shipped = load_grammar("mafia", "en")
+    host_made = shipped.with_commands([Command("vote", ("vote: {player}",), {}, "thread", ("vote: {player}",))],
+                                      "game.toml")
+    text = "Thinking.\nVote: Bob"
+    assert read(PostParser(shipped, Roster(players, lang="en")), text, "bbcode", reading="bold") == []
+    assert read(PostParser(host_made, Roster(players, lang="en")), text, "bbcode", reading="bold") == [("vote", "Bob")]
 
 
 PLANS = [

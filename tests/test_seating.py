@@ -1,5 +1,5 @@
 """Who each account is in each game: names that cannot be taken (a mask, a substitute, a new account),
-host powers by account only."""
+host powers by account only. The sign-up game has a co-host, Cohost, whose name is as protected as the host's."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ lang = "{lang}"
 start = "2026-03-01T10:00:00Z"
 phase = "signup"
 host = "Host"
+cohosts = ["Cohost"]
 
 [game.options]
 signup_hours = 72
@@ -163,3 +164,88 @@ def test_an_account_named_like_a_mask_taken_before_it_wrote_is_refused_and_no_pm
                                         ("2026-03-01T10:40:00Z", "dan", "sign up: 2, Tom Hanks")]))
     assert list(result.state["signup"]) == ["eve"]
     assert "looks like the mask Dan" in [m for m in pms(result) if m["pm"] == "dan"][0]["text"]
+
+
+# ---- a co-host's name is as protected as the host's ------------------------------------------------------
+@pytest.mark.parametrize(("lang", "signing", "words"), [("en", "sign up", "the host's name"),
+                                                        ("ru", "Записываюсь", "имя ведущего")])
+@pytest.mark.parametrize("mask", ["Cohost", "COHOST", "Со host", "co_host", "Ｃｏｈｏｓｔ"])
+def test_a_mask_that_is_or_looks_like_a_cohost_is_refused(tmp_path, lang, signing, words, mask):
+    result = replay(scenario(tmp_path, [("2026-03-01T10:30:00Z", "eve", f"{signing}: 1, {mask}")], lang=lang))
+    to_eve = [m for m in result.messages if m.get("pm") == "eve"]
+    assert len(to_eve) == 1 and words in to_eve[0]["text"], to_eve
+    assert not result.state.get("signup")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "a co-host of the game"), ("ru", "соведущий игры")])
+@pytest.mark.parametrize("account", ["Cohost", "cо-host", "C O H O S T"])
+def test_a_substitute_or_spectator_that_is_or_looks_like_a_cohost_is_refused(tmp_path, lang, words, account):
+    config = load_scenario(scenario(tmp_path, [], lang=lang)).config
+    run = GameRun.build(config)
+    state = run.game.new(setup_of(config))
+    intent = Intent("host_replace", {"target": "Bob", "account": account}, author="Host", at=state.phase_started)
+    _, host, events = apply_host(run.game, state, HostState(), intent, "Host", ("Ann", "Bob"), ("Cohost",))
+    assert host == HostState() and events[0].data["params"]["taken"] == "cohost"
+    assert words in run.renderer.text(events[0], run.name)
+    intent = Intent("host_spectate", {"account": account}, author="Host", at=state.phase_started)
+    _, host, events = apply_host(run.game, state, HostState(), intent, "Host", ("Ann", "Bob"), ("Cohost",))
+    assert host == HostState() and events[0].data["code"] == "host_spectate_taken"
+
+
+@pytest.mark.parametrize(("author", "moves"), [("Cohost", True), ("Cоhost", False), ("co_host", False)])
+def test_host_powers_come_from_the_cohosts_account_only(tmp_path, author, moves):
+    config = load_scenario(scenario(tmp_path, [])).config
+    run = GameRun.build(config)
+    state = run.game.new(setup_of(config))
+    at = state.phase_started + timedelta(hours=1)
+    step = play(run, state, [Post("pm:1", "", author, at, "extend 48", pm=True)], at, "forumbot")
+    assert (step.state.phase_ends == state.phase_ends + timedelta(hours=48)) is moves, author
+    if not moves:
+        assert step.state.phase_ends == state.phase_ends
+
+
+def test_a_new_web_account_named_like_a_cohost_is_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+    (tmp_path / "g.toml").write_text(
+        '[game]\nname = "mafia"\nruleset = "classic"\nstart = "2026-03-01T20:00:00Z"\nhost = "Host"\n'
+        'cohosts = ["Cohost"]\n' + "".join(f'[[players]]\nname = "{p}"\nrole = "{r}"\n' for p, r in
+                                          (("Ann", "mafia"), ("Bob", "townsfolk"), ("Cid", "townsfolk"))),
+        encoding="utf-8")
+    bot = tmp_path / "bot.toml"
+    bot.write_text('[bot]\nstore = "bot.db"\n[platforms.local]\nkind = "local"\npath = "forum.db"\n'
+                   '[[games]]\nconfig = "g.toml"\n[web]\nlisten = "127.0.0.1:8098"\n', encoding="utf-8")
+    for name in ("Cоhost", "co host"):
+        refused = CliRunner().invoke(cli, ["forum", "add-user", "--config", str(bot), name])
+        assert refused.exit_code != 0 and "a host's" in refused.output + refused.stderr, name
+    made = CliRunner().invoke(cli, ["forum", "add-user", "--config", str(bot), "Cohost"])
+    assert made.exit_code == 0, made.output   # the co-host's own account
+
+
+@pytest.mark.parametrize(("lang", "account", "words"), [
+    ("en", "Forum Bot", "that is the bot"), ("ru", "forumbоt", "это бот"),
+    ("en", "B0B", None), ("en", "BОB", "looks like another account"), ("ru", "b_o_b", "похоже на другой аккаунт"),
+    ("en", "bob", None),                                   # bob himself may take the seat
+])
+def test_a_substitute_named_like_the_bot_or_another_account_is_refused(tmp_path, lang, account, words):
+    """bob wrote on the platform before the host's `replace`; a substitute named like bob (not bob himself) or
+    like the bot is refused, in the game's language, and the seat stays as it was."""
+    from datetime import UTC, datetime
+
+    from forumbot.config.game import GameConfig
+    from forumbot.model import PlayerRef
+    config = GameConfig(name="g", game="mafia", lang=lang, start=datetime(2026, 3, 1, 10, tzinfo=UTC), host="Host",
+                        phase="day1", players=tuple(PlayerRef(n) for n in ("Ann", "Tom", "Cid")),
+                        options={"day_hours": 24})
+    run = GameRun.build(config)
+    state = run.game.new(setup_of(config))
+    at = state.phase_started + timedelta(hours=1)
+    step = play(run, state, [Post("pm:1", "", "Host", at, f"replace Tom with {account}", pm=True)], at, "forumbot",
+                accounts_before=lambda _at: ["bob", "Ann", "Host"])
+    told = [run.renderer.text(e, run.name) for e, _ in step.events if e.data.get("pm_to") == "Host"]
+    if words is None:
+        assert dict(step.host.accounts) == {account: "Tom"}, told
+    else:
+        assert any(words in t for t in told), told
+        assert step.host.accounts == {}

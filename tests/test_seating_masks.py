@@ -33,7 +33,8 @@ def at(hours: float):
 
 
 def signup_config(**game) -> GameConfig:
-    return GameConfig(name="g", game="mafia", lang="en", start=START, host="Host", phase="signup", players=(),
+    game.setdefault("lang", "en")
+    return GameConfig(name="g", game="mafia", start=START, host="Host", phase="signup", players=(),
                       options={**BS, "role_table": TABLE}, **game)
 
 
@@ -118,13 +119,37 @@ def test_the_one_time_password_signs_in_once(tmp_path):
     assert accounts.add_mask("Brad Pitt", "acct2") is None
 
 
-def test_a_mask_named_like_an_existing_account_is_not_taken_over(tmp_path):
+@pytest.mark.parametrize(("lang", "signing", "words"), [("en", "sign up", "looks like the account brad\\_pitt"),
+                                                        ("ru", "Записываюсь", "похоже на аккаунт brad\\_pitt")])
+def test_a_mask_named_like_an_existing_account_is_refused_at_sign_up(tmp_path, lang, signing, words):
     path = tmp_path / "forum.db"
-    Accounts(path).add_user("Brad Pitt")     # a real account of that name, before the deal
+    accounts = Accounts(path)
+    accounts.add_user("brad_pitt")            # a stranger's account, before the sign-up
+    accounts.add_user("Tom Hanks")            # acct1's own mask's account, from a game before
+    accounts.add_mask("Meryl Streep", "acct4")
+    forum = LocalForum(path, clock=lambda: LATER, accounts=True)
+    run = GameRun.build(signup_config(lang=lang))
+    runner = Runner(Store(), forum, [run])
+    runner.start(START)
+    for n, mask in ((2, "Brad Pitt"), (4, "Meryl Streep")):
+        forum.add_pm(f"acct{n}", forum.account, f"{signing}: {n}, {mask}", at=at(n / 10))
+    runner.step(at(1))
+    runner.deliver(at(1))
+    assert list(runner.state(run).signup) == ["acct4"]     # the mask made for acct4 is acct4's to take
+    told = [body for to, body in bot_pms(forum) if to == "acct2"]
+    assert len(told) == 1 and words in told[0], told
+    assert [f["author"] for f in runner.store.flags("g")] == ["acct2"]   # the host is told
+
+
+def test_a_mask_whose_account_is_made_after_the_sign_up_is_not_taken_over(tmp_path):
+    path = tmp_path / "forum.db"
     forum = LocalForum(path, clock=lambda: LATER, accounts=True)
     run = GameRun.build(signup_config())
     runner = Runner(Store(), forum, [run])
     runner.start(START)
+    forum.add_pm("acct2", forum.account, "sign up: 2, Brad Pitt", at=at(0.05))
+    runner.step(at(0.1))
+    Accounts(path).add_user("Brad Pitt")     # a real account of that name, after the sign-up, before the deal
     sign_up_all(forum, runner)
     flags = [f["reason"] for f in runner.store.flags("g")]
     assert any("Brad Pitt" in f and "acct2" in f for f in flags)
@@ -221,3 +246,44 @@ def test_no_pm_or_result_reaches_an_account_outside_its_seat(tmp_path_factory, m
     for seat in chart.seats:
         if seat.mask and seat.mask_reads and accounts.exists(seat.mask):
             assert accounts.setting(f"mask:{seat.mask}") == seat.account
+
+
+class AskedAtSignUp(Lookup):
+    """A platform where the organisers make the masks' accounts, asked at the sign-up (phpBB, Reddit,
+    Discourse); `down` makes it fail."""
+
+    down = False
+
+    def mask_refusal(self, mask, claimant):
+        from forumbot.errors import PlatformError
+        from forumbot.platforms.base import organisers_mask
+        if self.down:
+            raise PlatformError("the board is down")
+        return organisers_mask(self, mask)
+
+
+def test_the_platforms_answer_at_sign_up_is_kept_when_the_game_is_read_again(tmp_path):
+    forum = LocalForum(clock=lambda: LATER)
+    platform = AskedAtSignUp(forum, set(MASKS) - {"Keanu Reeves"})
+    run = GameRun.build(signup_config())
+    runner = Runner(Store(), platform, [run])
+    runner.start(START)
+    forum.add_pm("acct3", forum.account, "sign up: 3, Keanu Reeves", at=at(0.1))
+    forum.add_pm("acct1", forum.account, "sign up: 1, Tom Hanks", at=at(0.2))
+    runner.step(at(1))
+    assert list(runner.state(run).signup) == ["acct1"]
+    platform.known.add("Keanu Reeves")      # the organisers made it later: the sign-up stays refused
+    assert list(runner.recount(run, at(2)).signup) == ["acct1"]
+    assert platform.asked.count("Keanu Reeves") == 1
+
+
+def test_a_platform_that_cannot_answer_at_sign_up_leaves_the_mask_to_the_deal(tmp_path):
+    forum = LocalForum(clock=lambda: LATER)
+    platform = AskedAtSignUp(forum, set(MASKS) - {"Keanu Reeves"})
+    platform.down = True
+    run = GameRun.build(signup_config())
+    runner = Runner(Store(), platform, [run])
+    runner.start(START)
+    sign_up_all(forum, runner)                # every sign-up taken; the deal looks the masks up
+    assert "Keanu Reeves" in platform.asked
+    assert note_acks(forum) == (set(MASKS) - {"Keanu Reeves"}) | {"acct3"}

@@ -86,8 +86,10 @@ def test_an_account_in_two_games_names_the_game_and_is_asked_when_it_does_not():
     assert len(answers) == 1 and "g1, g3" in answers[0]
     forum.add_pm("Alice", forum.account, "game g3\nI'm going to sleep", at=at(3))
     runner.step(at(4))
-    assert len(pms(forum, "Alice")) == 1                                       # g3's: no command, no answer
+    answers = pms(forum, "Alice")   # g3's: no command, so g3 answers it as any PM it cannot read (once)
+    assert len(answers) == 2 and "I'm going to sleep" in answers[1]
     assert [f["post"] for f in runner.store.flags("g1")] == ["local-pm:1"]     # the question, not the second
+    assert [f["post"] for f in runner.store.flags("g3")] == ["local-pm:3"]     # g3's host is told of it
 
 
 def test_a_host_of_one_game_playing_in_another_names_the_game():

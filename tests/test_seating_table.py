@@ -3,8 +3,9 @@ messages, the host's commands and the console. Every answer comes from the game'
 
 The game: Body Snatchers sign-ups of 12 (the bot made the masks' accounts at the deal), every role confirmed
 (night 0), then the host let Spec watch, replaced Keanu Reeves (acct3) with Subby and modkilled Brad Pitt
-(acct2). Cohost co-hosts it. Host2 hosts another game and plays here as Hugh Jackman (acct12). Zed has an
-account and no part in the game; "anonymous" is not signed in."""
+(acct2). Cohost co-hosts it. Host2 hosts another game, g2, and plays here as Hugh Jackman (acct12); acct1 (Tom
+Hanks here) plays in g2 too, and both wrote to the bot for g2. Zed has an account and no part in the game;
+"anonymous" is not signed in."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def configs():
     g = GameConfig(name="g", game="mafia", lang="en", start=START, host="Host", phase="signup", players=(),
                    options={**BS, "role_table": TABLE}, cohosts=("Cohost",))
     g2 = GameConfig(name="g2", game="mafia", lang="en", start=START, host="Host2", phase="day1",
-                    players=tuple(PlayerRef(n) for n in ("Xi", "Yan", "Wu")), options={"day_hours": 24 * 30})
+                    players=tuple(PlayerRef(n) for n in ("Xi", "Yan", "Wu", "acct1")), options={"day_hours": 24 * 30})
     return g, g2
 
 
@@ -81,6 +82,10 @@ class Game:
             accounts.set_password(mask, PASSWORD.format(mask))
         self.forum.add_post("g/dead-chat", "Brad Pitt", "the dead are watching", at=at(3.5))
         self.forum.add_pm("Tom Hanks", "forumbot", "check Meryl Streep", at=at(3.6))
+        say("acct1", "forumbot", "game g2\ncheck Xi", at=at(3.7))   # g2's to answer (it is day there)
+        say("Host2", "forumbot", "game g2\nextend 1", at=at(3.8))       # g2's host at work, not g's business
+        self.step(3.9)
+        self.runner.store.write_deliveries()   # (what the bot's next poll writes)
 
     @property
     def g(self):
@@ -95,7 +100,7 @@ class Game:
 
     def app(self):
         games = (WebGame("g", {"votes": "g/votes", "game": "g/game"}, "Host", (), cohosts=("Cohost",)),
-                 WebGame("g2", {"votes": "g2/votes", "game": "g2/game"}, "Host2", ("Xi", "Yan", "Wu")))
+                 WebGame("g2", {"votes": "g2/votes", "game": "g2/game"}, "Host2", ("Xi", "Yan", "Wu", "acct1")))
         app = create_app(WebSettings(str(self.forum_path), WebConfig(per_page=20, hosts={
             name: hash_password(p) for name, p in HOSTS.items()}), games=games, store=str(self.store_path),
             game_hosts={"g": "Host", "g2": "Host2"}, game_cohosts={"g": ("Cohost",)}))
@@ -200,6 +205,48 @@ def test_who_may_see_and_do_what_on_the_web_forum(game, who, what):
         assert got == refused, (who, what)
 
 
+# ---- which private messages a host reads: those of the games they host, none of another game ---------------
+# (the message's words, its conversation with the bot) → who reads it on the web forum
+PM_READERS = {
+    "sign up: 1, Tom Hanks": ("acct1", {"acct1", "Host", "Cohost"}),          # g's: not Host2, who plays in g
+    "check Xi": ("acct1", {"acct1", "Host2"}),                                # g2's: not g's hosts
+    "night actions are sent at night": ("acct1", {"acct1", "Host2"}),         # g2's answer to it
+    "sign up: 12, Hugh Jackman": ("Host2", {"Host2", "Host", "Cohost"}),      # Host2 as a player of g
+    "extend 1": ("Host2", {"Host2"}),                                         # Host2 hosting g2
+}
+PM_PEOPLE = ["acct1", "Host2", "Host", "Cohost", "Tom Hanks", "Xi", "Spec", "Zed"]
+
+
+def _pm_page(client, who, account):
+    """What `who` reads of `account`'s conversation with the bot: the page, and the live refresh's JSON."""
+    page = client.get("/pm/forumbot" if who == account else f"/pm/{account}/forumbot")
+    feed = client.get(f"/pm/new.json?a={account}&b=forumbot&after=0")
+    return (page.get_data(as_text=True) if page.status_code == 200 else "",
+            feed.get_data(as_text=True) if feed.status_code == 200 else "")
+
+
+@pytest.mark.parametrize("words", list(PM_READERS))
+@pytest.mark.parametrize("who", PM_PEOPLE)
+def test_a_host_reads_only_the_pms_of_the_games_they_host(game, who, words):
+    account, readers = PM_READERS[words]
+    page, feed = _pm_page(client_of(game, who), who, account)
+    assert (words in page) is (who in readers), (who, words, "page")
+    assert (words in feed) is (who in readers), (who, words, "json")
+
+
+def test_a_hosts_inbox_counts_only_the_messages_of_their_games(game):
+    def line(who, pair):
+        text = client_of(game, who).get("/pm/").get_data(as_text=True).split("<h2>")[0]
+        return next((li for li in text.split("<li>") if pair in li), "")
+    assert "2 messages" in line("Host2", "acct1 ↔ forumbot")       # g2's question and answer, nothing of g
+    counted = line("Host", "acct1 ↔ forumbot")
+    number = int(re.search(r"(\d+) messages", counted).group(1))
+    every = game.forum.db.execute("SELECT count(*) FROM forum_pms WHERE 'acct1' IN (sender, recipient) "
+                                  "AND 'forumbot' IN (sender, recipient)").fetchone()[0]
+    assert number == every - 2                                       # all but g2's two
+    assert "extend 1" not in client_of(game, "Cohost").get("/pm/Host2/forumbot").get_data(as_text=True)
+
+
 @pytest.mark.parametrize("who", ["Host", "Cohost", "Host2", "Spec", "Tom Hanks"])
 def test_the_console_is_the_games_hosts_alone(game, who):
     client = game.web.test_client()
@@ -272,3 +319,31 @@ def test_the_newspapers_host_only_rules_ask_the_chart(tmp_path, who, rejects):
         if "a role claim" in body]
     # the note's seat reads it at its mask (the host who rejected it has the answer to their PM too)
     assert [to for to in told if to != who] == (["Meryl Streep"] if rejects else []), who
+
+
+@pytest.mark.parametrize(("who", "text"), [("acct1", "game g2\nhello, anyone?"), ("acct1", "game g\nhello, anyone?"),
+                                           ("Host2", "game g2\nwhat now?"), ("Host2", "game g\nwhat now?")])
+def test_a_pm_naming_its_game_with_nothing_to_read_is_answered_once(tmp_path, who, text):
+    """An account in two games names one and writes nothing the bot can read: that game answers it (not the
+    author's first game, not neither)."""
+    made = Game(tmp_path)
+    last = made.forum.db.execute("SELECT max(id) FROM forum_pms").fetchone()[0]
+    number = made.forum.add_pm(who, "forumbot", text, at=at(4))
+    made.step(5)
+    made.runner.store.write_deliveries()
+    named = text.split("\n")[0].split()[1]
+    assert made.runner.store.games_of_messages([number]) == {number: {named}}
+    answers = made.forum.db.execute("SELECT id FROM forum_pms WHERE sender = 'forumbot' AND recipient = ? "
+                                    "AND id > ?", [who, last]).fetchall()
+    sent = made.runner.store.games_of_messages(LocalForum.pm_id(n) for (n,) in answers)
+    assert list(sent.values()) == [{named}], sent
+
+
+@pytest.mark.parametrize("who", ["Hоst", "Cоhost", "CO HOST"])
+def test_a_lookalike_of_a_host_or_cohost_is_read_told_and_flagged(tmp_path, who):
+    made = Game(tmp_path)
+    made.forum.add_pm(who, "forumbot", "game g\nextend 10", at=at(4))
+    made.step(5)
+    assert [f["author"] for f in made.runner.store.flags("g") if f["author"] == who] == [who]
+    assert made.forum.db.execute("SELECT count(*) FROM forum_pms WHERE sender = 'forumbot' AND recipient = ?",
+                                 [who]).fetchone()[0] == 1

@@ -47,6 +47,9 @@ def replaced(tmp_path):
     runner.step(at(2))
     forum.add_pm("Bobsub", forum.account, "hello, I play Bob now", at=at(3))
     forum.add_pm("Bob", forum.account, "I was Bob", at=at(3))
+    runner.step(at(4))   # the game reads both (the replaced player's to flag it)
+    runner.deliver(at(4))
+    runner.store.close()
     accounts = Accounts(forum_path)
     passwords = {name: accounts.add_user(name) for name in PEOPLE}
 

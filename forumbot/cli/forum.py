@@ -37,7 +37,8 @@ def add_user(names: tuple[str, ...], config_path: str | None, forum_path: str | 
                                   fix='add [web] with listen = "127.0.0.1:8080"')
             options = bot.platforms[bot.web.platform].options
             path, url, account = options.get("path", "forum.db"), bot.web.url, options.get("account", "forumbot")
-            hosts = tuple(str(game.config.host) for game in bot.games if game.config.host)
+            hosts = tuple(dict.fromkeys(name for game in bot.games
+                                        for name in (game.config.host, *game.config.cohosts) if name))
             rosters = {p.name for game in bot.games for p in game.config.players} | set(hosts)
             signups = any(game.config.phase == "signup" for game in bot.games) or bot.hosting is not None
         if not path:

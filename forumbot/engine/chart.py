@@ -1,6 +1,6 @@
 """A game's seating chart (forumbot/seating.py) worked out from what the store keeps with the game: its
-state (the players or the sign-ups, the masks, who is alive) and the host layer's (the replacements, with
-their times). The runner, the web forum and the console all ask it."""
+state (the players or the sign-ups, the masks, whom the game has put out: Game.eliminated) and the host
+layer's (the replacements, with their times). The runner, the web forum and the console all ask it."""
 
 from __future__ import annotations
 
@@ -20,17 +20,19 @@ def chart_of(name: str, game: Game, state: Any, host: HostState, host_name: str 
     roster = getattr(game, "roster", None)
     players = roster(state) if roster is not None else None
     names = [p.name for p in players] if players is not None else [str(p) for p in getattr(state, "players", ())]
-    alive = getattr(state, "alive", None)
+    out = set(game.eliminated(state))   # every game says whom it has put out: their seats are dead
     masks: dict[str, str] = dict(getattr(state, "masks", None) or {})       # mask → the account behind it
     seats = [_seat(player, masks.get(player, player), host, mask=player if player in masks else "",
-                   alive=alive is None or player in alive, reads=player not in host.masks_missing)
+                   alive=player not in out, reads=player not in host.masks_missing)
              for player in names]
     if not names:   # sign-ups: each account that signed up holds the seat of its mask
         for account, entry in (getattr(state, "signup", None) or {}).items():
             seats.append(Seat(str(entry["mask"]), (Holder(account),), mask=str(entry["mask"])))
     taking = getattr(game, "taking_signups", None)
+    dead_threads = getattr(game, "dead_threads", None)
     return Chart(name, host_name, tuple(seats), cohosts=tuple(c for c in cohosts if c and c != host_name),
-                 spectators=host.spectators, open=bool(taking is not None and taking(state)))
+                 spectators=host.spectators, open=bool(taking is not None and taking(state)),
+                 dead_threads=tuple(dead_threads(state)) if dead_threads is not None else ())
 
 
 def run_chart(run: Any, state: Any, host: HostState) -> Chart:

@@ -164,7 +164,7 @@ class Runner:
         # Per game, the corrections a step reads (waiting ids, those in force), with the token they were read at.
         self._corrections: dict[str, tuple[tuple[int, int], tuple[list[int], dict[str, Any]]]] = {}
         self._looked = False   # within a step: the store was asked once at its start (Store.look)
-        self._lookalike_tests: dict[str, Callable[[str], bool]] = {}   # by host (_lookalike)
+        self._lookalike_tests: dict[tuple[str, ...], Callable[[str], bool]] = {}   # by hosts (_lookalike)
         # Per game, its next deadline in the state last asked about (_deadline): the same state object asks the
         # game nothing again.
         self._deadlines: dict[str, tuple[Any, datetime | None]] = {}
@@ -265,20 +265,22 @@ class Runner:
         return deadline
 
     def _lookalike(self, run: GameRun) -> Callable[[str], bool] | None:
-        """Whether a PM's author is a lookalike of the host (read too, refused and flagged). The same function
-        for the same host each time: the store tells by it that a game reads the same PMs as last time."""
-        host = run.config.host
-        if not host:
+        """Whether a PM's author is a lookalike of the host or a co-host (read too, refused and flagged). The
+        same function for the same hosts each time: the store tells by it that a game reads the same PMs as
+        last time."""
+        hosts = tuple(h for h in (run.config.host, *run.config.cohosts) if h)
+        if not hosts:
             return None
-        test = self._lookalike_tests.get(host)
+        test = self._lookalike_tests.get(hosts)
         if test is None:
-            test = self._lookalike_tests[host] = lambda author: same_name(author, host)
+            test = self._lookalike_tests[hosts] = lambda author: any(same_name(author, h) for h in hosts)
         return test
 
     def _lookalikes(self, run: GameRun) -> tuple[str, ...]:
-        """Lookalikes of the host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too, refused and
-        flagged."""
-        return tuple(a for a in self.store.new_pm_authors(run.name) if same_name(a, run.config.host))
+        """Lookalikes of the host or a co-host ("Hоst" with a Cyrillic о, "host ") among new PMs: read too,
+        refused and flagged."""
+        hosts = tuple(h for h in (run.config.host, *run.config.cohosts) if h)
+        return tuple(a for a in self.store.new_pm_authors(run.name) if any(same_name(a, h) for h in hosts))
 
     def _planned(self) -> _Plan:
         """The step's plan, made again when the runs or the games held changed since it was made."""
@@ -758,7 +760,7 @@ class Runner:
             step = play(run, state, pending, now, self.platform.account, host,
                         self._host_games(run) if len(self.runs) > 1 else (), reach=until,
                         corrections=corrections.active(store, name) if in_force is None else in_force,
-                        seats=self._seats(), accounts_before=store.accounts_before)
+                        seats=self._seats(), accounts_before=store.accounts_before, mask_check=self._mask_check)
             after, reported = game.report(step.state, now)
             # The step may make the game read more (the host's `replace` adds the new account's private
             # messages): read again from the same state, with those too, so a post that came in the same
@@ -814,12 +816,27 @@ class Runner:
             by = (done[-1].undone_by or done[-1].by) if done else ""
             self.store.record_ledger(run.config.tournament, run.name, found, now, by=by)
 
+    def _mask_check(self, mask: str, claimant: str) -> list[str] | None:
+        """The platform's answer on a sign-up's mask (Platform.mask_refusal): [] it may be taken, [code, holder]
+        why not; None when the platform cannot be asked now (the deal looks again)."""
+        ask = getattr(self.platform, "mask_refusal", None)
+        if ask is None:
+            return None
+        try:
+            refused = ask(mask, claimant)
+        except PlatformError as err:
+            log.warning("looking up the mask %s of %s: %s; the deal looks again", mask, claimant, err)
+            return None
+        return list(refused) if refused else []
+
     def recount(self, run: GameRun, now: datetime) -> Any:
         """The game's state recomputed from scratch from every stored post: what a host checks a tally by."""
         state = run.game.new(setup_of(run.config))
         all_threads = [run.thread_id(t) for t in set(run.game.threads(state).values())]
-        posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, self.host_state(run)))
-        return play(run, state, posts, now, self.platform.account, host_games=self._host_games(run),
+        recorded = self.host_state(run)
+        posts = self.store.posts(all_threads, pm_authors=self._pm_authors(run, state, recorded))
+        return play(run, state, posts, now, self.platform.account, HostState(signup_masks=recorded.signup_masks),
+                    host_games=self._host_games(run),
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before).state
 
@@ -848,7 +865,8 @@ class Runner:
         read = self.store.cursor(self.platform.name, "read_until")
         reach = min(until, parse_time(read) - self.settle) if read else until
         step = play(run, run.game.new(setup_of(run.config)), self.store.processed_posts(run.name), until,
-                    self.platform.account, host_games=self._host_games(run), reach=reach,
+                    self.platform.account, HostState(signup_masks=host.signup_masks),
+                    host_games=self._host_games(run), reach=reach,
                     corrections=corrections.active(self.store, run.name), seats=self._seats(),
                     accounts_before=self.store.accounts_before)
         # (what the deal found of the masks' accounts is the platform's, not the posts': it stays)

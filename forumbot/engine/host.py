@@ -44,6 +44,9 @@ class HostState:
     masks_checked: tuple[str, ...] = ()                      # masks whose account the deal made or looked for
     masks_missing: tuple[str, ...] = ()                      # ... and found none (their seat reads as its player)
     masks_given: dict[str, str] = field(default_factory=dict)   # mask → the account the bot gave its password to
+    # what the platform answered about a sign-up's mask, by the sign-up's post: [] it may be taken, [code,
+    # holder] why not (kept, so a game read again gives each sign-up the answer it had)
+    signup_masks: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"paused_at": format_time(self.paused_at) if self.paused_at else None,
@@ -59,6 +62,8 @@ class HostState:
         if self.masks_checked:
             data["masks"] = {"checked": list(self.masks_checked), "missing": list(self.masks_missing),
                              "given": dict(self.masks_given)}
+        if self.signup_masks:
+            data["signup_masks"] = {key: list(value) for key, value in self.signup_masks.items()}
         return data
 
     @classmethod
@@ -70,7 +75,8 @@ class HostState:
                    tuple((str(w), str(p)) for w, p in data.get("nicknames", ())),
                    {str(k): list(v) for k, v in dict(data.get("taught", {})).items()},
                    tuple(data.get("spectators", ())), tuple(data.get("masks", {}).get("checked", ())),
-                   tuple(data.get("masks", {}).get("missing", ())), dict(data.get("masks", {}).get("given", {})))
+                   tuple(data.get("masks", {}).get("missing", ())), dict(data.get("masks", {}).get("given", {})),
+                   {str(k): list(v) for k, v in dict(data.get("signup_masks", {})).items()})
 
     def player_of(self, account: str) -> str | None:
         """The player an account plays (itself when not replaced), or None for a retired account."""
@@ -97,9 +103,10 @@ def _refuse(intent: Intent, reason: str, code: str, params: dict[str, Any] | Non
 
 
 def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_name: str | None,
-               roster: tuple[str, ...] = ()) -> tuple[Any, HostState, list[Event]]:
+               roster: tuple[str, ...] = (), cohosts: tuple[str, ...] = ()) -> tuple[Any, HostState, list[Event]]:
     """One host command. A command from anyone but the host, or one that cannot apply now, is refused
-    with a private answer and changes nothing. `roster` is the game's players (for `replace`)."""
+    with a private answer and changes nothing. `roster` is the game's players (for `replace`); `cohosts` the
+    co-hosts' accounts (whose commands reach here as the host's), names nobody else may take."""
     if not host_name or intent.author != host_name:
         return state, host, [_refuse(intent, "only the host can do that", "host_only")]
     at = intent.at or datetime.min
@@ -139,7 +146,7 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         player, account = intent.data.get("target"), str(intent.data.get("account", "")).strip()
         if not player or not account:
             return state, host, [_refuse(intent, "write: replace PLAYER with ACCOUNT", "host_replace")]
-        taken = _taken(host, account, host_name, roster)
+        taken = _taken(host, account, (host_name, *cohosts), roster, cohosts)
         if taken is not None:
             return state, host, [_refuse(intent, f"{account} cannot take over {player}: {_TAKEN[taken]}",
                                          "host_replace_taken", {"account": account, "player": player, "taken": taken})]
@@ -151,7 +158,7 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
         return state, replace(host, accounts=accounts, retired=retired, history=history), [
             _notice("replaced", player=player, account=account)]
     if kind in ("host_spectate", "host_unspectate"):
-        return state, *_spectate(host, intent, host_name, roster)
+        return state, *_spectate(host, intent, (host_name, *cohosts), roster)
     if kind == "host_modkill":
         player = intent.data.get("target")
         if not player:
@@ -163,7 +170,7 @@ def apply_host(game: Game, state: Any, host: HostState, intent: Intent, host_nam
     return state, host, [_refuse(intent, f"unknown host command {kind}", "host_unknown")]
 
 
-def _spectate(host: HostState, intent: Intent, host_name: str | None, roster: tuple[str, ...]
+def _spectate(host: HostState, intent: Intent, hosts: tuple[str | None, ...], roster: tuple[str, ...]
               ) -> tuple[HostState, list[Event]]:
     """`spectate ACCOUNT` lets an account read the game's dead chat; `unspectate ACCOUNT` ends it. An account
     that plays in the game (or the host) cannot be a spectator. Answered to the host by PM, not announced."""
@@ -173,7 +180,7 @@ def _spectate(host: HostState, intent: Intent, host_name: str | None, roster: tu
         return host, [_refuse(intent, "write: spectate ACCOUNT", "host_spectate")]
     if adding:
         playing = [a for a in (*roster, *host.accounts) if host.player_of(a) is not None]
-        taken = name_taken(account, "", hosts=(host_name,), seated=playing, masks=roster)
+        taken = name_taken(account, "", hosts=hosts, seated=playing, masks=roster)
         if taken is not None:
             return host, [_refuse(intent, f"{account} cannot watch: it plays in this game or hosts it",
                                         "host_spectate_taken", {"account": account})]
@@ -202,18 +209,22 @@ def _wrong_phase(game: Game, state: Any, intent: Intent) -> Event | None:
                                                         "end": kind or current})
 
 
-def _taken(host: HostState, account: str, host_name: str | None, roster: tuple[str, ...]) -> str | None:
-    """Why an account cannot take over a player, as an id of _TAKEN (it is or looks like the host, or an
-    account or a seat of the game), or None."""
+def _taken(host: HostState, account: str, hosts: tuple[str | None, ...], roster: tuple[str, ...],
+           cohosts: tuple[str, ...] = ()) -> str | None:
+    """Why an account cannot take over a player, as an id of _TAKEN (it is or looks like the host, a co-host,
+    or an account or a seat of the game), or None."""
     playing = [a for a in (*roster, *host.accounts) if host.player_of(a) is not None]
-    taken = name_taken(account, "", hosts=(host_name,), seated=playing, masks=roster)
+    taken = name_taken(account, "", hosts=hosts, seated=playing, masks=roster)
     if taken is None:
         return None
-    return "host" if taken.code == "name_host" else "seated"
+    if taken.code == "name_host":
+        return "cohost" if taken.holder in cohosts else "host"
+    return "seated"
 
 
 # Why an account cannot take over a player, in English (phrase host_taken_<id> in the post's language).
-_TAKEN = {"host": "that is the host", "seated": "that account already plays in this game"}
+_TAKEN = {"host": "that is the host", "cohost": "that is a co-host of the game, or looks like one",
+          "seated": "that account already plays in this game"}
 
 
 def _when(value: datetime | None) -> str | None:

@@ -38,6 +38,9 @@ class Step:
     flags: list[Flag] = field(default_factory=list)
     processed: list[str] = field(default_factory=list)
     corrections: dict[str, Any] = field(default_factory=dict)   # the host's, by post (forumbot/engine/corrections.py)
+    # The platform asked about a sign-up's mask (mask, claimant): [] it may be taken, [code, holder] why not,
+    # None when it could not answer now (the deal looks again). None: no platform to ask (a recount).
+    mask_check: Callable[[str, str], list[str] | None] | None = None
 
 
 
@@ -45,7 +48,8 @@ class Step:
 def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
          host: HostState | None = None, host_games: tuple[str, ...] = (), reach: datetime | None = None,
          corrections: dict[str, Any] | None = None, seats: PlatformSeats | None = None,
-         accounts_before: Callable[[datetime], Iterable[str]] | None = None) -> Step:
+         accounts_before: Callable[[datetime], Iterable[str]] | None = None,
+         mask_check: Callable[[str, str], list[str] | None] | None = None) -> Step:
     """Read posts (oldest first) into a game, firing every deadline that falls before each post and, at the
     end, every deadline up to `now` (none while the host has the game paused). The host's commands go to
     the host layer. `host_games`: every game on the platform its host runs, sorted (the host's PMs must
@@ -57,10 +61,12 @@ def play(run: GameRun, state: Any, posts: list[Post], now: datetime, bot: str,
     `corrections`: the host's corrections in force, by post: a corrected post is read as corrected.
     `seats`: who holds a seat or hosts in each game on the platform (a PM is read by the one game it is for,
     _for_which_game). A PM sent before the game opened is never read. `accounts_before(time)`: the accounts
-    that had written on the platform before then (a mask named like one is refused)."""
+    that had written on the platform before then (a mask named like one is refused). `mask_check(mask,
+    account)`: the platform's answer on a sign-up's mask (Platform.mask_refusal), kept in the host layer by
+    the sign-up's post, so a game read again gives it the same answer."""
     game = run.game
     reach = now if reach is None else min(reach, now)
-    step = Step(state=state, host=host or HostState(), corrections=corrections or {})
+    step = Step(state=state, host=host or HostState(), corrections=corrections or {}, mask_check=mask_check)
     commands = set(map(run.thread_id, game.command_threads(state)))
     # What the game offers, asked once a step rather than at each post (a game's methods do not change).
     guard, roster = getattr(game, "guard_post", None), getattr(game, "roster", None)
@@ -243,8 +249,9 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
         picked = _for_this_game(run, intents, host_games, answers_for_host)
         if picked is None:
             return   # a PM for another of the host's games
+        named_here = not picked and _names_this_game(run, intents)   # "game NAME" and nothing to read
         intents = picked
-        if not parsed.intents and not parsed.flags and answers_for_host:
+        if not parsed.flags and (named_here or (not parsed.intents and answers_for_host)):
             line = post.body.strip().splitlines()[0][:200] if post.body.strip() else ""
             asked = Intent("host_unknown", post_id=post.platform_id, author=account, at=post.created,
                            line=line, url=post.url)
@@ -254,13 +261,15 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                                             account),
                                 post.platform_id))
             return
-    elif seats is not None and not corrected:
+    named_here = False
+    if not from_host and seats is not None and not corrected:
         picked = _for_which_game(run, intents, seats.games_of(account), seats.open)
         if picked is None:
             return   # a PM for another game: this game neither reads nor refuses it
+        named_here = not picked and _names_this_game(run, intents)   # "game NAME" and nothing to read
         intents = picked
-    if post.pm and not corrected and not from_host and not parsed.intents and not parsed.flags \
-            and _answers_for(run, account, seats):
+    if post.pm and not corrected and not from_host and not parsed.flags \
+            and (named_here or (not parsed.intents and _answers_for(run, account, seats))):
         answer, flag = answers.unread(run, step.state, post, account, post.author, parsed, host=False)
         step.events.append((answer, post.platform_id))
         step.flags.append(flag)
@@ -278,12 +287,21 @@ def _read(run: GameRun, step: Step, post: Post, account: str, host_games: tuple[
                 code = "no_such_game" if intent.data["named"] else "which_game"
             happened = [refusal(intent, intent.data["reason"], code=code, pm=True, subject="refused",
                                 params={"games": intent.data["games"], "named": intent.data["named"]})]
+        elif intent.kind == "host_replace" and (taken := _substitute_taken(intent, bot, accounts_before)) is not None:
+            account_named = str(intent.data.get("account", "")).strip()
+            happened = [refusal(intent, f"{account_named} cannot take over {intent.data.get('target')}: it is or "
+                                        f"looks like {taken.holder}", code="host_replace_taken", pm=True,
+                                subject="host", params={"account": account_named, "player": intent.data.get("target"),
+                                                        "taken": "bot" if taken.code == "name_bot" else "account"})]
         elif intent.kind in HOST_KINDS:
             step.state, step.host, happened = apply_host(run.game, step.state, step.host, intent,
-                                                         run.config.host, tuple(p.name for p in run.config.players))
-        elif (taken := _name_claimed(run, step.state, intent, account, bot, accounts_before, chart)) is not None:
+                                                         run.config.host, tuple(p.name for p in run.config.players),
+                                                         chart.cohosts)
+        elif (taken := _name_claimed(run, step, intent, account, bot, accounts_before, chart)) is not None:
             name = taken[0]
-            happened = [refusal(intent, f"{name} cannot be taken: it is or looks like {taken[1].holder}",
+            why = ("the platform has no account of that name" if taken[1].code == "mask_no_account"
+                   else f"it is or looks like {taken[1].holder}")
+            happened = [refusal(intent, f"{name} cannot be taken: {why}",
                                 code=taken[1].code, params={"name": name, "holder": taken[1].holder}, pm=True,
                                 subject="refused")]
         else:
@@ -323,6 +341,25 @@ def _edit_intents(run: GameRun, post: Post, original: str, intents: list[Intent]
     return out
 
 
+def _substitute_taken(intent: Intent, bot: str, accounts_before: Callable[[datetime], Iterable[str]] | None
+                      ) -> Taken | None:
+    """Why the account a `replace` names cannot take a seat, beyond the game's own reasons (the host layer's):
+    it is or looks like the bot, or looks like another account that had written on the platform."""
+    account = str(intent.data.get("account", "")).strip()
+    if not account or not intent.data.get("target"):
+        return None   # (the host layer asks for both)
+    if same_name(account, bot):
+        return Taken("name_bot", bot)
+    others = accounts_before(intent.at) if accounts_before is not None and intent.at else ()
+    return name_taken(account, account, accounts=others)
+
+
+def _names_this_game(run: GameRun, intents: list[Intent]) -> bool:
+    """Whether a PM names this game on a line of its own ("game NAME"): then this game answers it, even when
+    nothing else in it could be read (the author's first game, which answers the others, leaves it alone)."""
+    return any(i.kind == "host_game" and same_name(str(i.data.get("game", "")), run.name) for i in intents)
+
+
 def _answers_for(run: GameRun, account: str, seats: PlatformSeats | None) -> bool:
     """Whether this game answers a PM of the account that no game could read: its first game, or, for an
     account in none, the first game taking sign-ups (one answer, not one per game)."""
@@ -332,18 +369,27 @@ def _answers_for(run: GameRun, account: str, seats: PlatformSeats | None) -> boo
     return not games or games[0] == run.name
 
 
-def _name_claimed(run: GameRun, state: Any, intent: Intent, account: str, bot: str,
+def _name_claimed(run: GameRun, step: Step, intent: Intent, account: str, bot: str,
                   accounts_before: Callable[[datetime], Iterable[str]] | None, chart: Chart
                   ) -> tuple[str, Taken] | None:
-    """A name the intent claims (a mask at sign-up) that the host, the bot or another account on the platform
-    holds: the name and why, or None. The game itself refuses names its own seats hold."""
+    """A name the intent claims (a mask at sign-up) that the host, a co-host, the bot or another account on
+    the platform holds, or that the platform refuses (a mask with no account where the organisers make them):
+    the name and why, or None. The game itself refuses names its own seats hold."""
     claimed = getattr(run.game, "claimed_name", None)
-    name = claimed(state, intent) if claimed is not None else None
+    name = claimed(step.state, intent) if claimed is not None else None
     if not name:
         return None
     accounts = accounts_before(intent.at) if accounts_before is not None and intent.at else ()
     taken = name_taken(name, account, hosts=chart.hosts(), bot=bot, accounts=(*chart.spectators, *accounts))
-    return (name, taken) if taken is not None else None
+    if taken is not None:
+        return name, taken
+    key = f"{intent.post_id} {name}"
+    answer = step.host.signup_masks.get(key) if intent.post_id else None
+    if answer is None and step.mask_check is not None:
+        answer = step.mask_check(name, account)
+        if answer is not None and intent.post_id:
+            step.host = replace(step.host, signup_masks={**step.host.signup_masks, key: list(answer)})
+    return (name, Taken(answer[0], answer[1])) if answer else None
 
 
 def _to_account(event: Event, account: str) -> Event:

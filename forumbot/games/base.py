@@ -121,7 +121,14 @@ class Game(Protocol):
     def summary(self, state: Any) -> dict[str, Any]:
         """The public view of the state, as `forumbot replay --json` prints it."""
 
+    def eliminated(self, state: Any) -> tuple[str, ...]:
+        """The players the game has put out so far (killed, starved, lynched, modkilled...), by their names in
+        the game; () for a game that puts nobody out. The seating chart marks their seats dead from it (the
+        dead chat, the right to post)."""
+
     # Optional, asked with getattr where a game has them:
+    #   dead_threads(state) -> tuple of purposes: the game's own threads where its dead talk (and the living
+    #   do not), now (Food Chain's dead channel during the rounds);
     #   end_by_host(state, at) -> state: the host ends the running phase at `at` (else `shift` is used);
     #   phase_window(state) -> (started, ends) | None: the running phase's span; before its end the runner
     #   re-reads for edits only the phase's own command posts, and not before a reminder.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from forumbot.model import Flag, Post
 
@@ -73,6 +73,12 @@ class Platform(Protocol):
         """Whether the platform has an account (a member, a user) of exactly that name: how the bot checks a
         mask's account, which the organisers create, at the deal."""
 
+    def mask_refusal(self, mask: str, claimant: str) -> tuple[str, str] | None:
+        """Why `claimant` cannot sign up under `mask` on this platform, asked at the sign-up: (the refusal's
+        code, the account it names) or None. Where the organisers make masks' accounts (phpBB, Reddit,
+        Discourse: `organisers_mask`), a mask with no account; on the local forum, which makes them at the
+        deal, a mask that is or looks like an account that is not the claimant's."""
+
     # Optional (the runner asks for it with getattr when the platform's `makes_accounts` is true: the local
     # forum that keeps people's accounts):
     #     def make_mask_account(self, mask: str, owner: str, previous: str | None = None) -> str | None
@@ -87,3 +93,8 @@ class Platform(Protocol):
     # the platform ids of the thread posts made since `since` that may have changed since they were posted
     # (every post edited, deleted or removed among them; others may be named too). Before a deadline the
     # runner then builds and re-reads only the stored posts named: the others are as the bot read them.
+
+
+def organisers_mask(platform: Any, mask: str) -> tuple[str, str] | None:
+    """Platform.mask_refusal where the organisers make the masks' accounts: a mask must have one."""
+    return None if platform.account_exists(mask) else ("mask_no_account", mask)

@@ -37,11 +37,12 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from forumbot.errors import ConfigError, MessageRefused, PlatformError
 from forumbot.model import Flag, Post
 from forumbot.platforms import markers
-from forumbot.platforms.base import EDIT_POLICIES, Recheck
+from forumbot.platforms.base import EDIT_POLICIES, Recheck, organisers_mask
 from forumbot.platforms.discourse_http import Answer, DiscourseSession
 from forumbot.platforms.exchange import secret_from, split_text
 
@@ -419,6 +420,15 @@ class DiscoursePlatform:
     def _title(self, title: str, minimum: int) -> str:
         title = " ".join(title.split())[:250] or "forumbot"
         return title if len(title) >= minimum else (title + " · forumbot game")[:250].ljust(minimum, ".")
+
+    def account_exists(self, name: str) -> bool:
+        """Whether the site has a user of that name (`/u/NAME.json`; 404: none)."""
+        answer = self.http.get(f"u/{quote(name, safe='')}.json", what=f"looking up the user {name}")
+        return answer.status != 404 and isinstance(answer.data, dict) and bool(answer.data.get("user"))
+
+    def mask_refusal(self, mask: str, claimant: str) -> tuple[str, str] | None:
+        """A sign-up's mask needs an account the organisers made (Platform.mask_refusal)."""
+        return organisers_mask(self, mask)
 
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
         made = self._create({"title": self._title(subject, 2), "raw": text.rstrip("\n") + marker(key),

@@ -319,7 +319,12 @@ class LocalForum:
                               "VALUES (?, ?, ?, ?, ?, 0)",   # one statement: atomic in autocommit
                               [sender, recipient, subject, body, format_time(at or self.clock())]).lastrowid
         self._wrote_pms(before)
-        return f"local-pm:{row_id}"
+        return self.pm_id(row_id)
+
+    @staticmethod
+    def pm_id(number: int) -> str:
+        """The platform id of the private message numbered `number` (the bot's store knows it by that)."""
+        return f"local-pm:{number}"
 
     # ---- accounts -------------------------------------------------------------------------------
     def _people(self) -> Any:
@@ -330,6 +335,14 @@ class LocalForum:
     def account_exists(self, name: str) -> bool:
         """Whether the forum has an account of that name (without people's accounts: every name is one)."""
         return not self.makes_accounts or self._people().exists(name)
+
+    def mask_refusal(self, mask: str, claimant: str) -> tuple[str, str] | None:
+        """A sign-up's mask may not be, or look like, an account of the forum that is not the claimant's (the
+        bot makes the mask's account at the deal; Platform.mask_refusal). Without people's accounts: none."""
+        if not self.makes_accounts:
+            return None
+        holder = self._people().holder_of(mask, claimant)
+        return ("name_account", holder) if holder else None
 
     def make_mask_account(self, mask: str, owner: str, previous: str | None = None) -> str | None:
         """The account of `owner`'s mask, made at the deal with a one-time password, which is returned (the

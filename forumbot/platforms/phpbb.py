@@ -33,7 +33,7 @@ from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post
 from forumbot.platforms import markers
 from forumbot.platforms import phpbb_html as html
-from forumbot.platforms.base import EDIT_POLICIES, Recheck
+from forumbot.platforms.base import EDIT_POLICIES, Recheck, organisers_mask
 from forumbot.platforms.exchange import secret_from, split_text
 from forumbot.platforms.phpbb_http import USER_AGENT, Page, PhpbbSession, SessionLost
 
@@ -332,6 +332,10 @@ class PhpbbPlatform:
         if found:
             self.members[name.lower()] = found
         return bool(found)
+
+    def mask_refusal(self, mask: str, claimant: str) -> tuple[str, str] | None:
+        """A sign-up's mask needs an account the organisers made (Platform.mask_refusal)."""
+        return organisers_mask(self, mask)
 
     def send_pm(self, to: str, subject: str, text: str, key: str = "") -> str:
         return self._signed_in(lambda: self._send_pm_once(to, subject, text, key))

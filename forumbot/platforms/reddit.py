@@ -28,7 +28,7 @@ from typing import Any
 from forumbot.errors import ConfigError, PlatformError
 from forumbot.model import Flag, Post
 from forumbot.platforms import markers
-from forumbot.platforms.base import EDIT_POLICIES, Recheck
+from forumbot.platforms.base import EDIT_POLICIES, Recheck, organisers_mask
 from forumbot.platforms.reddit_errors import platform_error
 
 log = logging.getLogger("forumbot.reddit")
@@ -357,6 +357,10 @@ class RedditPlatform:
             except NotFound:
                 return False
         return getattr(about, "name", None) is not None
+
+    def mask_refusal(self, mask: str, claimant: str) -> tuple[str, str] | None:
+        """A sign-up's mask needs an account the organisers made (Platform.mask_refusal)."""
+        return organisers_mask(self, mask)
 
     def edit(self, platform_id: str, text: str) -> None:
         if not platform_id.startswith("t1_"):

@@ -294,6 +294,27 @@ class Steps(Posts):
                     read.rows = [row for row in read.rows if row[2].platform_id not in done]
         return seq
 
+    def games_of_messages(self, platform_ids: Iterable[str]) -> dict[str, set[str]]:
+        """Which games each message belongs to, by platform id: a post or private message a game acted on (it
+        took an intent from it, flagged it or answered it: an event of its came of it), and a message a game sent
+        (its outbox). A message a game only passed over (one for another game, `processed` alone) is not that
+        game's; one no game acted on or sent is in none."""
+        self.write_deliveries()
+        ids = sorted(set(platform_ids))
+        found: dict[str, set[str]] = {}
+        for start in range(0, len(ids), 400):
+            chunk = ids[start:start + 400]
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.conn.execute(
+                f"SELECT post, game FROM events WHERE post IN ({marks}) "
+                f"UNION SELECT post, game FROM intents WHERE post IN ({marks}) "
+                f"UNION SELECT post, game FROM flags WHERE post IN ({marks}) "
+                f"UNION SELECT platform_id, game FROM outbox WHERE platform_id IN ({marks})",
+                chunk * 4).fetchall()
+            for message, game in rows:
+                found.setdefault(message, set()).add(game)
+        return found
+
     def events(self, game: str) -> list[dict[str, Any]]:
         return list(self.db["events"].rows_where("game = ?", [game], order_by="seq"))
 

@@ -38,7 +38,7 @@ SLOT_TYPES = ("player", "players", "text", "square", "number")
 READINGS = ("commands", "bold", "natural")   # how a game's posts are read (forumbot/text/reading.py)
 WHERE = ("thread", "pm", "any")
 _SLOT = re.compile(r"\{(\w+)(?::(\w+))?\}")
-_COMMAND_KEYS = ("kind", "templates", "data", "where")
+_COMMAND_KEYS = ("kind", "templates", "data", "where", "explicit")
 # Where a sentence ends inside a line: a command may start the next one.
 _SENTENCE_END = re.compile(r"[.!?…]+\s+")
 _CLOSING_TAG = re.compile(r"\[/[^\[\]]*\]")
@@ -49,6 +49,11 @@ _TYPO_KINDS = frozenset({"vote", "unvote", "no_lynch"})
 _FIRST_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
+# Templates written as explicit commands: they count in every reading mode, bold or not ("##vote X"); a grammar
+# names more in a command's `explicit` list («голосую: {player}»).
+EXPLICIT = ("#", "/", "[")
+
+
 @dataclass(frozen=True)
 class Command:
     """One command: what it is (`kind`), fixed fields it carries (`data`), where it is read, its templates."""
@@ -57,6 +62,7 @@ class Command:
     templates: tuple[str, ...]
     data: dict[str, Any] = field(default_factory=dict)
     where: str = "thread"
+    explicit: tuple[str, ...] = ()   # templates written as explicit commands: they count in every reading mode
 
 
 class Match(NamedTuple):
@@ -178,6 +184,9 @@ class Grammar:
         # and words that restate the vote one has ("Vote stands."): no change.
         self.unvote_words: tuple[str, ...] = tuple(unvote_words)
         self.restate_words: tuple[str, ...] = tuple(restate_words)
+        # (kind, template) written as an explicit command, by any command of that kind (a host's game config
+        # may make a shipped template explicit by listing it again)
+        self.explicit = frozenset((c.kind, " ".join(t.lower().split())) for c in self.commands for t in c.explicit)
         compiled: list[tuple[str, _Compiled]] = []
         for command in self.commands:
             for template in command.templates:
@@ -260,6 +269,11 @@ class Grammar:
             next_from = best.end()   # a list of names takes the rest (the parser resumes where a command starts)
         return Match(compiled.command, compiled.template, slots, types, best.start(compiled.group), best.end(),
                      first_slot, next_from)
+
+    def is_explicit(self, match: Match) -> bool:
+        """Whether a match is written as an explicit command, which counts in every reading mode ("##vote X")."""
+        return match.template.startswith(EXPLICIT) or \
+            (match.command.kind, " ".join(match.template.lower().split())) in self.explicit
 
     def with_commands(self, extra: Iterable[Command], source: str) -> Grammar:
         """This grammar with a host's extra commands (synonyms) added."""
@@ -367,7 +381,11 @@ def commands_from_toml(entries: Any, doc: TomlFile, where_key: str = "commands")
         data = entry.get("data", {})
         if not isinstance(data, dict):
             raise doc.error("data must be a table, like data = { final = true }", "data")
-        commands.append(Command(kind, tuple(templates), dict(data), where))
+        explicit = entry.get("explicit", [])
+        if not isinstance(explicit, list) or any(t not in templates for t in explicit):
+            raise doc.error(f"command '{kind}': explicit = [...] lists some of its templates", "explicit",
+                            fix=f'for example explicit = ["{templates[0]}"]')
+        commands.append(Command(kind, tuple(templates), dict(data), where, tuple(explicit)))
     return commands
 
 

@@ -61,8 +61,6 @@ _CONJUNCTION = re.compile(r"\s*(?:and|then|&|и|потом)\s+", re.IGNORECASE)
 # Between a command without a target and the next one, any punctuation: "Unvote: Vote: X", "Unvote.Vote: X".
 _CHAIN = re.compile(r"[\s:;.,!|/+&\-–—]*(?:(?:and|then|и|потом)\b[\s:;.,]*)?", re.IGNORECASE)
 _DECORATED = re.compile(f"[{re.escape(DECORATION)}][{re.escape(DECORATION)}\\s]*")
-# Templates written as explicit commands: they count in every reading mode, bold or not ("##vote X").
-_EXPLICIT = ("#", "/", "[")
 # Between the names of a list slot ("Pia, Pat and Pip", «Борис, Лев и Глеб»).
 _LIST_SEPARATOR = re.compile(r"\s*(?:[,;&+/]|\band\b|(?<!\w)и(?!\w))\s*", re.IGNORECASE)
 
@@ -251,7 +249,7 @@ class PostParser:
             if chat.flag and why not in ("word", "plain") and found.command.kind in VOTE_KINDS:
                 self._not_counted(parsed, found.start, line.text, chat.reason, source)
             return None
-        if why == "plain" and not found.template.startswith(_EXPLICIT):
+        if why == "plain" and not self.grammar.is_explicit(found):
             # bold mode, not bold: the host hears of it, nothing counts ("##vote X" counts in every mode)
             if intent.kind in VOTE_KINDS and intent.data.get("target", "") is not None:
                 self._not_counted(parsed, found.start, line.text, NOT_BOLD, source)

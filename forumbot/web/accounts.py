@@ -122,6 +122,12 @@ class Accounts:
                                 "SET value = excluded.value", [key, value])
         return password
 
+    def holder_of(self, name: str, claimant: str) -> str | None:
+        """The account `name` is or looks like that is not `claimant`'s (their own, or a mask's account made
+        for them), or None: what a sign-up's mask may not be."""
+        return next((other for other in self.names() if same_name(name, other) and other != claimant
+                     and self.setting(f"mask:{other}") != claimant), None)
+
     def setting(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM web_settings WHERE key = ?", [key]).fetchone()
         return str(row[0]) if row else None

@@ -1,5 +1,6 @@
 """Private messages: the inbox (conversations, unread counts), a conversation, sending. A player reads
-only their own; the host of a game also reads every conversation of its players."""
+only their own; the host of a game (and its co-hosts) also reads its players' messages that belong to the game
+(Site.readable_pms)."""
 
 from __future__ import annotations
 
@@ -26,10 +27,16 @@ def _signed_in() -> str:
 def inbox() -> Any:
     user = _signed_in()
     db = site().connections().db
-    conversations = [c for c in db.conversations(site().watched(user)) if site().may_read_pms(user, c["a"], c["b"])]
-    for c in conversations:
+    conversations = []
+    for c in db.conversations(site().watched(user)):
         c["other"] = c["b"] if c["a"] == user else c["a"] if c["b"] == user else None
         c["unread"] = db.unread_for(user, c["other"]) if c["other"] else 0
+        if c["other"] is None:   # someone else's: counted by what the host may read of it
+            readable = site().readable_pms(user, c["a"], c["b"], db.conversation(c["a"], c["b"]))
+            if not readable:
+                continue
+            c["count"], c["last_at"] = len(readable), readable[-1]["created"]
+        conversations.append(c)
     return render_template("inbox.html", conversations=conversations, recipients=site().pm_recipients(user))
 
 
@@ -58,8 +65,8 @@ def between(a: str, b: str) -> Any:
         abort(403, w("You can read only your own private messages."))
     if user in (a, b):
         return redirect(url_for("pms.conversation", name=b if user == a else a))
-    return render_template("conversation.html", a=a, b=b, messages=site().connections().db.conversation(a, b),
-                           may_write=False)
+    messages = site().readable_pms(user, a, b, site().connections().db.conversation(a, b))
+    return render_template("conversation.html", a=a, b=b, messages=messages, may_write=False)
 
 
 @bp.get("/new.json")
@@ -73,7 +80,8 @@ def new_messages() -> Any:
         abort(400, w("after must be a message number"))
     if not site().may_read_pms(user, a, b):
         abort(403, w("You can read only your own private messages."))
-    messages = [m for m in site().connections().db.conversation(a, b) if m["id"] > after]
+    messages = [m for m in site().readable_pms(user, a, b, site().connections().db.conversation(a, b))
+                if m["id"] > after]
     if user in (a, b) and messages:
         site().connections().db.mark_read(user, b if user == a else a)
     return jsonify({"messages": [{"id": m["id"], "html": render_template("_pm.html", m=m)} for m in messages]})

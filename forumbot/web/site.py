@@ -222,7 +222,8 @@ class Site:
         if self.locked(game):
             return False
         chart = self.chart(game)
-        return not chart.seats or chart.may_post(user)
+        purpose = next((p for p, key in game.threads.items() if key == thread), "")
+        return not chart.seats or chart.may_post(user, purpose)
 
     def pm_recipients(self, user: str) -> list[str]:
         """Whom `user` may write to: the bot and the hosts; a host also the accounts of their games' seats."""
@@ -240,6 +241,24 @@ class Site:
         for chart in self.charts():
             people |= chart.watched_by(user)
         return people
+
+    def readable_pms(self, user: str, a: str, b: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The messages of the conversation between `a` and `b` that `user` reads: all of their own. A host or
+        co-host reads only what belongs to a game they host: of a conversation with the bot, the messages such
+        a game read or sent (the bot's store says which; a message no game of theirs read, another game's
+        included, stays private); of a conversation with a host of the game, all of it (may_read_pms)."""
+        if user in (a, b):
+            return messages
+        if not self.may_read_pms(user, a, b):
+            return []
+        if self.settings.account not in (a, b):
+            return messages
+        hosted = {chart.game for chart in self.charts() if chart.is_host(user)}
+        store = self.store()
+        if store is None or not messages:
+            return []
+        belongs = store.games_of_messages(LocalForum.pm_id(m["id"]) for m in messages)
+        return [m for m in messages if belongs.get(LocalForum.pm_id(m["id"]), set()) & hosted]
 
     def may_read_pms(self, user: str | None, a: str, b: str) -> bool:
         """Their own conversations; a host or co-host also those of their games' seats' accounts and hosts with

@@ -257,6 +257,12 @@ class Site:
             return 200, {"success": "OK"}
         if match := re.fullmatch(r"/topics/private-messages(-sent)?/([^/]+)\.json", path):
             return self.pm_list(match.group(2), bool(match.group(1)), user)
+        if method == "GET" and (match := re.fullmatch(r"/u/([^/]+)\.json", path)):
+            found = self.state.users.get(match.group(1).lower())
+            if found is None:
+                raise KeyError(path)
+            return 200, shaped(schema_of("/u/{username}.json", "get"), {"user": {
+                "id": found.id, "username": found.username, "name": found.username}})
         if match := re.fullmatch(r"/c/(\d+)/show\.json", path):
             category = self.state.categories[int(match.group(1))]
             return 200, shaped(schema_of("/c/{id}/show.json", "get"), {"category": {

@@ -218,6 +218,10 @@ class FoodChainGame:
         channels = {c: c for c in (*HABITATS, DEAD_CHANNEL)} if state.options.channels else {}
         return {"game": state.options.game_thread, **channels}
 
+    def dead_threads(self, state: FCState) -> tuple[str, ...]:
+        """The dead's channel, while the rounds run: the dead talk there, the living do not (guard_post)."""
+        return (DEAD_CHANNEL,) if state.options.channels and state.phase in (ROUND, EC_VOTE) else ()
+
     def command_threads(self, state: FCState) -> tuple[str, ...]:
         """The location channels: their posts carry no commands but are read so that the bot can guard them."""
         return (*HABITATS, DEAD_CHANNEL) if state.options.channels else ()
@@ -251,6 +255,10 @@ class FoodChainGame:
 
     def from_json(self, data: dict[str, Any]) -> FCState:
         return state_from_json(data)
+
+    def eliminated(self, state: FCState) -> tuple[str, ...]:
+        """Food Chain's dead: hunted, eaten or starved."""
+        return tuple(p for p in state.players if p in state.dead)
 
     def summary(self, state: FCState) -> dict[str, Any]:
         return views.summary(state, [e.to_json() for e in self.ledger_entries(state)])

@@ -219,6 +219,10 @@ class InfiltrationGame:
     def from_json(self, data: dict[str, Any]) -> InfState:
         return state_from_json(data)
 
+    def eliminated(self, state: InfState) -> tuple[str, ...]:
+        """Infiltration puts no player out: its two players play to the end."""
+        return ()
+
     def summary(self, state: InfState) -> dict[str, Any]:
         return {
             "phase": state.phase, "turn": state.turn, "action": state.seq,

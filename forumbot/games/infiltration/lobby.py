@@ -127,6 +127,10 @@ class InfiltrationLobby:
                           tuple(data.get("games", [])), {p: dict(r) for p, r in data.get("records", {}).items()},
                           data.get("phase", "open"))
 
+    def eliminated(self, state: LobbyState) -> tuple[str, ...]:
+        """A lobby puts nobody out."""
+        return ()
+
     def summary(self, state: LobbyState) -> dict[str, Any]:
         return {"phase": state.phase, "challenges": [{"challenger": c, "opponent": o} for c, o, _ in state.challenges],
                 "games": [dict(g) for g in state.games], "records": _standings(state)}

@@ -365,6 +365,10 @@ class MafiaGame:
                                              else "")} for name in must_act(state)]
         return {"orders": orders, "awaiting": awaiting}
 
+    def eliminated(self, state: MafiaState) -> tuple[str, ...]:
+        """Mafia's dead: every player no longer alive (lynched, killed at night, modkilled)."""
+        return tuple(p for p in state.players if p not in state.alive)
+
     def summary(self, state: MafiaState) -> dict[str, Any]:
         votes: dict[str, list[str]] = {}
         for wagon in voting.wagons(state):

@@ -135,6 +135,10 @@ class NisemonoGame:
     def from_json(self, data: dict[str, Any]) -> NMState:
         return state_from_json(data)
 
+    def eliminated(self, state: NMState) -> tuple[str, ...]:
+        """Nisemonogatari puts no player out (Characters confess; players stay)."""
+        return ()
+
     def summary(self, state: NMState) -> dict[str, Any]:
         return views.summary(state, [e.to_json() for e in self.ledger_entries(state)])
 

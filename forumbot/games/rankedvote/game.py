@@ -151,6 +151,10 @@ class RankedVoteGame:
             ballots={p: list(r) for p, r in data["ballots"].items()}, touched=tuple(data["touched"]),
             defaulted=tuple(data["defaulted"]), winner=data.get("winner"), rounds=tuple(data["rounds"]))
 
+    def eliminated(self, state: VoteState) -> tuple[str, ...]:
+        """A ranked vote puts nobody out."""
+        return ()
+
     def summary(self, state: VoteState) -> dict[str, Any]:
         return {"phase": state.phase, "deadline": format_time(state.ends), "winner": state.winner,
                 "ballots": {p: {"ranking": r, "default": p in state.defaulted} for p, r in state.ballots.items()},
