@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
+from functools import lru_cache
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from forumbot.errors import ConfigError
 
 T = TypeVar("T")
 
@@ -25,6 +29,17 @@ def format_time(value: datetime) -> str:
     if value.tzinfo is not UTC:
         value = value.astimezone(UTC)
     return value.isoformat(timespec="seconds")[:19] + "Z"
+
+
+@lru_cache(maxsize=64)
+def zone(name: str) -> tzinfo:
+    """The time zone of an IANA name ("UTC" and "" are UTC). Raises ConfigError for an unknown name."""
+    if name in ("", "UTC", "utc"):
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"'{name}' is not a time zone", fix='write an IANA name, like "Europe/Moscow"') from None
 
 
 @dataclass(frozen=True)

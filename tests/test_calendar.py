@@ -137,3 +137,23 @@ def test_a_modkill_that_breaks_the_majority_stops_the_countdown():
     state, events = MAFIA.apply(state, Intent("modkill", {"target": P[0]}, author="Host",
                                               at=state.phase_started + timedelta(minutes=30)))
     assert not state.countdown and state.phase_ends == own and kinds(events) == ["modkill", "countdown"]
+
+
+@pytest.mark.parametrize(("lang", "zone", "shown"), [
+    ("ru", "Europe/Moscow", "2026-05-04 23:00 MSK"),
+    ("en", "America/New_York", "2026-05-04 16:00 EDT"),
+    ("en", "UTC", "2026-05-04 20:00 UTC"),
+])
+def test_the_bots_posts_show_deadlines_in_the_games_calendar_zone(lang, zone, shown):
+    from forumbot.engine.checking import check_game_text
+    from forumbot.engine.loading import GameRun
+    from forumbot.model import Event
+
+    text = (f'[game]\nname = "mafia"\nstart = "2026-05-01T20:00:00Z"\nlang = "{lang}"\n'
+            f'[game.options]\nvotes_only = true\ncalendar_tz = "{zone}"\n'
+            + "".join(f'[[players]]\nname = "{p}"\n' for p in ("Ann", "Bob", "Cid", "Dan")))
+    run = GameRun.build(check_game_text(text, "g", "markdown"))
+    said = run.renderer.render(Event("host_notice", {"thread": "game", "what": "resumed",
+                                                     "deadline": "2026-05-04T20:00:00Z"}),
+                               key="k", threads={"game": "g/game"}, at=datetime(2026, 5, 2, tzinfo=UTC))
+    assert shown in said[0].text

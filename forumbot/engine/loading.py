@@ -99,7 +99,7 @@ class GameRun:
         renderer = Renderer(dialect if dialect in DIALECTS else "markdown", config.lang,
                             template_dir=config.templates, overrides=config.phrases,
                             genders={p.name: p.gender for p in config.players if p.gender},
-                            bbcode_extra=bbcode_extra)
+                            bbcode_extra=bbcode_extra, zone=str(config.options.get("calendar_tz", "UTC")))
         prefix = f"{config.name}/" if thread_prefix is None else thread_prefix
         return cls(config, game, PostParser(grammar, roster, config.reading, config.host),
                    renderer, prefix, dict(thread_ids or {}), open_threads)

@@ -8,24 +8,14 @@ day that starts on Friday at 20:00 then ends on Tuesday at 20:00. Pure: no clock
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, tzinfo
-from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import UTC, datetime, timedelta
 
 from forumbot.errors import ConfigError
+from forumbot.model import zone
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
-@lru_cache(maxsize=64)
-def zone(name: str) -> tzinfo:
-    """The time zone of an IANA name ("UTC" and "" are UTC). Raises ConfigError for an unknown name."""
-    if name in ("", "UTC", "utc"):
-        return UTC
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(f"'{name}' is not a time zone", fix='write an IANA name, like "Europe/Moscow"') from None
 
 
 def weekday_numbers(names: tuple[str, ...], source: str = "options") -> frozenset[int]:

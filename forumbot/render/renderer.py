@@ -7,7 +7,7 @@ import tomllib
 import traceback
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 
 from forumbot.errors import ConfigError
 from forumbot.model import Event, Flag, Outgoing, parse_time
+from forumbot.model import zone as zone_of
 from forumbot.render.defuse import defuse, strip_bidi
 from forumbot.text.decline import CASES, decline, gendered, guess_gender, plural
 
@@ -156,9 +157,11 @@ class Person(str):
         return format(str(self), spec)
 
 
-def _when(value: str) -> str:
-    """A time as the posts show it: "2026-03-01 20:00 UTC"."""
-    return parse_time(value).strftime("%Y-%m-%d %H:%M UTC")
+def _when(value: str, where: tzinfo = UTC) -> str:
+    """A time as the posts show it: "2026-03-01 20:00 UTC", or in a game's zone "2026-03-01 23:00 MSK"."""
+    if where is UTC:
+        return parse_time(value).strftime("%Y-%m-%d %H:%M UTC")
+    return parse_time(value).astimezone(where).strftime("%Y-%m-%d %H:%M %Z")
 
 
 @lru_cache(maxsize=8)
@@ -218,8 +221,9 @@ class Renderer:
 
     def __init__(self, dialect: str = "markdown", lang: str = "en", *, template_dir: str | Path | None = None,
                  overrides: Mapping[str, str] | None = None, genders: Mapping[str, str] | None = None,
-                 bbcode_extra: Collection[str] | None = None) -> None:
-        """`bbcode_extra`: the BBCodes the board has beyond phpBB's stock ones (None: a board with [s])."""
+                 bbcode_extra: Collection[str] | None = None, zone: str = "UTC") -> None:
+        """`bbcode_extra`: the BBCodes the board has beyond phpBB's stock ones (None: a board with [s]);
+        `zone`: the IANA zone the posts show times in (a game's `calendar_tz`)."""
         if dialect not in DIALECTS:
             raise ConfigError(f"no post templates for dialect '{dialect}'", fix="use markdown or bbcode")
         # A template is looked up in the host's folder for this dialect (<folder>/<dialect>/<event>.j2), then
@@ -230,6 +234,8 @@ class Renderer:
             self.host_folders = host_folders(Path(template_dir), dialect)
         self._template_dir = template_dir
         self._bbcode_extra = bbcode_extra
+        self.zone = zone
+        self._zone = zone_of(zone)
         self._others: dict[str, Renderer] = {}   # the same game's renderer in another language, made when asked
         loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader(str(f)) for f, _ in self.host_folders]
         loaders.append(jinja2.FileSystemLoader(str(_HERE / "templates")))
@@ -257,7 +263,7 @@ class Renderer:
                                             keep_trailing_newline=False, undefined=undefined, autoescape=False,
                                             auto_reload=False)
         env.filters.update(self._filters)
-        env.filters["when"] = _when
+        env.filters["when"] = self.when
         env.filters["person"] = self.person
         env.filters["seat"] = self.seat
         env.filters["count"] = self.count
@@ -266,6 +272,10 @@ class Renderer:
         env.globals["reason"] = self._reason
         env.globals["result"] = self._result
         return env
+
+    def when(self, value: str) -> str:
+        """A time in the game's zone (the `when` filter)."""
+        return _when(value, self._zone)
 
     def count(self, value: Any) -> Any:
         """A whole number that a phrase can agree with (`{n:vote/votes}`; the `count` filter); anything
@@ -493,7 +503,8 @@ class Renderer:
         other = self._others.get(lang)
         if other is None:
             other = self._others[lang] = Renderer(self.dialect, lang, template_dir=self._template_dir,
-                                                  genders=self.genders, bbcode_extra=self._bbcode_extra)
+                                                  genders=self.genders, bbcode_extra=self._bbcode_extra,
+                                                  zone=self.zone)
         return other
 
     @staticmethod
