@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from forumbot.cli import cli
@@ -124,6 +125,22 @@ def test_the_archive_pages(store, tmp_path):
     person = client.get("/archive/player/kidman_sub").get_data(as_text=True)
     assert "Came in as a replacement: 1" in person
     assert client.get("/archive/player/nobody-at-all").status_code == 404
+
+
+@pytest.mark.parametrize(("lang", "said", "never"), [
+    ("en", ["Won by: town", "hanged, Day 2", "killed at night, Night 0", "ended at its deadline",
+            "ended early, by a majority"], []),
+    ("ru", ["Победа: город", "казнь, День 2", "ночное убийство, Ночь 0", "окончен в срок",
+            "окончен досрочно, большинством"], ["town", "lynch", "deadline", "early"]),
+])
+def test_the_archive_names_sides_fates_and_day_ends_in_words(store, tmp_path, lang, said, never):
+    app = create_app(WebSettings(str(tmp_path / "forum.db"), WebConfig(lang=lang), store=str(store)))
+    page = app.test_client().get("/archive/game/full-with-sub").get_data(as_text=True)
+    shown = " ".join(BeautifulSoup(page, "html.parser").select_one("main, body").get_text(" ").split())
+    for words in said:
+        assert words in shown, words
+    for word in never:
+        assert f" {word} " not in f" {shown} " and f"{word}," not in shown, word
 
 
 # ---- tournaments --------------------------------------------------------------------------------------
