@@ -46,7 +46,7 @@ EC once; Ana nothing. Most Tokens first, then most garnets, then by name: Dee, B
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -66,7 +66,7 @@ from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store
 
 SAMPLE = data_dir("samples") / "tournaments" / "liar-cup.toml"
-AT = datetime(2026, 9, 1, 12, tzinfo=timezone.utc)
+AT = datetime(2026, 9, 1, 12, tzinfo=UTC)
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +134,7 @@ def test_masks_are_revealed_only_at_the_end_and_with_the_hosts_approval(tmp_path
     done.store.close()
     # approved, but the tournament is not over yet (stopped before Nisemonogatari's deadline)
     early = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
-                                                 datetime(2026, 9, 12, 12, tzinfo=timezone.utc), {}))
+                                                 datetime(2026, 9, 12, 12, tzinfo=UTC), {}))
     assert early.state["finished"] is False and early.state["revealed"] is False
     early.store.close()
 
@@ -207,7 +207,7 @@ def test_the_plan_survives_the_store_and_a_second_plan_of_the_same_name_is_refus
 def test_a_stopped_bot_builds_the_started_games_again_and_goes_on(tmp_path):
     """Half the tournament on one runner, the rest on a new one over the same store: the same result."""
     scenario = load_tournament_scenario(SAMPLE)
-    half = datetime(2026, 9, 7, 12, tzinfo=timezone.utc)
+    half = datetime(2026, 9, 7, 12, tzinfo=UTC)
     first = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host, half, {}),
                               store_path=tmp_path / "s.db", forum_path=tmp_path / "f.db")
     first.store.close()
@@ -351,7 +351,7 @@ def test_the_web_forum_shows_the_tournament_without_its_secrets(tmp_path):
     db = tmp_path / "s.db"
     scenario = load_tournament_scenario(SAMPLE)
     mid = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
-                                               datetime(2026, 9, 12, 12, tzinfo=timezone.utc), {}),
+                                               datetime(2026, 9, 12, 12, tzinfo=UTC), {}),
                             store_path=db, forum_path=tmp_path / "f.db")
     mid.store.close()
     client = create_app(WebSettings(str(tmp_path / "f.db"), store=str(db))).test_client()
@@ -372,7 +372,7 @@ def test_the_host_corrects_a_finished_round_and_the_ledger_follows_with_his_name
     store = Store(db)
     plan = load_tournament_scenario(SAMPLE).plan
     ben = next(p for p in store.processed_posts("main-2") if p.author == "Ben" and "hide" in p.body)
-    later = datetime(2026, 9, 14, tzinfo=timezone.utc)
+    later = datetime(2026, 9, 14, tzinfo=UTC)
     with pytest.raises(IllegalIntent, match="has read no post"):
         tour.reread(store, plan, "main-2", "nope", "x", "y", "Host", later)
     tour.reread(store, plan, "main-2", ben.platform_id, "CharA: Schoolyard, Teach Rob a Lesson, 5 initiative, confess",
@@ -464,3 +464,24 @@ def test_what_a_game_reads_at_its_start_is_what_the_table_shows(entries):
     tokens = start_options("foodchain", {}, entries, players)["tokens"]
     assert garnets == {p: table[p].garnets for p in players if table[p].garnets > 0}
     assert tokens == {p: table[p].tol for p in players if table[p].tol > 0}
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["picked by cyoa", "12 h after cyoa", "on the host's confirmation", "2026-09-01 12:00 UTC"]),
+    ("ru", ["выбирается голосованием cyoa", "через 12 ч после cyoa", "по подтверждению ведущего"]),
+])
+def test_the_tournament_page_says_how_each_game_starts_in_its_language(tmp_path, lang, said):
+    from forumbot.web.app import create_app
+    from forumbot.web.config import WebConfig, WebSettings
+
+    db = tmp_path / "s.db"
+    scenario = load_tournament_scenario(SAMPLE)
+    early = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
+                                                 datetime(2026, 8, 30, tzinfo=UTC), {}),
+                              store_path=db, forum_path=tmp_path / "f.db")
+    early.store.close()
+    client = create_app(WebSettings(str(tmp_path / "f.db"), WebConfig(lang=lang), store=str(db))).test_client()
+    page = client.get("/tournaments/liar-cup").get_data(as_text=True).replace("&#39;", "'")
+    for words in said:
+        assert words in page, words
+    assert "picked by" not in page or lang == "en"

@@ -64,7 +64,11 @@ def view(store: Store, plan: Plan) -> dict[str, Any]:
                       "ended": format_time(ended[stage.name]) if stage.name in ended else "",
                       "start": format_time(stage.start) if stage.start else
                       (f"{stage.start_hours:g} h after {stage.after}" if stage.start_hours is not None else
-                       "on the host's confirmation" if stage.confirm else f"when {stage.after} ends")})
+                       "on the host's confirmation" if stage.confirm else f"when {stage.after} ends"),
+                      # (the same, in parts, for a page that says it in its own language)
+                      "picked_by": "" if picked or stage.game else stage.picked_by,
+                      "start_at": format_time(stage.start) if stage.start else "", "after": stage.after or "",
+                      "start_hours": stage.start_hours, "confirm": bool(stage.confirm)})
     show = revealed(store, plan)
     event = standings_event(plan.name, store.ledger(plan.name), plan.masks())
     return {"tournament": plan.name, "host": plan.host, "games": games,
