@@ -231,6 +231,18 @@ def test_replaced_seats_are_named_in_russian_counts():
     assert "Zoe (вместо P04, день 2)" in text.split("Не голосуют")[1]
 
 
+def test_a_replaced_seat_is_named_with_its_player_declined_in_russian():
+    from forumbot.config.paths import data_dir
+    from forumbot.engine.replay import replay
+
+    result = replay(data_dir("samples") / "mafia-replacement-ru.toml")
+    text = "\n".join(m["text"] for m in result.messages)
+    assert result.differences() == []
+    assert "Живы (5): Анна, Борис, Вера, Зоя (вместо Дениса, день 2), Ева" in text
+    assert "* **Зоя (вместо Дениса, день 2)** (2/3, L-1)" in text
+    result.close()
+
+
 @pytest.mark.parametrize(("lang", "said"), [("en", "Bob, Carol were tied: all of them hang."),
                                             ("ru", "Поровну голосов у игроков Bob, Carol: вешают всех.")])
 def test_a_tie_under_all_where_a_protection_saves_one_is_told(lang, said):

@@ -309,7 +309,8 @@ class Renderer:
             return self._filters["esc"](name)
         account, before, day = held
         phrase = self.phrases["replaced_seat" if day else "replaced_seat_no_day"]
-        return self._filters["esc"](self._format(phrase, {"account": account, "before": before, "day": day}))
+        return self._filters["esc"](self._format(phrase, {"account": self.person(account, escaped=False),
+                                                          "before": self.person(before, escaped=False), "day": day}))
 
     def _voter(self, entry: Mapping[str, Any]) -> str:
         """One voter of a wagon: the name linked to the vote, "(final)" after a final vote, struck when
