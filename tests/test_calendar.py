@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from forumbot.errors import ConfigError
 from forumbot.games.calendar import phase_end, weekday_numbers
 from forumbot.games.mafia import MAFIA
-
 from forumbot.model import Intent
 from forumbot.render.renderer import Renderer
 

@@ -33,9 +33,9 @@ def _heavy(modules: set[str]) -> list[str]:
 def test_help_lists_every_command_and_loads_none_of_them():
     out, modules = _loaded("--help")
     listed = [line.split()[0] for line in out.split("Commands:\n", 1)[1].splitlines() if line.strip()]
-    assert listed == sorted(COMMANDS) == ["archive", "audit", "check-config", "demo", "flags", "forum", "host", "host-link",
-                                          "open-thread", "parse", "passwd", "replay", "run", "status", "tally",
-                                          "tournament"]
+    assert listed == sorted(COMMANDS) == ["archive", "audit", "check-config", "demo", "flags", "forum", "host",
+                                          "host-link", "open-thread", "parse", "passwd", "replay", "run", "status",
+                                          "tally", "tournament"]
     assert _heavy(modules) == []
     assert not [m for m in modules if m.startswith("forumbot.cli.")]
 

@@ -152,8 +152,9 @@ def test_the_russian_game_marks_an_edit_under_first_seen():
 
 
 def test_the_stored_vote_keeps_what_it_edits():
-    from forumbot.games.mafia.state import VoteEntry, state_from_json, state_to_json
     from helpers import new_game
+
+    from forumbot.games.mafia.state import VoteEntry, state_from_json, state_to_json
     state = new_game(5).with_(entries=(VoteEntry("P01", "P02", 1, "t", "local:1@x", "u", edit_of="local:1"),
                                        VoteEntry("P03", "P02", 2, "t", "local:2", "u", edited="t2", now="P04"),
                                        VoteEntry("P04", "P02", 3, "t", "local:3", "u", True, True, edited="t3")))

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from test_languages import PROPER, id_words
 
 from forumbot.model import Flag
 from forumbot.render.renderer import Renderer, phrases
-from test_languages import PROPER, id_words
 
 PACKAGE = Path(__file__).resolve().parents[1] / "forumbot"
 # Phrases that are parts of a flag, not a flag: a step's name, a confidence, a settled fact.

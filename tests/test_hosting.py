@@ -450,7 +450,8 @@ def test_a_misread_night_action_is_read_as_the_host_says_with_its_own_reason(bed
     assert ["Eve", "Doctor", "heal", "Bob"] in orders
     assert page.select_one("#awaiting").get_text() == "No action yet from: nobody"
     audit = page.select("#corrections tr")[1].select("td")
-    assert audit[2].get_text().startswith("Eve's PM of ") and "“I protect the one in the hat, Bob”" in audit[2].get_text()
+    assert audit[2].get_text().startswith("Eve's PM of ")
+    assert "“I protect the one in the hat, Bob”" in audit[2].get_text()
     assert "read as “heal Bob”" in audit[2].get_text() and audit[3].get_text() == "she named Bob"
 
 
@@ -565,7 +566,8 @@ def test_the_console_names_no_folder_on_the_bots_machine(bed):
             'votes_only = true\n' + "".join(f'[[players]]\nname = "{p}"\n' for p in PLAYERS))
     response = bed.make(file=text)
     assert response.status_code == 400
-    assert "templates" in BeautifulSoup(response.get_data(as_text=True), "html.parser").select_one("#new-error").get_text()
+    page = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    assert "templates" in page.select_one("#new-error").get_text()
     lobby = bed.client.post("/console/new", data={"csrf": csrf(bed.client, "/console/new?kind=lobby"), "kind": "lobby",
                                                   "name": "duels", "ruleset": "infiltration", "lang": "en",
                                                   "prefix": "<b>x"})

@@ -2,8 +2,9 @@
 config with [hosting] and no game file): the host makes a game in the console, the running bot starts it
 at its next poll, a player follows it from the thread's banner (their time zone, the seconds to go, who is
 alive, the last count; every post's time in their zone) and votes, the console follows without a reload,
-and the host closes the game: its threads lock. No file is edited and the bot is never restarted. Screenshots: hosting-new-game.png,
-hosting-console.png, hosting-banner.png, hosting-console-live.png, hosting-closed.png.
+and the host closes the game: its threads lock. No file is edited and the bot is never restarted.
+Screenshots: hosting-new-game.png, hosting-console.png, hosting-banner.png, hosting-console-live.png,
+hosting-closed.png.
 
 Skips only when no Chromium can be found; fails instead when FORUMBOT_REQUIRE_BROWSER is set."""
 

@@ -108,7 +108,8 @@ def id_words(text: str, allowed: set[str]) -> list[str]:
 
 def _allowed(event: Event) -> set[str]:
     """The ASCII words of the event's names and players' words, whole ("Ana's") and in pieces ("bob_sub")."""
-    return {w for s in _strings(event.data) for w in re.findall(r"[A-Za-z]+(?:'[A-Za-z]+)?", s) + re.findall("[A-Za-z]+", s)}
+    return {w for s in _strings(event.data)
+            for w in re.findall(r"[A-Za-z]+(?:'[A-Za-z]+)?", s) + re.findall("[A-Za-z]+", s)}
 
 
 @pytest.mark.parametrize("lang", LANGS)

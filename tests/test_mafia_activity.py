@@ -119,7 +119,8 @@ def test_the_console_game_page_shows_each_players_activity(tmp_path):
 
 
 @pytest.mark.parametrize(("lang", "flagged", "noted"), [
-    ("ru", "написал 1 из 2 обязательных сообщений за День 1: предупреждение", "1 из 2 обязательных сообщений за День 1"),
+    ("ru", "написал 1 из 2 обязательных сообщений за День 1: предупреждение",
+     "1 из 2 обязательных сообщений за День 1"),
     ("en", "made 1 of the 2 posts required on day 1: warned", "1 of 2 posts on day 1"),
 ])
 def test_a_missed_post_minimum_is_flagged_and_noted_in_the_games_language(lang, flagged, noted):

@@ -99,9 +99,10 @@ def test_hidden_modifiers_keep_the_numbers_without_the_labels():
 
 def test_role_passives_give_modifiers():
     roles = {"mayor": {"passives": ["mayor"]}, "townie": {}, "hated_town": {"passives": ["hated"]}}
+    from helpers import START
+
     from forumbot.games.base import GameSetup
     from forumbot.model import PlayerRef
-    from helpers import START
     players = tuple(PlayerRef(n, role="mayor" if n == P[0] else "hated_town" if n == P[7] else "townie") for n in P)
     state = MAFIA.new(GameSetup("mafia", players, START, options={"roles": roles}))
     assert voting.needed_for(state, P[7]) == 4

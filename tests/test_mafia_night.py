@@ -8,9 +8,9 @@ from typing import Any
 
 from helpers import START
 
+from forumbot.config.game import load_ruleset
 from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState
-from forumbot.config.game import load_ruleset
 from forumbot.games.base import GameSetup
 from forumbot.games.mafia import MAFIA
 from forumbot.games.mafia.state import MafiaState

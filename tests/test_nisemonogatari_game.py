@@ -444,7 +444,8 @@ def test_a_short_russian_game_posts_every_line_in_russian():
                                         "CharB: крыша, Lunch Alone, 2 инициативы", "ru")
     state, events = send(state, "Анна", "усилить CharA", "ru")
     orders = ru.text(events[-1], "nisemonogatari")
-    assert "[b]Раунд 1: ваши приказы[/b]" in orders and "- CharB игрока Анна: Крыша, Lunch Alone, 2 инициативы" in orders
+    assert "[b]Раунд 1: ваши приказы[/b]" in orders
+    assert "- CharB игрока Анна: Крыша, Lunch Alone, 2 инициативы" in orders
     assert "- CharA игрока Анна: Школьный двор, Sports Practice, 3 инициативы, признаётся" in orders
     assert "- CharC игрока Анна: приказов нет (бездействует)" in orders and "Осталось инициативы: 0." in orders
     assert "Усилен в этом раунде: CharA игрока Анна." in orders

@@ -48,7 +48,8 @@ def console(tmp_path, lang: str):
 
 
 @pytest.mark.parametrize(("lang", "read", "unread"), [
-    ("ru", "'Бориса' → Борис по падежной форме", "'Бобби Великий' → нет такого игрока («Бобби Великий» — нет такого игрока"),
+    ("ru", "'Бориса' → Борис по падежной форме",
+     "'Бобби Великий' → нет такого игрока («Бобби Великий» — нет такого игрока"),
     ("en", "'Bori' → Boris by prefix", "'Bobby the Great' → no player ('Bobby the Great' matches no player"),
 ])
 def test_the_console_says_why_a_post_was_read_in_the_games_language(tmp_path, lang, read, unread):
@@ -77,8 +78,8 @@ def test_a_console_notice_is_in_the_games_language(tmp_path, lang, said):
             "There is no such page here."]),
 ])
 def test_an_error_page_says_its_message_in_the_forums_language(tmp_path, lang, said):
-    app = create_app(WebSettings(str(tmp_path / "forum.db"), WebConfig(lang=lang, hosts={"Host": hash_password(PASSWORD)}),
-                                 store=str(tmp_path / "bot.db")))
+    web = WebConfig(lang=lang, hosts={"Host": hash_password(PASSWORD)})
+    app = create_app(WebSettings(str(tmp_path / "forum.db"), web, store=str(tmp_path / "bot.db")))
     Store(tmp_path / "bot.db").close()
     client = app.test_client()
     token = re.search(r'name="csrf" value="([^"]+)"', client.get("/console/signin").get_data(as_text=True)).group(1)

@@ -27,7 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("forumbot.cli.run:run", "Run the bot: poll the games, end phases, deliver posts."),
     "status": ("forumbot.cli.status:status", "Games, phases, deadlines, the outbox, platforms, flags."),
     "tally": ("forumbot.cli.status:tally", "Print the current vote count of a running game."),
-    "tournament": ("forumbot.cli.tournament:tournament", "A tournament's standings, games and masks; its host's actions."),
+    "tournament": ("forumbot.cli.tournament:tournament",
+                   "A tournament's standings, games and masks; its host's actions."),
 }
 
 

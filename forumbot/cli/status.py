@@ -148,7 +148,8 @@ def status(config_path: str | None, db_path: str | None) -> None:
         if failed:
             click.echo("Undelivered with errors:")
             for message in failed[:10]:
-                click.echo(f"  {message['key']} ({counted(message['attempts'], 'attempt/attempts')}): {message['last_error']}")
+                tries = counted(message["attempts"], "attempt/attempts")
+                click.echo(f"  {message['key']} ({tries}): {message['last_error']}")
         open_flags = store.flag_list()
         hint = f" (newest first; {command()} flags --resolve ID)" if open_flags else ""
         click.echo(f"Open flags: {len(open_flags)}{hint}")

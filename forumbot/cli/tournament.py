@@ -75,7 +75,8 @@ def schedule_text(view: dict[str, Any]) -> str:
               help="Replay a tournament sample on a virtual clock instead (with --json: its result; exit 1 if it "
                    "misses its [expect]).")
 @click.argument("changes", nargs=-1)
-def tournament(name: str | None, config_path: str | None, db_path: str, dialect: str, as_json: bool, confirm_game: str | None, reveal: bool,
+def tournament(name: str | None, config_path: str | None, db_path: str, dialect: str, as_json: bool,
+               confirm_game: str | None, reveal: bool,
                correct_args: tuple[str, str] | None, reread_args: tuple[str, str] | None, text: str, why: str, by: str,
                replay_path: str | None, changes: tuple[str, ...]) -> None:
     """Print a tournament's standings (Tokens of Life, garnets, Elimination Candidates, best-player places,
@@ -137,7 +138,8 @@ def tournament(name: str | None, config_path: str | None, db_path: str, dialect:
             return 0
         if kept is None:   # a ledger that games named as theirs (tournament = "..."), without a plan
             event = standings_event(str(chosen), store.ledger(str(chosen)))
-            click.echo(json.dumps(event.data, ensure_ascii=False, indent=2) if as_json else Renderer(dialect).text(event))
+            click.echo(json.dumps(event.data, ensure_ascii=False, indent=2) if as_json
+                       else Renderer(dialect).text(event))
             return 0
         plan = Plan.from_json(kept)
         view = tour.view(store, plan)

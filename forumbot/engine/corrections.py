@@ -18,7 +18,8 @@ Kinds:
 The first three change posts the game has already read: the runner then reads the game again from its
 first post (the state is a pure function of stored posts and corrections) and posts a vote count saying
 the host corrected it. A correction that would change a phase that has ended is not applied (its outcome
-says so), but for `reread_round`, whose purpose it is. A correction can be undone, which reads the game again without it.
+says so), but for `reread_round`, whose purpose it is. A correction can be undone, which reads the game again
+without it.
 """
 
 from __future__ import annotations

@@ -689,8 +689,9 @@ class Runner:
 
     def _recheck(self, run: GameRun, now: datetime, reach: datetime | None) -> None:
         """Before a deadline fires, re-read the posts that carried commands (those of the phase it ends, where
-        the game tells its phase's start; else of the last days), once per deadline, and apply the platform's edit policy: flags for the host about edits and deletions, and
-        under "edited" the new text read again as a post made at the time of the edit."""
+        the game tells its phase's start; else of the last days), once per deadline, and apply the platform's
+        edit policy: flags for the host about edits and deletions, and under "edited" the new text read again
+        as a post made at the time of the edit."""
         recheck = getattr(self.platform, "recheck", None)
         name = run.name
         held = self._states.get(name)

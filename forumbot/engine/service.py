@@ -36,8 +36,8 @@ from forumbot.platforms.base import Platform
 from forumbot.platforms.local import LocalForum
 from forumbot.storage import Store
 from forumbot.storage import lock as store_lock
-from forumbot.web.config import HostingSettings, WebSettings, web_games
 from forumbot.text.decline import counted
+from forumbot.web.config import HostingSettings, WebSettings, web_games
 
 log = logging.getLogger("forumbot.engine.service")
 Clock = Callable[[], datetime]
@@ -251,7 +251,8 @@ class Service:
             runner = Runner(Store(config.store), platform, runs, settle=settle_of(platform_config))
             attach_store(platform, runner.store, name)
             backoff = Backoff(base=platform_config.poll_seconds, cap=config.retry_max_seconds)
-            drivers = [TournamentDriver(plan, runner, open_threads=opens, fresh_seeds=seed is _seeded) for plan in plans]
+            drivers = [TournamentDriver(plan, runner, open_threads=opens, fresh_seeds=seed is _seeded)
+                       for plan in plans]
             for driver in drivers:   # (the games a tournament started before a restart are built again)
                 driver.begin(clock())
             adopter = Adopter(platform_config, config.platforms, platform.dialect, build)

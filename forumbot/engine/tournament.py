@@ -89,7 +89,8 @@ def confirm(store: Store, plan: Plan, game: str, by: str, at: datetime) -> None:
     _host(plan, by)
     stage = plan.stage(game)
     if not stage.confirm:
-        raise IllegalIntent(f"{game} starts by itself ({'at its time' if stage.start else 'after ' + str(stage.after)})")
+        when = "at its time" if stage.start else f"after {stage.after}"
+        raise IllegalIntent(f"{game} starts by itself ({when})")
     if game in times(store, plan.name, "started"):
         raise IllegalIntent(f"{game} has started already")
     store.log_tournament(plan.name, "confirmed", at, by=by, game=game)

@@ -229,7 +229,8 @@ class Plan:
                 "members": [{"mask": m.mask, "player": m.player, "forum": m.forum} for m in self.members],
                 "stages": [{"name": s.name, "game": s.game, "options": s.options, "after": s.after,
                             "picked_by": s.picked_by,
-                            "choices": {k: {"game": c.game, "options": c.options} for k, c in (s.choices or {}).items()},
+                            "choices": {k: {"game": c.game, "options": c.options}
+                                        for k, c in (s.choices or {}).items()},
                             "start": s.start.isoformat() if s.start else None, "start_hours": s.start_hours,
                             "confirm": s.confirm} for s in self.stages]}
 

@@ -531,7 +531,8 @@ class LocalForum:
             if body == "[deleted]":
                 result.deleted.append(old.platform_id)
                 result.flags.append(Flag(reason="a post that carried a command was deleted; its first-seen text "
-                                                "still counts", post_id=old.platform_id, author=old.author, at=now, code="flag_deleted_first_seen"))
+                                                "still counts", post_id=old.platform_id, author=old.author, at=now,
+                                         code="flag_deleted_first_seen"))
                 continue
             result.edited.append(Post(platform_id=old.platform_id, thread=old.thread, author=old.author,
                                       created=old.created, body=body, dialect=old.dialect,

@@ -43,7 +43,8 @@ def signin() -> Any:
     keys = sign_in_keys("user", name, request.remote_addr)
     wait = site().limiter.take(*keys)
     if wait:
-        abort(429, w("Too many failed sign-ins. Try again in {n} minute/Too many failed sign-ins. Try again in {n} minutes",
+        abort(429, w("Too many failed sign-ins. Try again in {n} minute/"
+                     "Too many failed sign-ins. Try again in {n} minutes",
                       int(wait // 60) + 1, n=int(wait // 60) + 1))
     if not site().connections().accounts.verify(name, password):
         return render_template("signin.html", next=request.form.get("next", ""), name=name,
@@ -81,7 +82,8 @@ def password() -> Any:
         return render_template("password.html", first=first)
     accounts = site().connections().accounts
     new = request.form.get("new", "")
-    error = ("The current password is wrong." if not first and not accounts.verify(user, request.form.get("current", ""))
+    wrong = not first and not accounts.verify(user, request.form.get("current", ""))
+    error = ("The current password is wrong." if wrong
              else
              f"A new password needs at least {MIN_PASSWORD} characters." if len(new) < MIN_PASSWORD else
              "The two new passwords differ." if new != request.form.get("again") else None)

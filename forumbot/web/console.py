@@ -92,7 +92,8 @@ def signin() -> Any:
     keys = sign_in_keys("console", name, request.remote_addr)
     wait = site().limiter.take(*keys)
     if wait:
-        abort(429, w("Too many failed sign-ins. Try again in {n} minute/Too many failed sign-ins. Try again in {n} minutes",
+        abort(429, w("Too many failed sign-ins. Try again in {n} minute/"
+                     "Too many failed sign-ins. Try again in {n} minutes",
                       int(wait // 60) + 1, n=int(wait // 60) + 1))
     hashed = site().web.hosts.get(name)
     if not hashed or not check_password(hashed, request.form.get("password", "")):
@@ -157,7 +158,8 @@ def game(name: str) -> Any:
     over = summary.get("phase") == "over"
     return render_template(
         "console_game.html", name=name, row=row, summary=summary, tally=tally.data if tally else None,
-        deadline=deadline, left=to_go(deadline, now), deadline_text=shown(deadline, reader_zone()), zone=reader_zone(), paused=HostState.from_json(row.host).paused_at,
+        deadline=deadline, left=to_go(deadline, now), deadline_text=shown(deadline, reader_zone()), zone=reader_zone(),
+        paused=HostState.from_json(row.host).paused_at,
         posts=_posts(name, in_force), fixes=list(reversed(fixes)), waiting=corrections.waiting(store(), name),
         night=_night(rules, state, row.state), activity=activity(state, now) if activity is not None else None,
         flags=len(store().flag_list(name)), commands=COMMANDS, nicknames=_nicknames(row, summary),
@@ -237,7 +239,8 @@ def _night(rules: Any, state: Any, stored: dict[str, Any]) -> dict[str, Any] | N
     if tonight is None and not stored.get("nights"):
         return None
     return {**(tonight or {"orders": [], "awaiting": []}), "tonight": tonight is not None,
-            "notes": [n for n in stored.get("notes", []) if not n.get("rejected")], "resolved": stored.get("nights", [])}
+            "notes": [n for n in stored.get("notes", []) if not n.get("rejected")],
+            "resolved": stored.get("nights", [])}
 
 
 def _quotes(name: str, fixes: list[corrections.Correction]) -> dict[str, dict[str, Any]]:
@@ -301,7 +304,8 @@ def correct(name: str) -> Any:
     kind, post = request.form.get("kind", ""), request.form.get("post", "")
     known = {p.platform_id: p for p in store().processed_posts(name)}
     if kind not in CORRECTIONS or post not in known:
-        abort(400, w("Choose a post the game has read and one of: count as a vote for, not a vote, use the edited text."))
+        abort(400, w("Choose a post the game has read and one of: count as a vote for, not a vote, "
+                     "use the edited text."))
     data: dict[str, Any] = {}
     if kind == "vote_for":
         target = request.form.get("target", "")

@@ -279,7 +279,8 @@ class Site:
 
 
 # A thread's title on the web forum by its purpose in the game (a game's own purposes are shown as they are).
-PURPOSE_TITLES = {"votes": "Voting thread", "game": "Game thread", "lobby": "Lobby", "signup": "Sign-ups", "dead-chat": "Dead chat"}
+PURPOSE_TITLES = {"votes": "Voting thread", "game": "Game thread", "lobby": "Lobby", "signup": "Sign-ups",
+                  "dead-chat": "Dead chat"}
 
 
 def thread_title(game: str, purpose: str) -> str:

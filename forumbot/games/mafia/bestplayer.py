@@ -5,10 +5,11 @@ for a losing side (mafia, maniac or town), which the voter may leave out. When t
 first place himself and a ballot names up to two players of the losing sides. Each name is one vote.
 Totals: for every member of a forum who did not vote, every player of that forum loses one vote, and for
 every modkilled member (who cannot vote) `best_player_modkill_votes` votes (1 by our reading: the same
-as a non-voter, "поэтому ... ещё минус 1 голос"; 2 reads "вдобавок" as one more on top of that) (the organisers' example: A 8, B 2, C 3, C did not vote →
-7, 1, 2). Readings (options and the README): a total below zero shows as 0 (`best_player_negative`); a
-ballot after the deadline is refused and its voter counts as not having voted; nobody votes for
-themselves; a player without a forum is a forum of their own; the last ballot before the deadline counts.
+as a non-voter, "поэтому ... ещё минус 1 голос"; 2 reads "вдобавок" as one more on top of that) (the
+organisers' example: A 8, B 2, C 3, C did not vote → 7, 1, 2). Readings (options and the README): a
+total below zero shows as 0 (`best_player_negative`); a ballot after the deadline is refused and its voter
+counts as not having voted; nobody votes for themselves; a player without a forum is a forum of their own;
+the last ballot before the deadline counts.
 """
 
 from __future__ import annotations

@@ -414,8 +414,8 @@ def _open_best(state: MafiaState, intent: Intent) -> tuple[MafiaState, list[Even
 
 
 # Commands of the warnings ledger, the masks and the best-player vote (the host's, and the ballots).
-OUTSIDE_KINDS = {"warn": ledger.warn, "penalty": ledger.penalty, "best_ballot": bestplayer.ballot, "reveal_masks": reveal_masks,
-                 "best_player_open": _open_best}
+OUTSIDE_KINDS = {"warn": ledger.warn, "penalty": ledger.penalty, "best_ballot": bestplayer.ballot,
+                 "reveal_masks": reveal_masks, "best_player_open": _open_best}
 
 
 def _extra_summary(state: MafiaState) -> dict[str, Any]:
