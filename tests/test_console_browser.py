@@ -98,7 +98,8 @@ def test_the_host_corrects_a_misread_post_in_the_browser(browser, bed, shots):
     page.wait_for_selector("#wagons")
     assert wagons(page) == tally(bed) == {"Том Хэнкс": ["Мэрил Стрип"], "Брэд Питт": ["Джонни Депп"]}
     assert "'Тома Хэнкса' → Том Хэнкс by inflection" in page.inner_text("#posts")
-    assert "'Бредли' → Брэд Питт by fuzzy" in page.inner_text("#posts")
+    assert "'Бредли' → Брэд Питт despite a typo" in page.inner_text("#posts")
+    assert "read as not counted" in page.inner_text("#posts") and "not_counted" not in page.inner_text("#posts")
     page.screenshot(path=str(shots / "console-game.png"), full_page=True)
     row = page.locator("tr.post-row", has_text="Бредли Купера")
     assert row.locator(".status").inner_text() == "check"        # a fuzzy guess is marked for a look

@@ -229,6 +229,23 @@ def test_every_word_of_the_web_pages_is_in_russian() -> None:
     assert [t for t in texts if "/" in t and len(russian[t].split("/")) != 3] == []
 
 
+def test_the_consoles_words_for_readings_and_kinds_are_in_russian() -> None:
+    """The console's tables of words (how a name was read, what a post was read as) have their Russian, and
+    every intent kind of the shipped grammars reads as words, not as an id."""
+    from forumbot.config.paths import data_dir
+    from forumbot.web import console
+    from forumbot.web.words import table
+
+    russian = table("ru")
+    assert sorted(t for t in [*console._HOW.values(), *console.KIND_WORDS.values()] if t not in russian) == []
+    kinds = {line.split('"')[1] for path in data_dir("parsers").glob("*.toml")
+             for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("kind = ")}
+    said = {kind: console.KIND_WORDS.get(kind, kind.replace("_", " ")) for kind in kinds | {"not_counted"}}
+    assert all("_" not in words for words in said.values())
+    mafia = {"action", "vote", "unvote", "no_lynch", "not_counted", "note", "signup", "confirm_role", "warn"}
+    assert sorted(said[k] for k in mafia if said[k] not in russian) == []
+
+
 def test_a_russian_forum_and_a_russian_games_console_speak_russian(tmp_path: Path) -> None:
     from forumbot.web.app import create_app
     from forumbot.web.config import WebConfig, WebGame, WebSettings

@@ -171,9 +171,20 @@ def game(name: str) -> Any:
 
 
 # How a name was read (the resolution stage, forumbot/text/names.py), as the console says it.
-_HOW = {"exact": "exactly", "alias": "by alias", "inflection": "by inflection", "partial": "by partial",
-        "prefix": "by prefix", "initials": "by initials", "inside": "by inside", "stem": "by stem",
-        "letters": "by letters", "fuzzy": "by fuzzy", "taught": "by taught"}
+_HOW = {"exact": "exactly", "alias": "by alias", "inflection": "by inflection", "partial": "by part of the name",
+        "prefix": "by prefix", "initials": "by initials", "inside": "by part of the nickname",
+        "stem": "by the nickname without digits", "letters": "by the nickname's letters", "fuzzy": "despite a typo",
+        "taught": "by a nickname the thread uses"}
+# What a post was read as (an intent's kind), as the console says it; another kind is its id with spaces.
+KIND_WORDS = {"action": "night action", "no_lynch": "no lynch", "not_counted": "not counted",
+              "confirm_role": "role confirmed", "best_ballot": "best-player ballot",
+              "signup_withdraw": "sign-up withdrawn", "mayor_reveal": "mayor revealed", "tie_break": "tie broken",
+              "approve_note": "note approved", "reject_note": "note rejected", "vote_edited": "vote edited"}
+
+
+def kind_words(kind: str) -> str:
+    """An intent's kind in the page's language: "not_counted" is "not counted" («не засчитано»)."""
+    return w(KIND_WORDS.get(kind, kind.replace("_", " ")))
 
 
 def _reading(link: dict[str, Any], renderer: Renderer) -> str:
@@ -207,7 +218,7 @@ def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[
         if post.platform_id in own:
             continue
         links = [corrections.chain(i["data"]) for i in read.get(post.platform_id, [])]
-        intents = [{"kind": i["kind"], "line": i["data"].get("line") or "", "target": i["data"].get("target"),
+        intents = [{"kind": i["kind"], "said": kind_words(i["kind"]), "line": i["data"].get("line") or "", "target": i["data"].get("target"),
                     "chain": [_reading(link, renderer) for link in chain]}
                    for i, chain in zip(read.get(post.platform_id, []), links, strict=True)]
         status = ("corrected" if post.platform_id in in_force else "refused" if post.platform_id in refusals
