@@ -198,3 +198,26 @@ def test_forumbot_archive_and_the_player_page_show_tournaments(cup, tmp_path):
     page = russian.test_client().get("/archive/player/calla").get_data(as_text=True)
     assert "Турниры" in page and "2 из 5" in page and "Жетоны Жизни" in page
     assert "deedee" in app.test_client().get("/archive/").get_data(as_text=True)
+
+
+def test_a_finished_games_console_shows_its_log_as_it_was_said(store, tmp_path):
+    """The console's "whole log" of a finished game is the messages as they went out, like the archive's."""
+    import re
+
+    from forumbot.web.accounts import hash_password
+    from forumbot.web.config import WebGame
+
+    game = WebGame("full-with-sub", {"votes": "full-with-sub/votes", "game": "full-with-sub/game"}, "Ведущий",
+                   lang="ru")
+    app = create_app(WebSettings(str(tmp_path / "forum.db"), WebConfig(hosts={"Ведущий": hash_password("x" * 12)}),
+                                 games=(game,), store=str(store), game_hosts={"full-with-sub": "Ведущий"}))
+    client = app.test_client()
+    token = re.search(r'name="csrf" value="([^"]+)"', client.get("/console/signin").get_data(as_text=True)).group(1)
+    signed = client.post("/console/signin", data={"name": "Ведущий", "password": "x" * 12, "csrf": token})
+    assert signed.status_code == 302
+    page = BeautifulSoup(client.get("/console/g/full-with-sub").get_data(as_text=True), "html.parser")
+    log = page.select_one("#history")
+    assert log is not None
+    said = log.get_text(" ")
+    assert "Принято НД на Ночь 0: убийство — Мэрил Стрип" in said
+    assert "action_ack" not in said and '{"' not in said

@@ -19,6 +19,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from forumbot.config.tomlfile import parse_toml
 from forumbot.engine import corrections
+from forumbot.engine.archive import game_log
 from forumbot.engine import hosting as hosting_rules
 from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState
@@ -164,7 +165,7 @@ def game(name: str) -> Any:
         night=_night(rules, state, row.state), activity=activity(state, now) if activity is not None else None,
         flags=len(store().flag_list(name)), commands=COMMANDS, nicknames=_nicknames(row, summary),
         over=over, roles=summary.get("roles", {}) if over else {}, quotes=_quotes(name, fixes),
-        history=[_logged(e) for e in store().events(name)] if over else [],
+        history=game_log(store(), name) if over else [],
         chart=chart_of(name, rules, state, HostState.from_json(row.host), site().game_hosts().get(name),
                        site().game_cohosts().get(name, ())),
         ended=site().ended().get(name), made=_made_here(name), version=version(name)["version"])
@@ -265,13 +266,6 @@ def _quotes(name: str, fixes: list[corrections.Correction]) -> dict[str, dict[st
             found[post.platform_id] = {"author": post.author, "at": format_time(post.created), "url": post.url,
                                        "pm": post.pm, "quote": body[:120] + ("…" if len(body) > 120 else "")}
     return found
-
-
-def _logged(event: dict[str, Any]) -> dict[str, Any]:
-    data = json.loads(event["data"])
-    data.pop("view", None)
-    return {"kind": event["kind"], "at": event.get("at", ""), "post": event.get("post", ""),
-            "data": json.dumps(data, ensure_ascii=False, default=str)[:400]}
 
 
 @bp.get("/g/<name>/version.json")
