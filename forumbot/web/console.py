@@ -19,8 +19,8 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from forumbot.config.tomlfile import parse_toml
 from forumbot.engine import corrections
-from forumbot.engine.archive import game_log
 from forumbot.engine import hosting as hosting_rules
+from forumbot.engine.archive import game_log
 from forumbot.engine.chart import chart_of
 from forumbot.engine.host import HostState
 from forumbot.errors import ConfigError
@@ -219,8 +219,8 @@ def _posts(name: str, in_force: dict[str, corrections.Correction]) -> list[dict[
         if post.platform_id in own:
             continue
         links = [corrections.chain(i["data"]) for i in read.get(post.platform_id, [])]
-        intents = [{"kind": i["kind"], "said": kind_words(i["kind"]), "line": i["data"].get("line") or "", "target": i["data"].get("target"),
-                    "chain": [_reading(link, renderer) for link in chain]}
+        intents = [{"kind": i["kind"], "said": kind_words(i["kind"]), "line": i["data"].get("line") or "",
+                    "target": i["data"].get("target"), "chain": [_reading(link, renderer) for link in chain]}
                    for i, chain in zip(read.get(post.platform_id, []), links, strict=True)]
         status = ("corrected" if post.platform_id in in_force else "refused" if post.platform_id in refusals
                   else "flagged" if post.platform_id in flags
