@@ -485,3 +485,19 @@ def test_the_tournament_page_says_how_each_game_starts_in_its_language(tmp_path,
     for words in said:
         assert words in page, words
     assert "picked by" not in page or lang == "en"
+
+
+def test_forumbot_status_lists_the_tournament_and_its_games(tmp_path):
+    from click.testing import CliRunner
+
+    from forumbot.cli import cli
+
+    db = tmp_path / "s.db"
+    scenario = load_tournament_scenario(SAMPLE)
+    mid = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
+                                               datetime(2026, 9, 12, 12, tzinfo=UTC), {}),
+                            store_path=db, forum_path=tmp_path / "f.db")
+    mid.store.close()
+    out = CliRunner().invoke(cli, ["status", "--db", str(db)])
+    assert out.exit_code == 0, out.output
+    assert "Tournaments:\n  liar-cup: running (cyoa over; main-1 over; main-2 running)\n" in out.output

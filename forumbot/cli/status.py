@@ -101,6 +101,23 @@ def activity_lines(rows: list[dict[str, Any]], phase: str) -> list[str]:
     return out
 
 
+def _tournament_lines(store: Any) -> list[str]:
+    """Each tournament the store keeps: its games' states (from its kept plan) and whether it is over."""
+    from forumbot.config.tournament import Plan
+    from forumbot.engine.tournament import view
+
+    lines = []
+    for name in store.tournaments():
+        kept = store.plan(name)
+        if kept is None:   # a ledger that games named as theirs, without a plan
+            lines.append(f"  {name}: a ledger of {counted(len(store.ledger(name)), 'entry/entries')}")
+            continue
+        seen = view(store, Plan.from_json(kept))
+        games = "; ".join(f"{g['name']} {g['status']}" for g in seen["games"])
+        lines.append(f"  {name}: {'finished' if seen['finished'] else 'running'} ({games})")
+    return ["Tournaments:", *lines] if lines else []
+
+
 @click.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="The bot config.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="Or the store itself.")
@@ -136,6 +153,8 @@ def status(config_path: str | None, db_path: str | None) -> None:
             if activity is not None and summary.get("phase") != "over":
                 for line in activity_lines(activity(state, now), str(summary.get("phase"))):
                     click.echo(line)
+        for line in _tournament_lines(store):
+            click.echo(line)
         click.echo("Platforms:")
         for health in store.platform_status():
             line = f"  {health['platform']}: last good poll {health['last_ok'] or 'never'}"
