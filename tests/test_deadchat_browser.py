@@ -7,19 +7,12 @@ Skips only when no Chromium can be found; fails instead when FORUMBOT_REQUIRE_BR
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from helpers import START
+from served import at, served_game, signed_in
 
 from forumbot.config.game import GameConfig
-from forumbot.engine.cycle import GameRun, Runner
 from forumbot.model import PlayerRef
-from forumbot.platforms.local import LocalForum
-from forumbot.storage import Store
-from forumbot.web.accounts import Accounts
-from forumbot.web.config import WebConfig, WebGame, WebSettings
-from forumbot.web.server import WebServer
+from forumbot.web.config import WebGame
 
 web_browser = pytest.importorskip("test_web_browser")
 browser, shots = web_browser.browser, web_browser.shots
@@ -28,44 +21,17 @@ PLAYERS = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 HOST, SPECTATOR = "Host", "Sam"
 
 
-def at(hours: float):
-    return START + timedelta(hours=hours)
-
-
 @pytest.fixture(scope="module")
 def bed(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("deadchat")
-    clock = {"now": at(0.5)}
-    forum = LocalForum(folder / "forum.db", clock=lambda: clock["now"], accounts=True)
-    config = GameConfig(name="g", game="mafia", lang="en", start=START, host=HOST, phase="day1",
+    config = GameConfig(name="g", game="mafia", lang="en", start=at(0), host=HOST, phase="day1",
                         players=tuple(PlayerRef(p) for p in PLAYERS), options={"votes_only": True})
-    run = GameRun.build(config)
-    runner = Runner(Store(folder / "bot.db"), forum, [run])
-    runner.start(START)
-    runner.deliver(START)
-    accounts = Accounts(folder / "forum.db")
-    passwords = {name: accounts.add_user(name) for name in (*PLAYERS, HOST, SPECTATOR)}
-    settings = WebSettings(str(folder / "forum.db"), WebConfig(port=0), games=(
-        WebGame("g", {"votes": "g/votes", "game": "g/game"}, HOST, tuple(PLAYERS)),), clock=lambda: clock["now"],
-        store=str(folder / "bot.db"), game_hosts={"g": HOST})
-    server = WebServer(settings, threads=2).start()
-
-    def step(hours: float) -> None:
-        clock["now"] = at(hours)
-        runner.step(at(hours))
-        runner.deliver(at(hours))
-    yield {"url": f"http://127.0.0.1:{server.port}", "forum": forum, "run": run, "runner": runner, "step": step,
-           "passwords": passwords}
-    server.stop()
+    game = WebGame("g", {"votes": "g/votes", "game": "g/game"}, HOST, tuple(PLAYERS))
+    with served_game(tmp_path_factory.mktemp("deadchat"), config, game, (*PLAYERS, HOST, SPECTATOR)) as served:
+        yield served
 
 
-def signed_in(browser, bed, name):
-    page = browser.new_context().new_page()
-    page.set_default_timeout(20_000)
-    page.goto(bed["url"] + "/signin")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", bed["passwords"][name])
-    page.click("form.signin button")
+def signed_in_as(browser, bed, name):
+    page = signed_in(browser, bed, name)
     page.wait_for_selector(f".me:text-is('{name}')")
     return page
 
@@ -78,7 +44,7 @@ def test_the_dead_and_a_spectator_talk_in_the_dead_chat_the_living_never_see_it(
     bed["step"](2)
     assert "Dave" not in runner.state(run).alive
 
-    dave = signed_in(browser, bed, "Dave")
+    dave = signed_in_as(browser, bed, "Dave")
     dave.goto(url + "/")
     dave.click("li.dead-chat a")
     dave.wait_for_selector("#reply textarea")
@@ -90,7 +56,7 @@ def test_the_dead_and_a_spectator_talk_in_the_dead_chat_the_living_never_see_it(
     dave.goto(url + "/t/g/votes")                    # the dead post no more in the game's threads
     assert dave.locator("#reply").count() == 0
 
-    sam = signed_in(browser, bed, SPECTATOR)
+    sam = signed_in_as(browser, bed, SPECTATOR)
     sam.goto(url + "/t/g/dead-chat")
     sam.wait_for_selector("article:has-text('The dead are watching you, Alice.')")
     sam.fill("#reply textarea", "Spectating: Eve is the one.")
@@ -98,7 +64,7 @@ def test_the_dead_and_a_spectator_talk_in_the_dead_chat_the_living_never_see_it(
     sam.wait_for_selector("article:has-text('Spectating: Eve is the one.')")
     sam.screenshot(path=str(shots / "deadchat-2-a-spectator-answers.png"), full_page=True)
 
-    alice = signed_in(browser, bed, "Alice")
+    alice = signed_in_as(browser, bed, "Alice")
     alice.goto(url + "/")
     assert alice.locator("li.dead-chat").count() == 0 and "dead chat" not in alice.inner_text("main").lower()
     answer = alice.goto(url + "/t/g/dead-chat")
@@ -106,7 +72,7 @@ def test_the_dead_and_a_spectator_talk_in_the_dead_chat_the_living_never_see_it(
     assert "watching" not in alice.content() and "Eve is the one" not in alice.content()
     alice.screenshot(path=str(shots / "deadchat-3-the-living-find-nothing.png"), full_page=True)
 
-    host = signed_in(browser, bed, HOST)
+    host = signed_in_as(browser, bed, HOST)
     host.goto(url + "/t/g/dead-chat")
     assert "The dead are watching you, Alice." in host.inner_text("main")
     assert "Spectating: Eve is the one." in host.inner_text("main")

@@ -8,18 +8,12 @@ Skips only when no Chromium can be found; fails instead when FORUMBOT_REQUIRE_BR
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from helpers import START
+from served import at, served_game, signed_in
 
 from forumbot.config.game import GameConfig, load_ruleset
-from forumbot.engine.cycle import GameRun, Runner
-from forumbot.platforms.local import LocalForum
-from forumbot.storage import Store
-from forumbot.web.accounts import Accounts
-from forumbot.web.config import WebConfig, WebGame, WebSettings
-from forumbot.web.server import WebServer
+from forumbot.web.config import WebGame
 
 web_browser = pytest.importorskip("test_web_browser")
 browser, shots = web_browser.browser, web_browser.shots
@@ -31,45 +25,14 @@ HOST = "Ведущий"
 NEW_PASSWORD = "the-masks-own-password"
 
 
-def at(hours: float):
-    return START + timedelta(hours=hours)
-
-
 @pytest.fixture(scope="module")
 def bed(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("masked")
-    clock = {"now": at(0.5)}
-    forum = LocalForum(folder / "forum.db", clock=lambda: clock["now"], accounts=True)
-    config = GameConfig(name="g", game="mafia", lang="ru", start=START, host=HOST, phase="signup", players=(),
+    config = GameConfig(name="g", game="mafia", lang="ru", start=at(0), host=HOST, phase="signup", players=(),
                         options={**BS, "role_table": TABLE, "signup_slots": 4})
-    run = GameRun.build(config)
-    runner = Runner(Store(folder / "bot.db"), forum, [run])
-    runner.start(START)
-    runner.deliver(START)
-    accounts = Accounts(folder / "forum.db")
-    passwords = {name: accounts.add_user(name) for name in ("игрок1", "игрок2", "игрок3", "игрок4", HOST)}
-    settings = WebSettings(str(folder / "forum.db"), WebConfig(port=0), games=(
-        WebGame("g", {"votes": "g/votes", "game": "g/game"}, HOST),), clock=lambda: clock["now"],
-        store=str(folder / "bot.db"), game_hosts={"g": HOST})
-    server = WebServer(settings, threads=2).start()
-
-    def step(hours: float) -> None:
-        clock["now"] = at(hours)
-        runner.step(at(hours))
-        runner.deliver(at(hours))
-    yield {"url": f"http://127.0.0.1:{server.port}", "forum": forum, "run": run, "runner": runner, "step": step,
-           "passwords": passwords}
-    server.stop()
-
-
-def signed_in(browser, bed, name, password):
-    page = browser.new_context(locale="ru-RU").new_page()
-    page.set_default_timeout(20_000)
-    page.goto(bed["url"] + "/signin")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", password)
-    page.click("form.signin button")
-    return page
+    game = WebGame("g", {"votes": "g/votes", "game": "g/game"}, HOST)
+    people = ("игрок1", "игрок2", "игрок3", "игрок4", HOST)
+    with served_game(tmp_path_factory.mktemp("masked"), config, game, people) as served:
+        yield served
 
 
 def test_a_masked_game_from_sign_up_to_day_1(browser, bed, shots):
@@ -86,7 +49,7 @@ def test_a_masked_game_from_sign_up_to_day_1(browser, bed, shots):
     page.screenshot(path=str(shots / "masked-1-signup-announced.png"), full_page=True)
 
     # a player signs up by PM in the browser; the others by PM too
-    player = signed_in(browser, bed, "игрок1", bed["passwords"]["игрок1"])
+    player = signed_in(browser, bed, "игрок1", locale="ru-RU")
     player.wait_for_selector(".me:text-is('игрок1')")
     player.goto(url + "/pm/forumbot")
     player.fill("#pm-form textarea", f"Записываюсь: 1, {MASKS[0]}")
@@ -105,7 +68,7 @@ def test_a_masked_game_from_sign_up_to_day_1(browser, bed, shots):
     player.screenshot(path=str(shots / "masked-2-one-time-password.png"), full_page=True)
 
     # the player signs in as the mask with it, once, and sets the mask's password
-    mask = signed_in(browser, bed, MASKS[0], password)
+    mask = signed_in(browser, bed, MASKS[0], password, locale="ru-RU")
     mask.wait_for_selector("#password-form")
     assert "one-time password" in mask.inner_text("main")
     mask.screenshot(path=str(shots / "masked-3-set-password.png"), full_page=True)
@@ -113,7 +76,7 @@ def test_a_masked_game_from_sign_up_to_day_1(browser, bed, shots):
     mask.fill("input[name=again]", NEW_PASSWORD)
     mask.click("#password-form button")
     mask.wait_for_selector("text=Your password is changed")
-    again = signed_in(browser, bed, MASKS[0], password)             # the one-time password works no more
+    again = signed_in(browser, bed, MASKS[0], password, locale="ru-RU")   # the one-time password works no more
     assert "Wrong name or password" in again.inner_text("main")
 
     # the roles confirmed (night 0), night 0 ends: day 1

@@ -144,6 +144,15 @@ def replace_host(scenario, keep):
                               scenario.until, {})
 
 
+def replayed_until(folder, until):
+    """The sample replayed up to `until` into a store and a forum in `folder`; the store's path."""
+    scenario = load_tournament_scenario(SAMPLE)
+    done = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host, until, {}),
+                             store_path=folder / "s.db", forum_path=folder / "f.db")
+    done.store.close()
+    return folder / "s.db"
+
+
 def test_without_the_hosts_confirmation_the_second_game_never_starts():
     scenario = load_tournament_scenario(SAMPLE)
     unconfirmed = replace_host(scenario, keep=lambda a: a["do"] != "confirm")
@@ -348,12 +357,7 @@ def test_the_web_forum_shows_the_tournament_without_its_secrets(tmp_path):
     from forumbot.web.app import create_app
     from forumbot.web.config import WebSettings
 
-    db = tmp_path / "s.db"
-    scenario = load_tournament_scenario(SAMPLE)
-    mid = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
-                                               datetime(2026, 9, 12, 12, tzinfo=UTC), {}),
-                            store_path=db, forum_path=tmp_path / "f.db")
-    mid.store.close()
+    db = replayed_until(tmp_path, datetime(2026, 9, 12, 12, tzinfo=UTC))
     client = create_app(WebSettings(str(tmp_path / "f.db"), store=str(db))).test_client()
     assert 'href="/tournaments/liar-cup"' in client.get("/").get_data(as_text=True)
     page = client.get("/tournaments/liar-cup").get_data(as_text=True)
@@ -474,12 +478,7 @@ def test_the_tournament_page_says_how_each_game_starts_in_its_language(tmp_path,
     from forumbot.web.app import create_app
     from forumbot.web.config import WebConfig, WebSettings
 
-    db = tmp_path / "s.db"
-    scenario = load_tournament_scenario(SAMPLE)
-    early = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
-                                                 datetime(2026, 8, 30, tzinfo=UTC), {}),
-                              store_path=db, forum_path=tmp_path / "f.db")
-    early.store.close()
+    db = replayed_until(tmp_path, datetime(2026, 8, 30, tzinfo=UTC))
     client = create_app(WebSettings(str(tmp_path / "f.db"), WebConfig(lang=lang), store=str(db))).test_client()
     page = client.get("/tournaments/liar-cup").get_data(as_text=True).replace("&#39;", "'")
     for words in said:
@@ -492,12 +491,7 @@ def test_forumbot_status_lists_the_tournament_and_its_games(tmp_path):
 
     from forumbot.cli import cli
 
-    db = tmp_path / "s.db"
-    scenario = load_tournament_scenario(SAMPLE)
-    mid = replay_tournament(scenario.__class__(scenario.plan, scenario.posts, scenario.host,
-                                               datetime(2026, 9, 12, 12, tzinfo=UTC), {}),
-                            store_path=db, forum_path=tmp_path / "f.db")
-    mid.store.close()
+    db = replayed_until(tmp_path, datetime(2026, 9, 12, 12, tzinfo=UTC))
     out = CliRunner().invoke(cli, ["status", "--db", str(db)])
     assert out.exit_code == 0, out.output
     assert "Tournaments:\n  liar-cup: running (cyoa over; main-1 over; main-2 running)\n" in out.output
