@@ -417,8 +417,10 @@ def test_game_over_in_the_console_winner_roles_log_no_buttons_and_the_votes_csv(
     assert roles == {"Alice": "mafia", "Bob": "townsfolk", "Carol": "townsfolk", "Dave": "townsfolk", "Eve": "doctor"}
     assert page.select_one("#do-end") is None and page.select_one("#do-extend") is None
     assert page.select_one("#night") is None and "No action yet from" not in page.get_text()
-    kinds = [tr.select("td")[1].get_text() for tr in page.select("#history tr")[1:]]
+    kinds = [tr["data-kind"] for tr in page.select("#history tr")[1:]]
     assert "day_end" in kinds and "game_over" in kinds
+    said = page.select_one("#history").get_text(" ")
+    assert "The game is over" in said and "day_end" not in said   # the messages as they went out, not the kinds
     rows = bed.client.get("/console/g/my7/votes.csv").get_data(as_text=True).splitlines()
     assert rows[0] == "day,voter,target,at,final,withdrawn,post,url"
     assert sorted((r.split(",")[0], r.split(",")[1], r.split(",")[2]) for r in rows[1:]) == [

@@ -237,7 +237,10 @@ def test_the_consoles_words_for_readings_and_kinds_are_in_russian() -> None:
     from forumbot.web.words import table
 
     russian = table("ru")
-    assert sorted(t for t in [*console._HOW.values(), *console.KIND_WORDS.values()] if t not in russian) == []
+    from forumbot.web import words
+
+    tables = [console._HOW, console.KIND_WORDS, words.SIDES, words.FATES, words.DAY_ENDS]
+    assert sorted(t for table_ in tables for t in table_.values() if t not in russian) == []
     kinds = {line.split('"')[1] for path in data_dir("parsers").glob("*.toml")
              for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("kind = ")}
     said = {kind: console.KIND_WORDS.get(kind, kind.replace("_", " ")) for kind in kinds | {"not_counted"}}

@@ -18,7 +18,7 @@ from forumbot.web.proxy import FromProxies
 from forumbot.web.session import csrf_token, current_user
 from forumbot.web.site import Site, site
 from forumbot.web.speech import page_lang, w
-from forumbot.web.words import phase, say
+from forumbot.web.words import ending, fate, phase, say, side
 
 MAX_FORM_BYTES = 256 * 1024
 
@@ -55,7 +55,8 @@ def _globals() -> dict[str, Any]:
         g.unread = site().connections().db.unread_for(user) if user else 0
     lang = page_lang()
     return {"user": user, "csrf_token": csrf_token, "unread": g.unread, "bot": site().settings.account,
-            "lang": lang, "w": partial(say, lang), "phase": partial(phase, lang)}
+            "lang": lang, "w": partial(say, lang), "phase": partial(phase, lang), "side": partial(side, lang),
+            "fate": partial(fate, lang), "ending": partial(ending, lang)}
 
 
 def _error(err: HTTPException) -> Any:

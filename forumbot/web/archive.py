@@ -33,30 +33,6 @@ def _players(records: list[arch.GameRecord]) -> dict[str, arch.PlayerRecord]:
     return arch.players(records, arch.tournaments(_store()))
 
 
-def side(team: str | None) -> str:
-    """A side (or a game's winner) as people name it."""
-    names = {"town": w("town"), "mafia": w("mafia"), "maniac": w("maniac"), "nobody": w("nobody")}
-    return names.get(team or "", team or "-")
-
-
-def fate(cause: str) -> str:
-    """How a player left the game, as people say it."""
-    names = {"lynch": w("hanged"), "night": w("killed at night"), "modkill": w("removed by the host"),
-             "setup": w("dead from the start")}
-    return names.get(cause, cause)
-
-
-def ending(how: str) -> str:
-    """How a day ended, as people say it."""
-    names = {"deadline": w("at its deadline"), "early": w("early, by a majority"), "host": w("by the host")}
-    return names.get(how, how)
-
-
-@bp.context_processor
-def _words() -> dict[str, Any]:
-    return {"side": side, "fate": fate, "ending": ending}
-
-
 @bp.get("/")
 def index() -> Any:
     records = _records()

@@ -45,3 +45,25 @@ def phase(lang: str, value: str) -> str:
     if found:
         return f"{say(lang, found.group(1).capitalize())} {found.group(2)}"
     return say(lang, value)
+
+
+# Ids of a game's record as people say them (English keys of the words tables).
+SIDES = {"town": "town", "mafia": "mafia", "maniac": "maniac", "nobody": "nobody"}
+FATES = {"lynch": "hanged", "night": "killed at night", "modkill": "removed by the host",
+         "setup": "dead from the start"}
+DAY_ENDS = {"deadline": "at its deadline", "early": "early, by a majority", "host": "by the host"}
+
+
+def side(lang: str, team: str | None) -> str:
+    """A side (or a game's winner) as people name it: "town" («город»); "-" for none."""
+    return say(lang, SIDES[team]) if team in SIDES else (team or "-")
+
+
+def fate(lang: str, cause: str) -> str:
+    """How a player left the game: "lynch" is "hanged" («казнь»)."""
+    return say(lang, FATES[cause]) if cause in FATES else cause
+
+
+def ending(lang: str, how: str) -> str:
+    """How a day ended: "early" is "early, by a majority"."""
+    return say(lang, DAY_ENDS[how]) if how in DAY_ENDS else how
