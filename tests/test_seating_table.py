@@ -10,6 +10,7 @@ Hanks here) plays in g2 too, and both wrote to the bot for g2. Zed has an accoun
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -53,12 +54,20 @@ def configs():
 class Game:
     """The masked game on a local forum file and a store file, as the bot left it; `app()` serves it."""
 
-    def __init__(self, folder) -> None:
+    def __init__(self, folder, like: Game | None = None) -> None:
+        """The story played in `folder`, or a copy of the files of `like`, a game that has played it."""
         self.forum_path, self.store_path = folder / "forum.db", folder / "bot.db"
+        if like is not None:
+            for mine, theirs in ((self.forum_path, like.forum_path), (self.store_path, like.store_path)):
+                with sqlite3.connect(theirs) as source, sqlite3.connect(mine) as target:
+                    source.backup(target)
         self.forum = LocalForum(self.forum_path, clock=lambda: LATER, accounts=True)
         self.runs = [GameRun.build(c) for c in configs()]
         self.runner = Runner(Store(self.store_path), self.forum, self.runs)
         self.runner.start(START)
+        if like is not None:
+            self.handed, self.handed_work = like.handed, like.handed_work
+            return
         say = self.forum.add_pm
         for n, (account, mask) in enumerate(zip(REAL, MASKS, strict=True), start=1):
             say(account, "forumbot", f"game g\nsign up: {n}, {mask}", at=at(n / 100))
@@ -109,8 +118,14 @@ class Game:
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory):
-    made = Game(tmp_path_factory.mktemp("table"))
+def story(tmp_path_factory):
+    """The story played once; a test that changes the game plays on a copy of it (Game(folder, like=story))."""
+    return Game(tmp_path_factory.mktemp("story"))
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory, story):
+    made = Game(tmp_path_factory.mktemp("table"), like=story)
     made.web = made.app()
     return made
 
@@ -274,8 +289,8 @@ def test_the_front_page_counts_the_charts_players(game):
 @pytest.mark.parametrize(("who", "moves"), [("Host", True), ("Cohost", True), ("Host2", False), ("Spec", False),
                                             ("Tom Hanks", False), ("acct1", False), ("Subby", False),
                                             ("acct3", False), ("Zed", False), ("Hоst", False)])
-def test_only_the_games_hosts_command_it_by_pm(tmp_path, who, moves):
-    made = Game(tmp_path)
+def test_only_the_games_hosts_command_it_by_pm(tmp_path, story, who, moves):
+    made = Game(tmp_path, like=story)
     before = made.runner.state(made.g).phase_ends
     made.forum.add_pm(who, "forumbot", "game g\nextend 10", at=at(4))
     made.step(5)
@@ -305,9 +320,9 @@ def _password(body: str) -> str:
 
 @pytest.mark.parametrize(("who", "rejects"), [("Cohost", True), ("Host", True), ("Host2", False), ("Spec", False),
                                               ("Meryl Streep", False)])
-def test_the_newspapers_host_only_rules_ask_the_chart(tmp_path, who, rejects):
+def test_the_newspapers_host_only_rules_ask_the_chart(tmp_path, story, who, rejects):
     """Rejecting a note is the host's: the co-host may, a player (another game's host among them) may not."""
-    made = Game(tmp_path)
+    made = Game(tmp_path, like=story)
     made.forum.add_pm("acct4", "forumbot", "note: Tom Hanks is the detective", at=at(4))
     made.step(5)
     made.forum.add_pm(who, "forumbot", "game g\nreject note 1: a role claim", at=at(6))
@@ -323,10 +338,10 @@ def test_the_newspapers_host_only_rules_ask_the_chart(tmp_path, who, rejects):
 
 @pytest.mark.parametrize(("who", "text"), [("acct1", "game g2\nhello, anyone?"), ("acct1", "game g\nhello, anyone?"),
                                            ("Host2", "game g2\nwhat now?"), ("Host2", "game g\nwhat now?")])
-def test_a_pm_naming_its_game_with_nothing_to_read_is_answered_once(tmp_path, who, text):
+def test_a_pm_naming_its_game_with_nothing_to_read_is_answered_once(tmp_path, story, who, text):
     """An account in two games names one and writes nothing the bot can read: that game answers it (not the
     author's first game, not neither)."""
-    made = Game(tmp_path)
+    made = Game(tmp_path, like=story)
     last = made.forum.db.execute("SELECT max(id) FROM forum_pms").fetchone()[0]
     number = made.forum.add_pm(who, "forumbot", text, at=at(4))
     made.step(5)
@@ -340,8 +355,8 @@ def test_a_pm_naming_its_game_with_nothing_to_read_is_answered_once(tmp_path, wh
 
 
 @pytest.mark.parametrize("who", ["Hоst", "Cоhost", "CO HOST"])
-def test_a_lookalike_of_a_host_or_cohost_is_read_told_and_flagged(tmp_path, who):
-    made = Game(tmp_path)
+def test_a_lookalike_of_a_host_or_cohost_is_read_told_and_flagged(tmp_path, story, who):
+    made = Game(tmp_path, like=story)
     made.forum.add_pm(who, "forumbot", "game g\nextend 10", at=at(4))
     made.step(5)
     assert [f["author"] for f in made.runner.store.flags("g") if f["author"] == who] == [who]
