@@ -25,6 +25,7 @@ import praw  # noqa: E402
 from fakereddit import FakeReddit, RedditState  # noqa: E402
 
 from forumbot.platforms.reddit import RedditPlatform  # noqa: E402
+from forumbot.text.decline import counted  # noqa: E402
 
 START = 1_772_395_200.0     # 2026-03-01T20:00:00Z
 
@@ -96,7 +97,8 @@ def main() -> None:
         _, cursor = games.fetch_posts(threads, None)
         before = state.count(user="forumbot")
         games.fetch_posts(threads, cursor)
-        print(f"idle poll, 50 games in one subreddit: {state.count(user='forumbot') - before} request(s)")
+        asked = state.count(user="forumbot") - before
+        print(f"idle poll, 50 games in one subreddit: {counted(asked, 'request/requests')}")
 
 
 if __name__ == "__main__":

@@ -144,7 +144,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.only in (None, "idle"):
         found = idle(args.games, args.hours, args.poll)
-        print(f"idle: {args.games} games, poll every {args.poll:g}s, {args.hours:g} simulated hour(s) = "
+        print(f"idle: {args.games} games, poll every {args.poll:g}s, {args.hours:g} simulated hours = "
               f"{found['polls']} polls: {found['cpu'] / args.hours:.2f} CPU s per hour "
               f"({found['cpu'] / found['polls'] * 1000:.1f} ms a poll, wall {found['wall']:.1f} s); peak RSS "
               f"{found['rss']:.0f} MB (before idling {found['rss_before']:.0f} MB; target with 100 games: under 60 MB)")

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from forumbot.model import format_time
 from forumbot.platforms.local import LocalForum
+from forumbot.text.decline import counted
 from forumbot.web.accounts import Accounts
 
 PLAYERS = [f"Player{i:02d}" for i in range(1, 13)]
@@ -172,7 +173,7 @@ def main() -> None:
     log = (folder / "bot.log").read_text()
     shutil.rmtree(folder)
     missed = log.count("skipped: maximum number of running instances")
-    print(f"bot: {missed} poll(s) skipped because the previous one was still running")
+    print(f"bot: {counted(missed, 'poll/polls')} skipped because the previous one was still running")
 
 
 if __name__ == "__main__":

@@ -15,10 +15,12 @@ import json
 import re
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
+
+from fakehttp import FakeHandler
 
 from .state import PRIVATE_MESSAGE, DiscourseState, Notification, Post, Topic, User, stamp
 
@@ -62,19 +64,8 @@ def shaped(schema: dict[str, Any], values: Any) -> Any:
     return out
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(FakeHandler):
     server: _Server
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True      # headers and body go out as separate writes
-
-    def log_message(self, format: str, *args: Any) -> None:   # noqa: A002 - quiet
-        pass
-
-    def do_GET(self) -> None:   # noqa: N802
-        self._handle("GET")
-
-    def do_POST(self) -> None:   # noqa: N802
-        self._handle("POST")
 
     def do_PUT(self) -> None:   # noqa: N802
         self._handle("PUT")

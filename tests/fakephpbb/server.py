@@ -21,11 +21,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from fakehttp import FakeHandler
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup
 
@@ -62,20 +63,9 @@ class Answer(Exception):
         self.status, self.body, self.headers = status, body, headers or []
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(FakeHandler):
     board: Board
     base: str
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True      # headers and body go out in two writes: no 40 ms delayed-ACK stall
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        self._handle("GET")
-
-    def do_POST(self) -> None:
-        self._handle("POST")
 
     # ---- plumbing ------------------------------------------------------------------------------
     def _handle(self, method: str) -> None:

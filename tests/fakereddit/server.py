@@ -15,9 +15,11 @@ import json
 import re
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
+
+from fakehttp import FakeHandler
 
 from .state import RedditState, Request
 
@@ -28,19 +30,8 @@ def _api_error(code: str, message: str, field: str) -> dict[str, Any]:
     return {"json": {"errors": [[code, message, field]]}}
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(FakeHandler):
     server: _Server
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True      # headers and body go out as separate writes
-
-    def log_message(self, format: str, *args: Any) -> None:   # noqa: A002 - quiet
-        pass
-
-    def do_GET(self) -> None:   # noqa: N802
-        self._handle("GET")
-
-    def do_POST(self) -> None:   # noqa: N802
-        self._handle("POST")
 
     # ---- plumbing ----------------------------------------------------------------------------
     def _handle(self, method: str) -> None:
